@@ -1,0 +1,61 @@
+package org.salgate.transport;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.salgate.wire.Codec;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.Framing;
+
+/**
+ * How a client connects. Made with {@link #builder()}.
+ *
+ * @param host the agent's host
+ * @param port the agent's port
+ * @param codec the codec used after the handshake; must be the agent's
+ * @param maxFrameBytes the largest frame accepted from the agent
+ * @param connectTimeout how long to try to connect
+ * @param properties transport-specific settings, documented by each transport
+ */
+public record ClientOptions(String host, int port, Codec codec, int maxFrameBytes, Duration connectTimeout,
+                            Map<String, String> properties) {
+
+    public ClientOptions {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(codec, "codec");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 1..65535, got " + port);
+        }
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("maxFrameBytes must be positive");
+        }
+        properties = properties == null ? Map.of() : Map.copyOf(properties);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder with defaults: 127.0.0.1, protobuf, 16 MiB frames, 5 s connect timeout; the port must be set. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port;
+        private Codec codec;
+        private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Map<String, String> properties = Map.of();
+
+        public Builder host(String host) { this.host = host; return this; }
+        public Builder port(int port) { this.port = port; return this; }
+        public Builder codec(Codec codec) { this.codec = codec; return this; }
+        public Builder maxFrameBytes(int max) { this.maxFrameBytes = max; return this; }
+        public Builder connectTimeout(Duration timeout) { this.connectTimeout = timeout; return this; }
+        public Builder properties(Map<String, String> p) { this.properties = p; return this; }
+
+        public ClientOptions build() {
+            return new ClientOptions(host, port, codec == null ? Codecs.defaultCodec() : codec, maxFrameBytes,
+                    connectTimeout, properties);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package org.salgate.transport;
+
+import java.util.Map;
+import java.util.Objects;
+import org.salgate.wire.Codec;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.Framing;
+
+/**
+ * How a server is set up. Made with {@link #builder()}.
+ *
+ * @param host the address to bind, such as {@code 0.0.0.0} or {@code 127.0.0.1}
+ * @param port the port to bind; 0 picks a free one
+ * @param codec the codec used after the handshake
+ * @param maxFrameBytes the largest frame accepted; a larger one closes its session
+ * @param writeHighWaterBytes above this many queued outbound bytes a session is not writable
+ * @param writeLowWaterBytes below this many it is writable again
+ * @param ioThreads I/O threads for transports that have a pool; 0 lets the transport choose
+ * @param properties transport-specific settings, documented by each transport
+ */
+public record ServerOptions(String host, int port, Codec codec, int maxFrameBytes, int writeHighWaterBytes,
+                            int writeLowWaterBytes, int ioThreads, Map<String, String> properties) {
+
+    /** Default high-water mark: room for several 80 KB frames, small enough to bound a slow client. */
+    public static final int DEFAULT_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
+    public static final int DEFAULT_WRITE_LOW_WATER_BYTES = 512 * 1024;
+
+    public ServerOptions {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(codec, "codec");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, got " + port);
+        }
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("maxFrameBytes must be positive");
+        }
+        if (writeLowWaterBytes <= 0 || writeHighWaterBytes < writeLowWaterBytes) {
+            throw new IllegalArgumentException("need 0 < writeLowWaterBytes <= writeHighWaterBytes");
+        }
+        properties = properties == null ? Map.of() : Map.copyOf(properties);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder with every default set: 127.0.0.1, port 0, protobuf, 16 MiB frames, 1 MiB/512 KiB marks. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port;
+        private Codec codec;
+        private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
+        private int high = DEFAULT_WRITE_HIGH_WATER_BYTES;
+        private int low = DEFAULT_WRITE_LOW_WATER_BYTES;
+        private int ioThreads;
+        private Map<String, String> properties = Map.of();
+
+        public Builder host(String host) { this.host = host; return this; }
+        public Builder port(int port) { this.port = port; return this; }
+        public Builder codec(Codec codec) { this.codec = codec; return this; }
+        public Builder maxFrameBytes(int max) { this.maxFrameBytes = max; return this; }
+        public Builder writeWaterMarks(int low, int high) { this.low = low; this.high = high; return this; }
+        public Builder ioThreads(int n) { this.ioThreads = n; return this; }
+        public Builder properties(Map<String, String> p) { this.properties = p; return this; }
+
+        public ServerOptions build() {
+            return new ServerOptions(host, port, codec == null ? Codecs.defaultCodec() : codec, maxFrameBytes,
+                    high, low, ioThreads, properties);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.salgate.transport;
+
+import org.salgate.wire.Message;
+
+/**
+ * One client's connection, as the agent sees it. Every method is thread-safe.
+ *
+ * <p>Backpressure: {@link #send} never blocks and never drops, so a producer that could outrun the
+ * client (a stream) checks {@link #isWritable()} first and, when it is false, waits for the
+ * writability listener. A transport bounds what it buffers per session by its high-water mark:
+ * {@code isWritable()} turns false above it and the listener fires once the buffer drains below
+ * the low-water mark.
+ */
+public interface Session {
+
+    /** A number unique among this server's sessions. */
+    long id();
+
+    /** The client's address, for logs. */
+    String remoteAddress();
+
+    /** Queues a message for the client. Never blocks; a send on a closed session is ignored. */
+    void send(Message message);
+
+    /** Whether the session's outbound buffer is below its high-water mark. */
+    boolean isWritable();
+
+    /**
+     * Sets the listener run (on a transport thread, must not block) each time the session becomes
+     * writable again after {@link #isWritable()} returned false. Replaces any earlier listener.
+     */
+    void setWritabilityListener(Runnable listener);
+
+    /** Whether the session is still open. */
+    boolean isOpen();
+
+    /** Closes the session after flushing what was already sent, if the client still reads. */
+    void close();
+}

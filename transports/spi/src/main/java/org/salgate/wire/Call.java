@@ -1,0 +1,117 @@
+package org.salgate.wire;
+
+import java.util.Map;
+import java.util.Objects;
+
+/** What a client asks of the agent: the SAL API, one record per operation. */
+public sealed interface Call {
+
+    // ---- sensor management
+
+    /** List sensors; {@code activeOnly} keeps those that are streaming. Answer: {@link Result.Sensors}. */
+    record ListSensors(boolean activeOnly) implements Call {}
+
+    /** A sensor's SensorML description. Answer: {@link Result.Document}. */
+    record DescribeSensor(String sensorId) implements Call {
+        public DescribeSensor {
+            Objects.requireNonNull(sensorId, "sensorId");
+        }
+    }
+
+    /** Add a sensor from its SensorML description. Answer: {@link Result.Sensor}. */
+    record AddSensor(String sensorMl) implements Call {
+        public AddSensor {
+            Objects.requireNonNull(sensorMl, "sensorMl");
+        }
+    }
+
+    /** Remove a sensor; its streams end. Answer: {@link Result.Ack}. */
+    record RemoveSensor(String sensorId) implements Call {
+        public RemoveSensor {
+            Objects.requireNonNull(sensorId, "sensorId");
+        }
+    }
+
+    // ---- sensor control
+
+    /** A sensor's commands as a CML document. Answer: {@link Result.Document}. */
+    record ListCommands(String sensorId) implements Call {
+        public ListCommands {
+            Objects.requireNonNull(sensorId, "sensorId");
+        }
+    }
+
+    /** Execute a command once. Answer: {@link Result.ReadingResult}. */
+    record Execute(String sensorId, String commandId, Map<String, String> arguments) implements Call {
+        public Execute {
+            Objects.requireNonNull(sensorId, "sensorId");
+            Objects.requireNonNull(commandId, "commandId");
+            arguments = arguments == null ? Map.of() : Map.copyOf(arguments);
+        }
+    }
+
+    /**
+     * Set up a stream of a command's readings every {@code intervalMs} milliseconds (0: as fast as
+     * the client takes them). It starts with {@link StartStream}. Answer: {@link Result.StreamHandle}.
+     */
+    record SetupStream(String sensorId, String commandId, Map<String, String> arguments, long intervalMs)
+            implements Call {
+        public SetupStream {
+            Objects.requireNonNull(sensorId, "sensorId");
+            Objects.requireNonNull(commandId, "commandId");
+            arguments = arguments == null ? Map.of() : Map.copyOf(arguments);
+        }
+    }
+
+    /** Start a stream that was set up. Answer: {@link Result.Ack}. */
+    record StartStream(long streamId) implements Call {}
+
+    /** Stop a stream; no frame of it follows the answer. Answer: {@link Result.Ack}. */
+    record StopStream(long streamId) implements Call {}
+
+    // ---- platform configuration
+
+    /** The loaded protocols. Answer: {@link Result.Protocols}. */
+    record ListProtocols() implements Call {}
+
+    /** Add protocols from a PCML document, loading their plugins. Answer: {@link Result.Protocols} added. */
+    record AddProtocol(String pcml) implements Call {
+        public AddProtocol {
+            Objects.requireNonNull(pcml, "pcml");
+        }
+    }
+
+    /** Remove a protocol and its sensors. Answer: {@link Result.Ack}. */
+    record RemoveProtocol(String name) implements Call {
+        public RemoveProtocol {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    /** The platform configuration as a PCML document. Answer: {@link Result.Document}. */
+    record GetPlatformConfig() implements Call {}
+
+    // ---- events
+
+    /** Start receiving {@link EventNotice}s. Answer: {@link Result.Ack}. */
+    record SubscribeEvents() implements Call {}
+
+    /** Stop receiving {@link EventNotice}s. Answer: {@link Result.Ack}. */
+    record UnsubscribeEvents() implements Call {}
+
+    // ---- diagnostics and benchmarks
+
+    /** Send a value back unchanged. Answer: {@link Result.Echoed}. */
+    record Echo(Value payload) implements Call {
+        public Echo {
+            Objects.requireNonNull(payload, "payload");
+        }
+    }
+
+    /** Send a reading back unchanged (the "object" payload of the benchmarks). Answer: {@link Result.ReadingResult}. */
+    record EchoReading(Reading reading) implements Call {
+        public EchoReading {
+            Objects.requireNonNull(reading, "reading");
+        }
+    }
+}

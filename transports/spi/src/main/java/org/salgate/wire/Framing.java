@@ -1,0 +1,42 @@
+package org.salgate.wire;
+
+/**
+ * How frames travel on byte-stream transports: a 4-byte big-endian length, then that many bytes
+ * of one encoded {@link Message}. A length above the connection's maximum, or below 1, is a
+ * protocol error that closes the connection.
+ */
+public final class Framing {
+
+    /** Bytes of the length prefix. */
+    public static final int LENGTH_FIELD_BYTES = 4;
+
+    /** Default maximum frame size: 16 MiB, well above the largest streaming payload the bench uses (80 KB). */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+    private Framing() {}
+
+    /**
+     * Checks a length read from the wire.
+     *
+     * @throws FrameTooLargeException if it is above {@code maxFrameBytes}
+     * @throws CodecException if it is not positive
+     */
+    public static int checkLength(int length, int maxFrameBytes) throws CodecException {
+        if (length > maxFrameBytes) {
+            throw new FrameTooLargeException(length, maxFrameBytes);
+        }
+        if (length <= 0) {
+            throw new CodecException("invalid frame length " + length);
+        }
+        return length;
+    }
+
+    /** A frame announced a length above the maximum. */
+    public static final class FrameTooLargeException extends CodecException {
+        private static final long serialVersionUID = 1L;
+
+        public FrameTooLargeException(long length, int max) {
+            super("frame of " + length + " bytes exceeds the maximum of " + max + " bytes");
+        }
+    }
+}
