@@ -1,0 +1,196 @@
+package org.salgate.agent.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import org.salgate.agent.Agent;
+import org.salgate.agent.AgentBuilder;
+import org.salgate.sensorml.DocumentException;
+import org.salgate.sensorml.Pcml;
+import org.salgate.sensorml.PlatformConfig;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.Transports;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.Framing;
+import org.salgate.wire.ProtocolInfo;
+import org.salgate.wire.SensorInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Runs a SAL agent until Ctrl-C or SIGTERM. */
+@Command(name = "salgate-agent", mixinStandardHelpOptions = true, versionProvider = AgentMain.Version.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Runs a SAL agent: loads sensor plugins and serves their sensors to remote clients.")
+public final class AgentMain implements Callable<Integer> {
+
+    /** Exit code for a bad option value (unknown transport or codec, unreadable configuration). */
+    static final int EXIT_USAGE = 2;
+    /** Exit code when the agent cannot start (port in use, ...). */
+    static final int EXIT_FAILED = 1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentMain.class);
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--transport", defaultValue = Transports.DEFAULT, paramLabel = "NAME",
+            description = "Transport to serve clients with (default: ${DEFAULT-VALUE}); see --list-transports.")
+    String transport;
+
+    @Option(names = "--host", defaultValue = "0.0.0.0", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "" + Agent.DEFAULT_PORT,
+            description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--codec", defaultValue = Codecs.DEFAULT, paramLabel = "NAME",
+            description = "Codec clients must use (default: ${DEFAULT-VALUE}).")
+    String codec;
+
+    @Option(names = "--config", paramLabel = "PCML_FILE",
+            description = "Platform configuration (PCML) to run instead of the default dummy + OS platform.")
+    Path config;
+
+    @Option(names = "--dummy-sensors", defaultValue = "" + Agent.DEFAULT_DUMMY_SENSORS, paramLabel = "N",
+            description = "Dummy sensors in the default platform (default: ${DEFAULT-VALUE}).")
+    int dummySensors;
+
+    @Option(names = "--dummy-payload-bytes", defaultValue = "-1", paramLabel = "N",
+            description = "Default size of a dummy 'payload' reading (default: the plugin's, 64).")
+    int dummyPayloadBytes;
+
+    @Option(names = "--max-frame-bytes", defaultValue = "" + Framing.DEFAULT_MAX_FRAME_BYTES, paramLabel = "N",
+            description = "Largest frame accepted from a client (default: ${DEFAULT-VALUE}).")
+    int maxFrameBytes;
+
+    @Option(names = "--agent-id", paramLabel = "ID", description = "Name given to clients (default: salgate@<host>).")
+    String agentId;
+
+    @Option(names = "--no-runtime-plugins",
+            description = "Refuse protocols that name a plugin jar to load at run time (parameter plugin.jar).")
+    boolean noRuntimePlugins;
+
+    @Option(names = "--list-transports", description = "Print the transports found and exit.")
+    boolean listTransports;
+
+    public static void main(String[] args) {
+        int code = run(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Parses the arguments and runs; returns the exit code. */
+    static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command line, for callers that redirect its output. */
+    static CommandLine commandLine() {
+        return new CommandLine(new AgentMain());
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, TransportProvider> transports = Transports.available();
+        if (listTransports) {
+            transports.values().forEach(t -> out.println(t.name() + "\t" + t.description()));
+            out.flush();
+            return 0;
+        }
+        if (!transports.containsKey(transport)) {
+            err.println("unknown transport '" + transport + "'; available: " + String.join(", ", transports.keySet()));
+            return EXIT_USAGE;
+        }
+        if (!Codecs.available().containsKey(codec)) {
+            err.println("unknown codec '" + codec + "'; available: " + String.join(", ", Codecs.available().keySet()));
+            return EXIT_USAGE;
+        }
+        if (dummySensors < 0 || maxFrameBytes <= 0 || port < 0 || port > 65535) {
+            err.println("--dummy-sensors must be 0 or more, --max-frame-bytes positive and --port 0..65535");
+            return EXIT_USAGE;
+        }
+        AgentBuilder builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
+                .runtimePluginLoading(!noRuntimePlugins)
+                .serverOptions(o -> o.maxFrameBytes(maxFrameBytes));
+        if (agentId != null) {
+            builder.agentId(agentId);
+        }
+        if (config != null) {
+            try {
+                builder.platform(Pcml.read(Files.readString(config)));
+            } catch (IOException e) {
+                err.println("cannot read the configuration " + config + ": " + e.getMessage());
+                return EXIT_USAGE;
+            } catch (DocumentException e) {
+                err.println("the configuration " + config + " is not valid PCML: " + e.getMessage());
+                return EXIT_USAGE;
+            }
+        } else {
+            builder.platform(defaultPlatform());
+        }
+        Agent agent;
+        try {
+            agent = builder.start();
+        } catch (IOException | RuntimeException e) {
+            err.println("the agent could not start on " + host + ":" + port + ": " + e.getMessage());
+            return EXIT_FAILED;
+        }
+        logLoaded(agent);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            agent.close();
+            LOG.info("stopped");
+            stopped.countDown();
+        }, "sal-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private PlatformConfig defaultPlatform() {
+        return Agent.defaultPlatform(dummySensors, dummyPayloadBytes);
+    }
+
+    private static void logLoaded(Agent agent) {
+        for (ProtocolInfo p : agent.protocols()) {
+            String ids = agent.sensors().stream().filter(s -> s.protocol().equals(p.name())).map(SensorInfo::id)
+                    .collect(Collectors.joining(", "));
+            LOG.info("protocol {} (type {}, endpoint {}): {} sensors: {}", p.name(), p.type(), p.endpoint(),
+                    p.sensorCount(), ids);
+        }
+        LOG.info("listening on {} with transport {} (codec {}); Ctrl-C stops", agent.address(), agent.transportName(),
+                agent.codecName());
+    }
+
+    /** The version from the build. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = AgentMain.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"salgate agent " + p.getProperty("version", "unknown")};
+        }
+    }
+}

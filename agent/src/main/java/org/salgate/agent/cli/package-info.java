@@ -1,0 +1,2 @@
+/** The agent's command line: {@link org.salgate.agent.cli.AgentMain}. */
+package org.salgate.agent.cli;

@@ -1,0 +1,298 @@
+package org.salgate.agent.core;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.salgate.agent.endpoint.EndpointException;
+import org.salgate.agent.endpoint.Endpoints;
+import org.salgate.agent.plugin.PluginLoadException;
+import org.salgate.agent.plugin.PluginRegistry;
+import org.salgate.plugin.spi.Endpoint;
+import org.salgate.plugin.spi.PluginContext;
+import org.salgate.plugin.spi.PluginException;
+import org.salgate.plugin.spi.SensorPlugin;
+import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.sensorml.DocumentException;
+import org.salgate.sensorml.Pcml;
+import org.salgate.sensorml.PlatformConfig;
+import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.sensorml.SensorDescription;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Event;
+import org.salgate.wire.ProtocolInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The protocol manager of the communication layer: opens protocols from PCML entries (finding
+ * the plugin by type, or loading it from the path in parameter {@value #PLUGIN_JAR} or
+ * {@value #PLUGIN_PATH}), registers their sensors, removes them, and reports the platform
+ * configuration. Adding is all or nothing. Lookups are lock-free; changes are serialised.
+ */
+public final class ProtocolManager implements AutoCloseable {
+
+    /** Protocol parameter naming a plugin jar (or class directory) to load at run time. */
+    public static final String PLUGIN_JAR = "plugin.jar";
+    /** Same as {@link #PLUGIN_JAR}. */
+    public static final String PLUGIN_PATH = "plugin.path";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProtocolManager.class);
+
+    private final PluginRegistry plugins;
+    private final Endpoints endpoints;
+    private final SensorManager sensors;
+    private final EventBus events;
+    private final boolean runtimeLoading;
+    private final Object writeLock = new Object();
+    private volatile Map<String, LoadedProtocol> protocols = Map.of();
+
+    /**
+     * @param runtimeLoading whether a protocol may name a plugin jar or directory to load
+     */
+    public ProtocolManager(PluginRegistry plugins, Endpoints endpoints, SensorManager sensors, EventBus events,
+                           boolean runtimeLoading) {
+        this.plugins = plugins;
+        this.endpoints = endpoints;
+        this.sensors = sensors;
+        this.events = events;
+        this.runtimeLoading = runtimeLoading;
+    }
+
+    /** Opens each protocol of a platform on its own: one that fails is logged and left out. */
+    public void openAll(PlatformConfig platform) {
+        for (ProtocolConfig p : platform.protocols()) {
+            try {
+                add(new PlatformConfig(List.of(p)));
+            } catch (CallException e) {
+                LOG.error("protocol {} (type {}) is not loaded: {}", p.name(), p.type(), e.getMessage());
+            }
+        }
+    }
+
+    /** Adds the protocols of a PCML document; see {@link #add(PlatformConfig)}. */
+    public List<ProtocolInfo> addPcml(String pcml) throws CallException {
+        PlatformConfig config;
+        try {
+            config = Pcml.read(pcml);
+        } catch (DocumentException e) {
+            throw new CallException(ErrorCode.INVALID_DOCUMENT, "the PCML document is not valid: " + e.getMessage());
+        }
+        return add(config);
+    }
+
+    /**
+     * Opens protocols and registers their sensors, all or none.
+     *
+     * @return the protocols added
+     * @throws CallException CONFLICT (name or sensor id taken), UNKNOWN_PROTOCOL (no plugin of the
+     *                       type), INVALID_ARGUMENT (endpoint or plugin path), PLUGIN_FAILURE (open failed)
+     */
+    public List<ProtocolInfo> add(PlatformConfig config) throws CallException {
+        if (config.protocols().isEmpty()) {
+            throw new CallException(ErrorCode.INVALID_DOCUMENT, "the platform configuration names no protocol");
+        }
+        synchronized (writeLock) {
+            Set<String> names = new HashSet<>(protocols.keySet());
+            for (ProtocolConfig p : config.protocols()) {
+                if (!names.add(p.name())) {
+                    throw new CallException(ErrorCode.CONFLICT, "a protocol named '" + p.name()
+                            + "' exists already; remove it first or choose another name");
+                }
+            }
+            List<Opened> opened = new ArrayList<>();
+            try {
+                for (ProtocolConfig p : config.protocols()) {
+                    opened.add(open(p));
+                }
+                List<ProtocolInfo> added = new ArrayList<>();
+                for (Opened o : opened) {
+                    sensors.registerAll(o.protocol(), o.sensors(), o.commands(), () -> {
+                        Map<String, LoadedProtocol> next = new LinkedHashMap<>(protocols);
+                        next.put(o.protocol().name(), o.protocol());
+                        protocols = Collections.unmodifiableMap(next);
+                        events.publish(Event.Type.PROTOCOL_ADDED, o.protocol().name(),
+                                "type " + o.protocol().config().type());
+                    });
+                    added.add(info(o.protocol()));
+                    LOG.info("protocol {} (type {}, endpoint {}) loaded with {} sensors", o.protocol().name(),
+                            o.protocol().config().type(), o.protocol().endpoint().spec(), o.sensors().size());
+                }
+                return added;
+            } catch (CallException | RuntimeException e) {
+                for (Opened o : opened) {
+                    if (protocols.get(o.protocol().name()) == o.protocol()) {
+                        removeLocked(o.protocol(), "adding the platform failed");
+                    } else {
+                        closeQuietly(o.protocol());
+                    }
+                }
+                throw e;
+            }
+        }
+    }
+
+    private record Opened(LoadedProtocol protocol, List<SensorDescription> sensors,
+                          Map<String, List<CommandDescription>> commands) {}
+
+    private Opened open(ProtocolConfig p) throws CallException {
+        Endpoint endpoint;
+        try {
+            endpoint = endpoints.parse(p.endpoint());
+        } catch (EndpointException e) {
+            throw new CallException(ErrorCode.INVALID_ARGUMENT, "protocol " + p.name() + ": " + e.getMessage());
+        }
+        SensorPlugin plugin = plugin(p);
+        SensorProtocol instance;
+        try {
+            instance = plugin.open(p, new Context(endpoint));
+        } catch (PluginException e) {
+            throw new CallException(ErrorCode.PLUGIN_FAILURE, "plugin " + p.type() + " could not open protocol "
+                    + p.name() + ": " + SensorManager.message(e));
+        } catch (RuntimeException | LinkageError e) {
+            LOG.error("plugin {} failed opening protocol {}", p.type(), p.name(), e);
+            throw new CallException(ErrorCode.PLUGIN_FAILURE, "plugin " + p.type() + " failed opening protocol "
+                    + p.name() + ": " + SensorManager.message(e));
+        }
+        if (instance == null) {
+            throw new CallException(ErrorCode.PLUGIN_FAILURE, "plugin " + p.type() + " opened no protocol for "
+                    + p.name());
+        }
+        LoadedProtocol loaded = new LoadedProtocol(p, plugin, endpoint, instance);
+        try {
+            List<SensorDescription> list = List.copyOf(instance.sensors());
+            Map<String, List<CommandDescription>> commands = new LinkedHashMap<>();
+            for (SensorDescription d : list) {
+                List<CommandDescription> c = instance.commands(d.id());
+                commands.put(d.id(), c == null ? List.of() : List.copyOf(c));
+            }
+            return new Opened(loaded, list, commands);
+        } catch (RuntimeException | LinkageError e) {
+            closeQuietly(loaded);
+            LOG.error("protocol {} failed listing its sensors", p.name(), e);
+            throw new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + p.name()
+                    + " failed listing its sensors: " + SensorManager.message(e));
+        }
+    }
+
+    private SensorPlugin plugin(ProtocolConfig p) throws CallException {
+        String path = p.parameter(PLUGIN_JAR, p.parameter(PLUGIN_PATH, null));
+        if (path != null && !path.isBlank()) {
+            if (!runtimeLoading) {
+                throw new CallException(ErrorCode.UNSUPPORTED, "this agent does not load plugins at run time; "
+                        + "put the plugin on its class path and drop the " + PLUGIN_JAR + " parameter");
+            }
+            try {
+                return plugins.loadFrom(Path.of(path.trim()), p.type());
+            } catch (PluginLoadException e) {
+                throw new CallException(e.code(), "protocol " + p.name() + ": " + e.getMessage());
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new CallException(ErrorCode.INVALID_ARGUMENT, "protocol " + p.name() + ": plugin path '"
+                        + path + "' is not a valid path");
+            }
+        }
+        return plugins.find(p.type()).orElseThrow(() -> new CallException(ErrorCode.UNKNOWN_PROTOCOL,
+                "no plugin of type '" + p.type() + "' is loaded (known: " + String.join(", ", plugins.types().keySet())
+                        + "); name its jar in parameter " + PLUGIN_JAR));
+    }
+
+    /**
+     * Removes a protocol: its sensors are removed (their streams end) and it is closed.
+     *
+     * @throws CallException UNKNOWN_PROTOCOL when there is none by that name
+     */
+    public void remove(String name) throws CallException {
+        synchronized (writeLock) {
+            removeLocked(get(name), "protocol " + name + " was removed");
+            LOG.info("protocol {} removed", name);
+        }
+    }
+
+    private void removeLocked(LoadedProtocol p, String reason) {
+        sensors.unregisterProtocol(p.name(), reason);
+        Map<String, LoadedProtocol> next = new LinkedHashMap<>(protocols);
+        next.remove(p.name());
+        protocols = Collections.unmodifiableMap(next);
+        closeQuietly(p);
+        events.publish(Event.Type.PROTOCOL_REMOVED, p.name(), reason);
+    }
+
+    /** The protocol with this name, if any. */
+    public Optional<LoadedProtocol> find(String name) {
+        return Optional.ofNullable(protocols.get(name));
+    }
+
+    /**
+     * The protocol with this name.
+     *
+     * @throws CallException UNKNOWN_PROTOCOL when there is none
+     */
+    public LoadedProtocol get(String name) throws CallException {
+        LoadedProtocol p = protocols.get(name);
+        if (p == null) {
+            throw new CallException(ErrorCode.UNKNOWN_PROTOCOL, "there is no protocol '" + name
+                    + "' on this agent; its protocols are " + (protocols.isEmpty() ? "none"
+                    : String.join(", ", protocols.keySet())));
+        }
+        return p;
+    }
+
+    /** The protocols, in the order they were added. */
+    public List<ProtocolInfo> list() {
+        List<ProtocolInfo> out = new ArrayList<>();
+        for (LoadedProtocol p : protocols.values()) {
+            out.add(info(p));
+        }
+        return out;
+    }
+
+    /** The configuration of the running protocols. */
+    public PlatformConfig config() {
+        List<ProtocolConfig> out = new ArrayList<>();
+        for (LoadedProtocol p : protocols.values()) {
+            out.add(p.config());
+        }
+        return new PlatformConfig(out);
+    }
+
+    /** The configuration as a PCML document. */
+    public String configXml() {
+        return Pcml.write(config());
+    }
+
+    private ProtocolInfo info(LoadedProtocol p) {
+        return new ProtocolInfo(p.name(), p.config().type(), p.endpoint().spec(), sensors.countOf(p.name()));
+    }
+
+    /** Closes every protocol, without events. */
+    @Override
+    public void close() {
+        synchronized (writeLock) {
+            for (LoadedProtocol p : protocols.values()) {
+                closeQuietly(p);
+            }
+            protocols = Map.of();
+        }
+    }
+
+    private static void closeQuietly(LoadedProtocol p) {
+        try {
+            p.protocol().close();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.warn("protocol {} failed to close", p.name(), e);
+        }
+    }
+
+    private record Context(Endpoint endpoint) implements PluginContext {
+        @Override
+        public long nowMicros() {
+            return Micros.now();
+        }
+    }
+}

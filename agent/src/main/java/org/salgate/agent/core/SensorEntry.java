@@ -1,0 +1,74 @@
+package org.salgate.agent.core;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.sensorml.SensorDescription;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SensorState;
+
+/**
+ * A sensor known to the agent: its description, the protocol serving it, its commands (read from
+ * the plugin once, when the sensor is registered) and its state. The state fields are guarded by
+ * this object's monitor and changed only by {@link SensorManager}.
+ */
+public final class SensorEntry {
+
+    private final SensorDescription description;
+    private final LoadedProtocol protocol;
+    private final Map<String, CommandDescription> commands;
+
+    int activeStreams;
+    volatile int consecutiveFailures;
+    boolean disabled;
+
+    SensorEntry(SensorDescription description, LoadedProtocol protocol, List<CommandDescription> commands) {
+        this.description = description;
+        this.protocol = protocol;
+        Map<String, CommandDescription> byId = new LinkedHashMap<>();
+        for (CommandDescription c : commands) {
+            byId.putIfAbsent(c.id(), c);
+        }
+        this.commands = java.util.Collections.unmodifiableMap(byId);
+    }
+
+    /** The sensor id. */
+    public String id() {
+        return description.id();
+    }
+
+    /** The sensor's description, with the name of the protocol serving it. */
+    public SensorDescription description() {
+        return description;
+    }
+
+    /** The protocol serving it. */
+    public LoadedProtocol protocol() {
+        return protocol;
+    }
+
+    /** Its commands by id, in the order the plugin lists them. */
+    public Map<String, CommandDescription> commands() {
+        return commands;
+    }
+
+    /** Its commands as a list. */
+    public List<CommandDescription> commandList() {
+        return new ArrayList<>(commands.values());
+    }
+
+    /** Its current state. */
+    public synchronized SensorState state() {
+        if (disabled) {
+            return SensorState.DISABLED;
+        }
+        return activeStreams > 0 ? SensorState.STREAMING : SensorState.IDLE;
+    }
+
+    /** How it is listed. */
+    public SensorInfo info() {
+        return new SensorInfo(id(), protocol.name(), state(), description.description());
+    }
+}

@@ -1,0 +1,349 @@
+package org.salgate.agent.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.salgate.plugin.spi.PluginException;
+import org.salgate.plugin.spi.SensorUnavailableException;
+import org.salgate.sensorml.Cml;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.sensorml.DocumentException;
+import org.salgate.sensorml.SensorDescription;
+import org.salgate.sensorml.SensorMl;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Event;
+import org.salgate.wire.Reading;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SensorState;
+import org.salgate.wire.Value;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sensor manager of the communication layer: the sensors of every protocol, their
+ * descriptions, commands and states, and reading them through their plugins.
+ *
+ * <p>Lookups are lock-free (an immutable snapshot); registration and removal are serialised.
+ *
+ * <p>Failure policy: a read that throws gives an ERROR reading. After
+ * {@value #DISABLE_AFTER_FAILURES} consecutive failed reads a sensor is reported
+ * {@link SensorState#DISABLED} (with an event); the agent keeps trying it, and its first good
+ * read reports it back as idle or streaming. An UNAVAILABLE reading is not a failure.
+ * {@link SensorState#DISCONNECTED} is not reported yet: it is meant for endpoints that can lose
+ * their device, such as another agent.
+ */
+public final class SensorManager {
+
+    /** Consecutive failed reads after which a sensor is reported disabled. */
+    public static final int DISABLE_AFTER_FAILURES = 100;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SensorManager.class);
+
+    private final EventBus events;
+    private final BiConsumer<String, String> onRemoved;
+    private final Object writeLock = new Object();
+    private volatile Map<String, SensorEntry> sensors = Map.of();
+
+    /**
+     * @param events where sensor events go
+     * @param onRemoved called with a sensor id and a reason when the sensor is removed, before its
+     *                  removal event (ends its streams)
+     */
+    public SensorManager(EventBus events, BiConsumer<String, String> onRemoved) {
+        this.events = events;
+        this.onRemoved = onRemoved;
+    }
+
+    /** Every sensor, or only the streaming ones, in the order they were added. */
+    public List<SensorInfo> list(boolean activeOnly) {
+        List<SensorInfo> out = new ArrayList<>();
+        for (SensorEntry e : sensors.values()) {
+            SensorInfo info = e.info();
+            if (!activeOnly || info.state() == SensorState.STREAMING) {
+                out.add(info);
+            }
+        }
+        return out;
+    }
+
+    /** How many sensors a protocol serves. */
+    public int countOf(String protocolName) {
+        int n = 0;
+        for (SensorEntry e : sensors.values()) {
+            if (e.protocol().name().equals(protocolName)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The sensor with this id, if any. */
+    public Optional<SensorEntry> find(String sensorId) {
+        return Optional.ofNullable(sensors.get(sensorId));
+    }
+
+    /**
+     * The sensor with this id.
+     *
+     * @throws CallException with {@link ErrorCode#UNKNOWN_SENSOR} when there is none
+     */
+    public SensorEntry get(String sensorId) throws CallException {
+        SensorEntry e = sensors.get(sensorId);
+        if (e == null) {
+            throw new CallException(ErrorCode.UNKNOWN_SENSOR,
+                    "there is no sensor '" + sensorId + "' on this agent; list the sensors to see their ids");
+        }
+        return e;
+    }
+
+    /** A sensor's SensorML document. */
+    public String describe(String sensorId) throws CallException {
+        SensorEntry sensor = get(sensorId);
+        try {
+            return SensorMl.write(sensor.description());
+        } catch (IllegalArgumentException e) {
+            throw badDescription(sensor, "SensorML", e);
+        }
+    }
+
+    /** A sensor's CML document. */
+    public String commandsXml(String sensorId) throws CallException {
+        SensorEntry sensor = get(sensorId);
+        try {
+            return Cml.write(sensor.commandList());
+        } catch (IllegalArgumentException e) {
+            throw badDescription(sensor, "CML", e);
+        }
+    }
+
+    private static CallException badDescription(SensorEntry sensor, String format, IllegalArgumentException e) {
+        LOG.warn("protocol {} describes sensor {} in a way that cannot be written as {}: {}", sensor.protocol().name(),
+                sensor.id(), format, e.getMessage());
+        return new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + sensor.protocol().name() + " describes sensor "
+                + sensor.id() + " in a way that cannot be written as " + format + ": " + e.getMessage());
+    }
+
+    /**
+     * One of a sensor's commands.
+     *
+     * @throws CallException with {@link ErrorCode#UNKNOWN_COMMAND} when the sensor has no such command
+     */
+    public CommandDescription command(SensorEntry sensor, String commandId) throws CallException {
+        CommandDescription c = sensor.commands().get(commandId);
+        if (c == null) {
+            throw new CallException(ErrorCode.UNKNOWN_COMMAND, "sensor " + sensor.id() + " has no command '"
+                    + commandId + "'; its commands are " + String.join(", ", sensor.commands().keySet()));
+        }
+        return c;
+    }
+
+    /** Checks a command call and executes it once; the reading has sequence 0. */
+    public Reading execute(String sensorId, String commandId, Map<String, String> arguments) throws CallException {
+        SensorEntry sensor = get(sensorId);
+        CommandDescription command = command(sensor, commandId);
+        return read(sensor, command.id(), ArgumentChecker.check(sensorId, command, arguments));
+    }
+
+    /**
+     * Reads a sensor through its plugin. Never throws: a plugin failure is an ERROR reading, a
+     * {@link SensorUnavailableException} an UNAVAILABLE one. The arguments must have been checked.
+     */
+    public Reading read(SensorEntry sensor, String commandId, Map<String, String> arguments) {
+        long now = Micros.now();
+        String id = sensor.id();
+        try {
+            Value value = sensor.protocol().protocol().execute(id, commandId, arguments);
+            succeeded(sensor);
+            if (value == null || value instanceof Value.Absent) {
+                return Reading.unavailable(id, now, 0, "sensor " + id + " gave no value for '" + commandId + "'");
+            }
+            return Reading.ok(id, now, 0, value);
+        } catch (SensorUnavailableException e) {
+            succeeded(sensor);
+            return Reading.unavailable(id, now, 0, message(e));
+        } catch (Exception | LinkageError | AssertionError e) {
+            failed(sensor, commandId, e);
+            return Reading.error(id, now, 0, "sensor " + id + " failed to read '" + commandId + "': " + message(e));
+        }
+    }
+
+    /** A stream of the sensor started: the sensor is streaming. */
+    public void streamStarted(SensorEntry sensor) {
+        synchronized (sensor) {
+            SensorState before = sensor.state();
+            sensor.activeStreams++;
+            announce(sensor, before, "");
+        }
+    }
+
+    /** A stream of the sensor ended: the sensor is idle when it was the last. */
+    public void streamStopped(SensorEntry sensor) {
+        synchronized (sensor) {
+            SensorState before = sensor.state();
+            sensor.activeStreams = Math.max(0, sensor.activeStreams - 1);
+            announce(sensor, before, "");
+        }
+    }
+
+    private void succeeded(SensorEntry sensor) {
+        if (sensor.consecutiveFailures == 0) {
+            return;
+        }
+        synchronized (sensor) {
+            SensorState before = sensor.state();
+            sensor.consecutiveFailures = 0;
+            if (sensor.disabled) {
+                sensor.disabled = false;
+                LOG.info("sensor {} reads again and is enabled", sensor.id());
+            }
+            announce(sensor, before, "reads again");
+        }
+    }
+
+    private void failed(SensorEntry sensor, String commandId, Throwable e) {
+        synchronized (sensor) {
+            SensorState before = sensor.state();
+            int n = ++sensor.consecutiveFailures;
+            if (n == 1) {
+                LOG.warn("sensor {} (protocol {}) failed to read '{}': {}", sensor.id(), sensor.protocol().name(),
+                        commandId, message(e), e);
+            } else {
+                LOG.debug("sensor {} failed to read '{}' ({} in a row)", sensor.id(), commandId, n, e);
+            }
+            if (n >= DISABLE_AFTER_FAILURES && !sensor.disabled) {
+                sensor.disabled = true;
+                LOG.warn("sensor {} failed {} reads in a row and is reported disabled; it is still tried", sensor.id(),
+                        n);
+            }
+            announce(sensor, before, sensor.disabled ? n + " consecutive failed reads" : "");
+        }
+    }
+
+    private void announce(SensorEntry sensor, SensorState before, String detail) {
+        SensorState after = sensor.state();
+        if (after != before && sensors.get(sensor.id()) == sensor) {
+            events.publishState(sensor.id(), after, detail);
+        }
+    }
+
+    // ---- registration
+
+    /**
+     * Registers the sensors of a protocol, all or none.
+     *
+     * @param onRegistered run once they are registered, before their events are published
+     * @throws CallException with {@link ErrorCode#CONFLICT} when an id is taken
+     */
+    void registerAll(LoadedProtocol protocol, List<SensorDescription> descriptions,
+                     Map<String, List<CommandDescription>> commands, Runnable onRegistered) throws CallException {
+        List<SensorEntry> added = new ArrayList<>();
+        synchronized (writeLock) {
+            Map<String, SensorEntry> next = new LinkedHashMap<>(sensors);
+            for (SensorDescription d : descriptions) {
+                SensorEntry entry = new SensorEntry(d.withProtocol(protocol.name()), protocol,
+                        commands.getOrDefault(d.id(), List.of()));
+                if (next.putIfAbsent(d.id(), entry) != null) {
+                    throw new CallException(ErrorCode.CONFLICT, "sensor id " + d.id() + " of protocol "
+                            + protocol.name() + " is taken already by protocol " + next.get(d.id()).protocol().name()
+                            + "; remove that sensor or configure the protocol to use other ids");
+                }
+                added.add(entry);
+            }
+            sensors = Collections.unmodifiableMap(next);
+            onRegistered.run();
+            for (SensorEntry e : added) {
+                events.publish(Event.Type.SENSOR_ADDED, e.id(), "protocol " + protocol.name());
+            }
+        }
+    }
+
+    /** Removes every sensor of a protocol, ending their streams, with a removal event each. */
+    void unregisterProtocol(String protocolName, String reason) {
+        synchronized (writeLock) {
+            for (SensorEntry e : sensors.values()) {
+                if (e.protocol().name().equals(protocolName)) {
+                    unregister(e, reason);
+                }
+            }
+        }
+    }
+
+    private void unregister(SensorEntry entry, String reason) {
+        Map<String, SensorEntry> next = new LinkedHashMap<>(sensors);
+        next.remove(entry.id());
+        sensors = Collections.unmodifiableMap(next);
+        onRemoved.accept(entry.id(), reason);
+        events.publish(Event.Type.SENSOR_REMOVED, entry.id(), reason);
+    }
+
+    /**
+     * Adds a sensor from its SensorML description: the protocol it names must exist and accept it.
+     *
+     * @throws CallException INVALID_DOCUMENT, UNKNOWN_PROTOCOL, CONFLICT or UNSUPPORTED, saying why
+     */
+    public SensorInfo addSensor(String sensorMl, ProtocolManager protocols) throws CallException {
+        SensorDescription d;
+        try {
+            d = SensorMl.read(sensorMl);
+        } catch (DocumentException e) {
+            throw new CallException(ErrorCode.INVALID_DOCUMENT, "the SensorML document is not valid: "
+                    + e.getMessage());
+        }
+        LoadedProtocol protocol = protocols.get(d.protocol());
+        synchronized (writeLock) {
+            if (sensors.containsKey(d.id())) {
+                throw new CallException(ErrorCode.CONFLICT, "sensor " + d.id()
+                        + " exists already; remove it first or choose another id");
+            }
+            SensorDescription served;
+            List<CommandDescription> commands;
+            try {
+                served = protocol.protocol().addSensor(d);
+                commands = protocol.protocol().commands(served.id());
+            } catch (PluginException e) {
+                throw new CallException(ErrorCode.UNSUPPORTED, "protocol " + protocol.name()
+                        + " did not add sensor " + d.id() + ": " + message(e));
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("protocol {} failed adding sensor {}", protocol.name(), d.id(), e);
+                throw new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + protocol.name()
+                        + " failed while adding sensor " + d.id() + ": " + message(e));
+            }
+            registerAll(protocol, List.of(served), Map.of(served.id(), commands == null ? List.of() : commands),
+                    () -> { });
+            LOG.info("sensor {} added to protocol {}", served.id(), protocol.name());
+            return sensors.get(served.id()).info();
+        }
+    }
+
+    /**
+     * Removes a sensor: its protocol must agree; its streams end.
+     *
+     * @throws CallException UNKNOWN_SENSOR, or UNSUPPORTED when the protocol cannot remove it
+     */
+    public void removeSensor(String sensorId) throws CallException {
+        synchronized (writeLock) {
+            SensorEntry entry = get(sensorId);
+            try {
+                entry.protocol().protocol().removeSensor(sensorId);
+            } catch (PluginException e) {
+                throw new CallException(ErrorCode.UNSUPPORTED, "protocol " + entry.protocol().name()
+                        + " did not remove sensor " + sensorId + ": " + message(e));
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("protocol {} failed removing sensor {}", entry.protocol().name(), sensorId, e);
+                throw new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + entry.protocol().name()
+                        + " failed while removing sensor " + sensorId + ": " + message(e));
+            }
+            unregister(entry, "sensor " + sensorId + " was removed");
+            LOG.info("sensor {} removed", sensorId);
+        }
+    }
+
+    static String message(Throwable e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    }
+}

@@ -1,0 +1,82 @@
+package org.salgate.agent.endpoint;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.salgate.plugin.spi.Endpoint;
+
+/**
+ * The endpoint layer: the endpoint types this agent knows, and the parser of PCML endpoint
+ * specifications ({@code type} or {@code type:address}). Thread-safe.
+ */
+public final class Endpoints {
+
+    /** The machine itself, for operating-system sensors; takes no address. */
+    public static final String OS = "os";
+    /** A port for software (dummy) sensors; any address names a separate namespace. */
+    public static final String VIRTUAL = "virtual";
+
+    private final Map<String, EndpointFactory> factories = new TreeMap<>();
+
+    private Endpoints() {}
+
+    /** The endpoint types every agent has: {@code os} and {@code virtual}. */
+    public static Endpoints standard() {
+        Endpoints endpoints = new Endpoints();
+        endpoints.register(new Fixed(OS, false));
+        endpoints.register(new Fixed(VIRTUAL, true));
+        return endpoints;
+    }
+
+    /**
+     * Adds an endpoint type.
+     *
+     * @throws IllegalArgumentException if the type is known already
+     */
+    public synchronized void register(EndpointFactory factory) {
+        String type = factory.type();
+        if (factories.putIfAbsent(type, factory) != null) {
+            throw new IllegalArgumentException("endpoint type '" + type + "' is registered already");
+        }
+    }
+
+    /** The known endpoint types, sorted. */
+    public synchronized java.util.Set<String> types() {
+        return java.util.Set.copyOf(factories.keySet());
+    }
+
+    /**
+     * Parses a specification such as {@code os} or {@code serial:/dev/ttyUSB0}: the type is what
+     * comes before the first colon.
+     *
+     * @throws EndpointException if it is blank or names an unknown type
+     */
+    public Endpoint parse(String spec) throws EndpointException {
+        String trimmed = spec == null ? "" : spec.trim();
+        if (trimmed.isEmpty()) {
+            throw new EndpointException("a protocol needs an endpoint, such as 'os' or 'virtual'");
+        }
+        int colon = trimmed.indexOf(':');
+        String type = colon < 0 ? trimmed : trimmed.substring(0, colon);
+        String address = colon < 0 ? "" : trimmed.substring(colon + 1);
+        EndpointFactory factory;
+        synchronized (this) {
+            factory = factories.get(type);
+        }
+        if (factory == null) {
+            throw new EndpointException("unknown endpoint type '" + type + "' in '" + trimmed
+                    + "'; this agent knows: " + String.join(", ", new TreeMap<>(factories).keySet()));
+        }
+        return factory.create(address);
+    }
+
+    /** A type whose endpoints carry no resource of their own. */
+    private record Fixed(String type, boolean takesAddress) implements EndpointFactory {
+        @Override
+        public Endpoint create(String address) throws EndpointException {
+            if (!takesAddress && !address.isEmpty()) {
+                throw new EndpointException("endpoint '" + type + "' takes no address; write just '" + type + "'");
+            }
+            return new SimpleEndpoint(type, address);
+        }
+    }
+}

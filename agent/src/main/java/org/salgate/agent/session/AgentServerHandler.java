@@ -1,0 +1,156 @@
+package org.salgate.agent.session;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import org.salgate.agent.core.CallException;
+import org.salgate.agent.core.EventBus;
+import org.salgate.agent.stream.StreamRegistry;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.Session;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent layer: greets each session (the first message must be a {@link Hello} with this
+ * agent's protocol version and codec), then answers its requests. Cheap calls are answered on the
+ * transport thread; the rest run on a bounded worker pool, and a request that finds the pool full
+ * is answered {@link ErrorCode#OVERLOADED}. Every failure becomes a failure response; the session
+ * and the agent keep working. A closed session's streams and event subscription are dropped.
+ */
+public final class AgentServerHandler implements ServerHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentServerHandler.class);
+
+    private final String agentId;
+    private final String codecName;
+    private final RequestDispatcher dispatcher;
+    private final StreamRegistry streams;
+    private final EventBus events;
+    private final ExecutorService workers;
+    private final Map<Long, SessionState> sessions = new ConcurrentHashMap<>();
+
+    private static final class SessionState {
+        volatile boolean greeted;
+        volatile String clientName = "";
+    }
+
+    public AgentServerHandler(String agentId, String codecName, RequestDispatcher dispatcher, StreamRegistry streams,
+                              EventBus events, ExecutorService workers) {
+        this.agentId = agentId;
+        this.codecName = codecName;
+        this.dispatcher = dispatcher;
+        this.streams = streams;
+        this.events = events;
+        this.workers = workers;
+    }
+
+    /** How many sessions are open. */
+    public int sessionCount() {
+        return sessions.size();
+    }
+
+    @Override
+    public void sessionOpened(Session session) {
+        sessions.put(session.id(), new SessionState());
+        session.setWritabilityListener(() -> streams.writable(session.id()));
+        LOG.debug("session {} opened from {}", session.id(), session.remoteAddress());
+    }
+
+    @Override
+    public void messageReceived(Session session, Message message) {
+        SessionState state = sessions.computeIfAbsent(session.id(), k -> new SessionState());
+        if (!state.greeted) {
+            greet(session, state, message);
+        } else if (message instanceof Request request) {
+            dispatch(session, request);
+        } else if (message instanceof Hello) {
+            LOG.warn("session {} ({}) sent a second hello; closing it", session.id(), session.remoteAddress());
+            session.close();
+        } else {
+            LOG.warn("session {} ({}) sent a {}, which clients do not send; ignored", session.id(),
+                    session.remoteAddress(), message.getClass().getSimpleName());
+        }
+    }
+
+    private void greet(Session session, SessionState state, Message message) {
+        if (!(message instanceof Hello hello)) {
+            LOG.warn("session {} ({}) sent a {} before its hello; closing it", session.id(), session.remoteAddress(),
+                    message.getClass().getSimpleName());
+            session.close();
+            return;
+        }
+        String refusal = null;
+        if (hello.protocolVersion() != Hello.PROTOCOL_VERSION) {
+            refusal = "protocol version " + hello.protocolVersion() + " is not supported: this agent speaks version "
+                    + Hello.PROTOCOL_VERSION + ", so use a matching client.";
+        } else if (!codecName.equals(hello.codec())) {
+            refusal = "codec '" + hello.codec() + "' is not used by this agent: connect with codec '" + codecName
+                    + "'.";
+        }
+        if (refusal != null) {
+            LOG.info("session {} ({}, client '{}') refused: {}", session.id(), session.remoteAddress(),
+                    hello.clientName(), refusal);
+            session.send(HelloReply.refuse(agentId, refusal));
+            session.close();
+            return;
+        }
+        state.clientName = hello.clientName();
+        state.greeted = true;
+        session.send(HelloReply.accept(agentId));
+        LOG.debug("session {} ({}, client '{}') greeted", session.id(), session.remoteAddress(), hello.clientName());
+    }
+
+    private void dispatch(Session session, Request request) {
+        if (dispatcher.runsInline(request.call())) {
+            session.send(new Response(request.id(), handle(session, request)));
+            return;
+        }
+        try {
+            workers.execute(() -> {
+                if (session.isOpen()) {
+                    session.send(new Response(request.id(), handle(session, request)));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            String why = workers.isShutdown() ? "the agent is stopping"
+                    : "the agent is too busy to take this request now; retry later";
+            session.send(Response.failure(request.id(), ErrorCode.OVERLOADED, why));
+        }
+    }
+
+    private Result handle(Session session, Request request) {
+        try {
+            return dispatcher.handle(session, request.call());
+        } catch (CallException e) {
+            return new Result.Failure(e.code(), e.getMessage());
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            String call = request.call().getClass().getSimpleName();
+            LOG.error("request {} ({}) of session {} failed unexpectedly", request.id(), call, session.id(), e);
+            return new Result.Failure(ErrorCode.INTERNAL, "the agent failed unexpectedly handling " + call
+                    + "; its log has the details");
+        }
+    }
+
+    @Override
+    public void sessionClosed(Session session, Throwable cause) {
+        SessionState state = sessions.remove(session.id());
+        events.unsubscribe(session.id());
+        streams.discardSession(session.id());
+        if (cause != null) {
+            LOG.info("session {} ({}{}) closed after an error: {}", session.id(), session.remoteAddress(),
+                    state == null || state.clientName.isEmpty() ? "" : ", client '" + state.clientName + "'",
+                    cause.getMessage());
+        } else {
+            LOG.debug("session {} closed", session.id());
+        }
+    }
+}

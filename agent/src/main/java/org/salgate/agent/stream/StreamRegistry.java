@@ -1,0 +1,137 @@
+package org.salgate.agent.stream;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.Session;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every stream on the agent, by id and by session, and the one scheduler that drives them: a
+ * small {@link ScheduledThreadPoolExecutor} whose queue holds at most one task per stream.
+ * Plugin reads run on the scheduler's threads, so a plugin that blocks delays the streams behind it.
+ */
+public final class StreamRegistry implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamRegistry.class);
+
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<Long, SensorStream> byId = new ConcurrentHashMap<>();
+    private final Map<Long, Set<SensorStream>> bySession = new ConcurrentHashMap<>();
+
+    /** @param threads the scheduler's threads */
+    public StreamRegistry(int threads) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, "sal-stream-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        this.scheduler = new ScheduledThreadPoolExecutor(threads, factory);
+        this.scheduler.setRemoveOnCancelPolicy(true);
+        this.scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /**
+     * Sets up a stream for a session; it starts with {@link SensorStream#start()}.
+     *
+     * @return the stream, or empty when the session has {@code maxPerSession} streams already
+     */
+    public Optional<SensorStream> create(Session session, StreamSource source, long intervalMs, int maxPerSession) {
+        Set<SensorStream> mine = bySession.computeIfAbsent(session.id(), k -> ConcurrentHashMap.newKeySet());
+        if (mine.size() >= maxPerSession) {
+            return Optional.empty();
+        }
+        SensorStream stream = new SensorStream(nextId.getAndIncrement(), session, source, intervalMs, scheduler,
+                this::forget);
+        byId.put(stream.id(), stream);
+        mine.add(stream);
+        return Optional.of(stream);
+    }
+
+    /** A stream of this session, if it exists. */
+    public Optional<SensorStream> find(long sessionId, long streamId) {
+        SensorStream s = byId.get(streamId);
+        return s != null && s.sessionId() == sessionId ? Optional.of(s) : Optional.empty();
+    }
+
+    /** The streams of a session. */
+    public List<SensorStream> ofSession(long sessionId) {
+        Set<SensorStream> mine = bySession.get(sessionId);
+        return mine == null ? List.of() : List.copyOf(mine);
+    }
+
+    /** How many streams exist. */
+    public int size() {
+        return byId.size();
+    }
+
+    /** The session can take frames again. */
+    public void writable(long sessionId) {
+        Set<SensorStream> mine = bySession.get(sessionId);
+        if (mine != null) {
+            for (SensorStream s : mine) {
+                s.writable();
+            }
+        }
+    }
+
+    /** The session is gone: its streams end silently and are forgotten. */
+    public void discardSession(long sessionId) {
+        Set<SensorStream> mine = bySession.remove(sessionId);
+        if (mine != null) {
+            for (SensorStream s : mine) {
+                s.discard();
+            }
+        }
+    }
+
+    /** Ends every stream of a sensor, telling their clients why. */
+    public void endForSensor(String sensorId, String reason) {
+        for (SensorStream s : byId.values()) {
+            if (s.sensorId().equals(sensorId)) {
+                s.end(reason);
+            }
+        }
+    }
+
+    /** Ends every stream, telling their clients why. */
+    public void endAll(String reason) {
+        for (SensorStream s : byId.values()) {
+            s.end(reason);
+        }
+    }
+
+    private void forget(SensorStream stream) {
+        byId.remove(stream.id());
+        Set<SensorStream> mine = bySession.get(stream.sessionId());
+        if (mine != null) {
+            mine.remove(stream);
+        }
+    }
+
+    /** Ends every stream and stops the scheduler. */
+    @Override
+    public void close() {
+        endAll("the agent is stopping");
+        scheduler.shutdown();
+        try {
+            if (!scheduler.awaitTermination(2, TimeUnit.SECONDS)) {
+                LOG.warn("stream threads did not stop within 2 s; interrupting them");
+                scheduler.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            scheduler.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

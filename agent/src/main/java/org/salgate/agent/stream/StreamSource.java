@@ -1,0 +1,22 @@
+package org.salgate.agent.stream;
+
+import org.salgate.wire.Reading;
+
+/** What a stream reads from: one command of one sensor with checked arguments. */
+public interface StreamSource {
+
+    /** The sensor read, for logs and for ending its streams. */
+    String sensorId();
+
+    /** A short label such as {@code DUMMY_0/read}, for logs. */
+    String label();
+
+    /** Reads once. Must not throw: a failure is a reading with an error status. The sequence is ignored. */
+    Reading read();
+
+    /** The stream started producing. Called once, before the first read. */
+    void started();
+
+    /** The stream that had started ended. Called once, after the last frame. */
+    void stopped();
+}

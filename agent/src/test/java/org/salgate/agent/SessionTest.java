@@ -1,0 +1,127 @@
+package org.salgate.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.agent.testing.AgentFixture;
+import org.salgate.agent.testing.FakeSession;
+import org.salgate.agent.testing.TestPlugin;
+import org.salgate.wire.Call;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.Value;
+
+@Timeout(30)
+class SessionTest {
+
+    private AgentFixture fixture;
+
+    @AfterEach
+    void stop() {
+        if (fixture != null) {
+            fixture.close();
+        }
+        TestPlugin.RELEASE = new CountDownLatch(0);
+    }
+
+    @Test
+    void requestBeforeHelloClosesTheSession() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.transport.server().open();
+        fixture.transport.server().handler().messageReceived(s, new Request(1, new Call.ListSensors(false)));
+        assertFalse(s.isOpen());
+        assertTrue(s.sent().isEmpty(), "nothing is answered before the hello");
+    }
+
+    @Test
+    void helloWithWrongVersionIsRefusedWithAReason() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.transport.server().open();
+        fixture.transport.server().handler().messageReceived(s, new Hello(99, "protobuf", "old", ""));
+        HelloReply reply = (HelloReply) s.sent().get(0);
+        assertFalse(reply.accepted());
+        assertTrue(reply.error().contains("version 99"), reply.error());
+        assertFalse(s.isOpen());
+    }
+
+    @Test
+    void helloWithAnotherCodecIsRefusedNamingTheAgentsCodec() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.transport.server().open();
+        fixture.transport.server().handler().messageReceived(s, Hello.of("json", "c"));
+        HelloReply reply = (HelloReply) s.sent().get(0);
+        assertFalse(reply.accepted());
+        assertTrue(reply.error().contains("'json'") && reply.error().contains("'protobuf'"), reply.error());
+        assertFalse(s.isOpen());
+    }
+
+    @Test
+    void acceptedHelloCarriesTheAgentId() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.connect();
+        HelloReply reply = (HelloReply) s.sent().get(0);
+        assertEquals("test-agent", reply.agentId());
+        assertTrue(s.isOpen());
+    }
+
+    @Test
+    void echoAnswersItsPayload() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.connect();
+        Value payload = Value.of(new byte[] {1, 2, 3});
+        assertEquals(payload, fixture.ok(s, new Call.Echo(payload), Result.Echoed.class).payload());
+        var reading = org.salgate.wire.Reading.ok("X", 5, 7, Value.of(1.5));
+        assertEquals(reading, fixture.ok(s, new Call.EchoReading(reading), Result.ReadingResult.class).reading());
+    }
+
+    @Test
+    void fullWorkerPoolAnswersOverloadedAndRecovers() throws Exception {
+        TestPlugin.RELEASE = new CountDownLatch(1);
+        fixture = AgentFixture.start(AgentFixture.testPlatform(2, Map.of("blocking", "T_0")),
+                b -> b.workerThreads(1).maxQueuedRequests(1));
+        FakeSession s = fixture.connect();
+        long first = fixture.send(s, new Call.Execute("T_0", "read", Map.of()));
+        long queued = fixture.send(s, new Call.Execute("T_1", "read", Map.of()));
+        long rejected = fixture.send(s, new Call.Execute("T_1", "read", Map.of()));
+        Result r = fixture.response(s, rejected);
+        assertEquals(ErrorCode.OVERLOADED, ((Result.Failure) r).code());
+        TestPlugin.RELEASE.countDown();
+        assertTrue(fixture.response(s, first) instanceof Result.ReadingResult);
+        assertTrue(fixture.response(s, queued) instanceof Result.ReadingResult);
+        fixture.execute(s, "T_1", "read", Map.of());
+    }
+
+    @Test
+    void closingTheAgentClosesSessionsAndIsIdempotent() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.connect();
+        long stream = fixture.stream(s, "T_0", "read", 5);
+        fixture.agent.close();
+        fixture.agent.close();
+        assertFalse(s.isOpen());
+        List<org.salgate.wire.StreamEnded> ended = s.sent(org.salgate.wire.StreamEnded.class,
+                e -> e.streamId() == stream);
+        assertEquals(1, ended.size(), "the client hears its stream ended");
+        assertTrue(fixture.transport.server().isClosed());
+        assertEquals(0, fixture.agent.streamCount());
+    }
+
+    @Test
+    void responsesCarryTheRequestId() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.connect();
+        long id = fixture.send(s, new Call.ListProtocols());
+        assertEquals(1, s.await(Response.class, r -> r.id() == id, 1, AgentFixture.WAIT_MS).size());
+    }
+}
