@@ -1,0 +1,382 @@
+package org.salgate.client;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+
+import org.salgate.sensorml.Cml;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.sensorml.DocumentException;
+import org.salgate.sensorml.SensorDescription;
+import org.salgate.sensorml.SensorMl;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.TransportClient;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.Transports;
+import org.salgate.wire.Call;
+import org.salgate.wire.Codec;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.Event;
+import org.salgate.wire.Framing;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.ProtocolInfo;
+import org.salgate.wire.Reading;
+import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.Value;
+
+/**
+ * A connection to a salgate agent and the SAL API over it. Made with {@link #builder()}; every
+ * method is thread-safe and returns at once with a future.
+ *
+ * <p>Futures fail with {@link SalException} when the agent fails a request, with a
+ * {@link java.util.concurrent.TimeoutException} when it does not answer within the request
+ * timeout, and with {@link ConnectionClosedException} when the connection closes first. They
+ * complete on the transport's thread (or the timeout thread), so dependent stages run there:
+ * keep them short.
+ *
+ * <p>Stream readings and events are delivered in order on the transport's thread. A listener that
+ * blocks makes this client stop reading, which slows every request and stream on this connection
+ * and which the agent sees as a slow client (backpressure). A listener that throws is logged and
+ * keeps its subscription. Never wait for one of this client's futures inside a listener or a
+ * dependent stage: its answer would have to arrive on the very thread that waits.
+ */
+public final class SalClient implements AutoCloseable {
+
+    /** The port an agent listens on unless told otherwise. */
+    public static final int DEFAULT_PORT = 7431;
+
+    private final ClientConnection connection;
+    private final String transportName;
+    private final String agentId;
+
+    private SalClient(ClientConnection connection, String transportName, String agentId) {
+        this.connection = connection;
+        this.transportName = transportName;
+        this.agentId = agentId;
+    }
+
+    /** A builder with the defaults: netty, 127.0.0.1:7431, protobuf, 5 s to connect, 30 s per request. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---- sensor management
+
+    /** Every sensor of the agent. */
+    public CompletableFuture<List<SensorInfo>> listSensors() {
+        return call(new Call.ListSensors(false), Result.Sensors.class).thenApply(Result.Sensors::sensors);
+    }
+
+    /** The sensors that are streaming. */
+    public CompletableFuture<List<SensorInfo>> listActiveSensors() {
+        return call(new Call.ListSensors(true), Result.Sensors.class).thenApply(Result.Sensors::sensors);
+    }
+
+    /** A sensor's SensorML document, as the agent wrote it. */
+    public CompletableFuture<String> describeSensorXml(String sensorId) {
+        return call(new Call.DescribeSensor(sensorId), Result.Document.class).thenApply(Result.Document::xml);
+    }
+
+    /** A sensor's description, parsed; fails with {@link DocumentException} if the document does not parse. */
+    public CompletableFuture<SensorDescription> describeSensor(String sensorId) {
+        return describeSensorXml(sensorId).thenApply(xml -> parse(() -> SensorMl.read(xml)));
+    }
+
+    /** Adds a sensor from its SensorML description; answers the sensor as listed. */
+    public CompletableFuture<SensorInfo> addSensor(String sensorMlXml) {
+        return call(new Call.AddSensor(sensorMlXml), Result.Sensor.class).thenApply(Result.Sensor::sensor);
+    }
+
+    /** Removes a sensor; its streams end. */
+    public CompletableFuture<Void> removeSensor(String sensorId) {
+        return call(new Call.RemoveSensor(sensorId), Result.Ack.class).thenApply(ack -> null);
+    }
+
+    // ---- sensor control
+
+    /** A sensor's commands as a CML document. */
+    public CompletableFuture<String> listCommandsXml(String sensorId) {
+        return call(new Call.ListCommands(sensorId), Result.Document.class).thenApply(Result.Document::xml);
+    }
+
+    /** A sensor's commands, parsed; fails with {@link DocumentException} if the document does not parse. */
+    public CompletableFuture<List<CommandDescription>> listCommands(String sensorId) {
+        return listCommandsXml(sensorId).thenApply(xml -> parse(() -> Cml.read(xml)));
+    }
+
+    /**
+     * Executes a command once. A read that fails on the sensor is a reading with an error status,
+     * not a failed future.
+     *
+     * @param args the command's arguments; null for none
+     */
+    public CompletableFuture<Reading> execute(String sensorId, String commandId, Map<String, String> args) {
+        return call(new Call.Execute(sensorId, commandId, copy(args)), Result.ReadingResult.class)
+                .thenApply(Result.ReadingResult::reading);
+    }
+
+    /**
+     * Sets up a stream of a command's readings and starts it. The listener is registered before the
+     * stream starts, so it gets every reading from sequence 0, in order, on the transport's thread.
+     *
+     * @param args the command's arguments; null for none
+     * @param intervalMs the interval between readings; 0 for as fast as this client takes them
+     * @param listener receives the readings and the end of the stream
+     */
+    public CompletableFuture<SensorStream> stream(String sensorId, String commandId, Map<String, String> args,
+                                                  long intervalMs, StreamListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        Call.SetupStream setup = new Call.SetupStream(sensorId, commandId, copy(args), intervalMs);
+        // Async: StartStream is sent off the transport's thread, where some transports must not block.
+        return call(setup, Result.StreamHandle.class)
+                .thenComposeAsync(handle -> connection.start(handle.streamId(), listener));
+    }
+
+    // ---- platform configuration
+
+    /** The loaded protocols. */
+    public CompletableFuture<List<ProtocolInfo>> listProtocols() {
+        return call(new Call.ListProtocols(), Result.Protocols.class).thenApply(Result.Protocols::protocols);
+    }
+
+    /** Adds the protocols of a PCML document; answers the protocols added. */
+    public CompletableFuture<List<ProtocolInfo>> addProtocol(String pcmlXml) {
+        return call(new Call.AddProtocol(pcmlXml), Result.Protocols.class).thenApply(Result.Protocols::protocols);
+    }
+
+    /** Removes a protocol and its sensors. */
+    public CompletableFuture<Void> removeProtocol(String name) {
+        return call(new Call.RemoveProtocol(name), Result.Ack.class).thenApply(ack -> null);
+    }
+
+    /** The agent's platform configuration as a PCML document. */
+    public CompletableFuture<String> platformConfigXml() {
+        return call(new Call.GetPlatformConfig(), Result.Document.class).thenApply(Result.Document::xml);
+    }
+
+    // ---- events
+
+    /**
+     * Delivers the agent's events to {@code listener} (on the transport's thread) until the returned
+     * handle is closed. Several listeners share one subscription on the agent.
+     */
+    public CompletableFuture<AutoCloseable> subscribeEvents(Consumer<Event> listener) {
+        Objects.requireNonNull(listener, "listener");
+        return connection.subscribe(listener);
+    }
+
+    // ---- diagnostics
+
+    /** Sends a value to the agent, which sends it back. */
+    public CompletableFuture<Value> echo(Value payload) {
+        return call(new Call.Echo(payload), Result.Echoed.class).thenApply(Result.Echoed::payload);
+    }
+
+    /** Sends a reading to the agent, which sends it back. */
+    public CompletableFuture<Reading> echo(Reading reading) {
+        return call(new Call.EchoReading(reading), Result.ReadingResult.class).thenApply(Result.ReadingResult::reading);
+    }
+
+    // ---- connection
+
+    /** Whether the connection is open. */
+    public boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    /** The agent's address, as {@code host:port}. */
+    public String address() {
+        return connection.address();
+    }
+
+    /**
+     * Completes (normally, on the thread that saw it) once the connection has closed, by either side;
+     * by then pending requests have failed and streams have ended.
+     */
+    public CompletableFuture<Void> closeFuture() {
+        return connection.closedFuture().thenApply(v -> null);
+    }
+
+    /** The name of the transport in use. */
+    public String transportName() {
+        return transportName;
+    }
+
+    /** The id the agent gave in its hello reply. */
+    public String agentId() {
+        return agentId;
+    }
+
+    /** How many stream frames arrived for a stream this client did not know (stopped or never started); dropped. */
+    public long unknownStreamFrames() {
+        return connection.unknownStreamFrames();
+    }
+
+    /**
+     * Closes the connection. Pending futures fail with {@link ConnectionClosedException}, and every
+     * stream ends ({@link StreamListener#onEnded}). Idempotent.
+     */
+    @Override
+    public void close() {
+        connection.close("closed by this client");
+    }
+
+    ClientConnection connection() {
+        return connection;
+    }
+
+    @Override
+    public String toString() {
+        return "SalClient[" + transportName + " " + address() + (isOpen() ? "" : ", closed") + "]";
+    }
+
+    private <R extends Result> CompletableFuture<R> call(Call call, Class<R> expected) {
+        return connection.request(call).thenApply(result -> {
+            if (!expected.isInstance(result)) {
+                throw ClientConnection.unexpected(call.getClass().getSimpleName(), result);
+            }
+            return expected.cast(result);
+        });
+    }
+
+    private static Map<String, String> copy(Map<String, String> args) {
+        return args == null ? Map.of() : new HashMap<>(args);
+    }
+
+    private interface DocumentReader<T> {
+        T read() throws DocumentException;
+    }
+
+    private static <T> T parse(DocumentReader<T> reader) {
+        try {
+            return reader.read();
+        } catch (DocumentException e) {
+            throw new CompletionException(e);
+        }
+    }
+
+    /** How to reach an agent. Not thread-safe; {@link #connect()} may be called more than once. */
+    public static final class Builder {
+        private String transportName = Transports.DEFAULT;
+        private TransportProvider provider;
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private String codec = Codecs.DEFAULT;
+        private String clientName = "salgate-client";
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration requestTimeout = Duration.ofSeconds(30);
+        private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
+        private Map<String, String> transportProperties = Map.of();
+
+        private Builder() {}
+
+        /** The transport, by name (default {@code netty}); looked up with {@link Transports} at connect. */
+        public Builder transport(String name) {
+            this.transportName = Objects.requireNonNull(name, "transport");
+            this.provider = null;
+            return this;
+        }
+
+        /** The transport, as a provider object (not looked up). */
+        public Builder transport(TransportProvider provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            this.transportName = provider.name();
+            return this;
+        }
+
+        /** The agent's host; default 127.0.0.1. */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** The agent's port; default {@link #DEFAULT_PORT}. */
+        public Builder port(int port) {
+            if (port <= 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 1..65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The codec used after the hello, by name; default {@code protobuf}. */
+        public Builder codec(String name) {
+            this.codec = Objects.requireNonNull(name, "codec");
+            return this;
+        }
+
+        /** A name for the agent's logs. */
+        public Builder clientName(String name) {
+            this.clientName = Objects.requireNonNull(name, "clientName");
+            return this;
+        }
+
+        /** How long connecting and the hello may take together; default 5 s. */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive(timeout, "connectTimeout");
+            return this;
+        }
+
+        /** How long a request waits for its answer; default 30 s; zero waits forever. */
+        public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "requestTimeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("requestTimeout must not be negative");
+            }
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        /** The largest frame accepted from the agent; default 16 MiB. */
+        public Builder maxFrameBytes(int max) {
+            if (max <= 0) {
+                throw new IllegalArgumentException("maxFrameBytes must be positive");
+            }
+            this.maxFrameBytes = max;
+            return this;
+        }
+
+        /** Transport-specific settings, as each transport documents them. */
+        public Builder transportProperties(Map<String, String> properties) {
+            this.transportProperties = Map.copyOf(properties);
+            return this;
+        }
+
+        /**
+         * Connects and completes the hello.
+         *
+         * @throws HelloRefusedException when the agent refuses the hello, with its reason
+         * @throws IOException when the agent cannot be reached or does not answer the hello in time
+         * @throws IllegalArgumentException when the transport or codec is unknown, naming those available
+         */
+        public SalClient connect() throws IOException {
+            TransportProvider p = provider != null ? provider : Transports.byName(transportName);
+            Codec c = Codecs.byName(codec);
+            ClientOptions options = ClientOptions.builder()
+                    .host(host).port(port).codec(c).maxFrameBytes(maxFrameBytes)
+                    .connectTimeout(connectTimeout).properties(transportProperties)
+                    .build();
+            TransportClient transport = p.createClient(options);
+            String address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+            ClientConnection connection = new ClientConnection(transport, address, p.name(), requestTimeout);
+            HelloReply reply = connection.open(Hello.of(c.name(), clientName), connectTimeout);
+            return new SalClient(connection, p.name(), reply.agentId());
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive");
+            }
+            return d;
+        }
+    }
+}

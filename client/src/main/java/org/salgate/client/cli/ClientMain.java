@@ -1,0 +1,46 @@
+package org.salgate.client.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.util.Arrays;
+
+import picocli.CommandLine;
+
+/** The client CLI: {@code java -jar client.jar [connection options] <subcommand>}; see {@code --help}. */
+public final class ClientMain {
+
+    private ClientMain() {}
+
+    /** Runs the CLI and exits with its exit code (see {@link ExitCodes}); library logs show from WARN up. */
+    public static void main(String[] args) {
+        if (!Arrays.asList(args).contains("--verbose")) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                    System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        }
+        PrintWriter out = new PrintWriter(System.out, true, Charset.defaultCharset());
+        PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
+        System.exit(execute(out, err, args));
+    }
+
+    /** Runs the CLI with its output going to {@code out} and {@code err}; returns the exit code. */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        try {
+            return commandLine(out, err).execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** The configured command line, for tests and embedding. */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        SalCommand root = new SalCommand();
+        CommandLine cmd = new CommandLine(root);
+        ErrorHandler errors = new ErrorHandler(root.connection);
+        cmd.setOut(out);
+        cmd.setErr(err);
+        cmd.setParameterExceptionHandler(errors);
+        cmd.setExecutionExceptionHandler(errors);
+        return cmd;
+    }
+}

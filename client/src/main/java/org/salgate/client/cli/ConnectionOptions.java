@@ -1,0 +1,61 @@
+package org.salgate.client.cli;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import org.salgate.client.SalClient;
+import org.salgate.transport.Transports;
+import org.salgate.wire.Codecs;
+
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** How to reach the agent: options given before or after the subcommand. */
+final class ConnectionOptions {
+
+    @Option(names = "--transport", paramLabel = "<name>", scope = ScopeType.INHERIT,
+            description = "The transport (default: ${DEFAULT-VALUE}); --list-transports shows those available.")
+    String transport = Transports.DEFAULT;
+
+    @Option(names = "--host", paramLabel = "<host>", scope = ScopeType.INHERIT,
+            description = "The agent's host (default: ${DEFAULT-VALUE}).")
+    String host = "127.0.0.1";
+
+    @Option(names = "--port", paramLabel = "<port>", scope = ScopeType.INHERIT,
+            description = "The agent's port (default: ${DEFAULT-VALUE}).")
+    int port = SalClient.DEFAULT_PORT;
+
+    @Option(names = "--codec", paramLabel = "<name>", scope = ScopeType.INHERIT,
+            description = "The codec after the hello (default: ${DEFAULT-VALUE}).")
+    String codec = Codecs.DEFAULT;
+
+    @Option(names = "--timeout", paramLabel = "<duration>", scope = ScopeType.INHERIT,
+            converter = DurationConverter.class,
+            description = "How long to wait to connect and for each answer, such as 10s or 500ms (default: 10s).")
+    Duration timeout = Duration.ofSeconds(10);
+
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "Print stack traces and library logs on errors.")
+    boolean verbose;
+
+    /** Where the agent is, as {@code host:port}, for messages. */
+    String address() {
+        return host + ":" + port;
+    }
+
+    /** Connects, or throws {@link CannotConnectException}; an unknown transport or codec is an IllegalArgumentException. */
+    SalClient connect() {
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("--port must be 1..65535, got " + port);
+        }
+        try {
+            return SalClient.builder()
+                    .transport(transport).host(host).port(port).codec(codec)
+                    .clientName("salgate-client-cli")
+                    .connectTimeout(timeout).requestTimeout(timeout)
+                    .connect();
+        } catch (IOException e) {
+            throw new CannotConnectException(e.getMessage(), e);
+        }
+    }
+}

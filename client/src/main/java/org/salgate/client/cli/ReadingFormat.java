@@ -1,0 +1,50 @@
+package org.salgate.client.cli;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import org.salgate.wire.Reading;
+import org.salgate.wire.Value;
+
+/** How readings look on the console. */
+final class ReadingFormat {
+
+    private ReadingFormat() {}
+
+    /** "42.5 Cel  OK  2025-01-01T00:00:00.000001Z", or "-  UNAVAILABLE: why  timestamp". */
+    static String line(Reading reading, String unit) {
+        StringBuilder b = new StringBuilder();
+        b.append(value(reading.value()));
+        if (reading.status() == Reading.Status.OK && unit != null && !unit.isEmpty()
+                && (reading.value() instanceof Value.Num || reading.value() instanceof Value.Int)) {
+            b.append(' ').append(unit);
+        }
+        b.append("  ").append(reading.status());
+        if (!reading.error().isEmpty()) {
+            b.append(": ").append(reading.error());
+        }
+        b.append("  ").append(timestamp(reading.timestampMicros()));
+        return b.toString();
+    }
+
+    /** A value as text; bytes by their size, never their content. */
+    static String value(Value value) {
+        if (value instanceof Value.Num n) {
+            double d = n.value();
+            return Double.isFinite(d) ? BigDecimal.valueOf(d).stripTrailingZeros().toPlainString() : Double.toString(d);
+        } else if (value instanceof Value.Int i) {
+            return Long.toString(i.value());
+        } else if (value instanceof Value.Text t) {
+            return t.value();
+        } else if (value instanceof Value.Bytes bytes) {
+            return "<" + bytes.value().length + " bytes>";
+        }
+        return "-";
+    }
+
+    /** ISO-8601 in UTC. */
+    static String timestamp(long micros) {
+        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS).toString();
+    }
+}

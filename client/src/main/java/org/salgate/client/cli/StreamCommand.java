@@ -1,0 +1,103 @@
+package org.salgate.client.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.salgate.client.SalClient;
+import org.salgate.client.SensorStream;
+import org.salgate.client.StreamListener;
+import org.salgate.wire.Reading;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+@Command(name = "stream", description = {"Print a command's readings live until Ctrl-C or --count readings.",
+        "One line per reading, with its sequence number; the stream is stopped cleanly either way.",
+        "Exits with 1 when the agent ends the stream first."})
+final class StreamCommand extends BaseCommand {
+
+    @Mixin
+    CommandCall call;
+
+    @Option(names = "--interval", paramLabel = "<ms>", description = "Milliseconds between readings (default: ${DEFAULT-VALUE}).")
+    long intervalMs = 1000;
+
+    @Option(names = "--count", paramLabel = "<n>", description = "Stop after this many readings (default: until Ctrl-C).")
+    long count;
+
+    @Override
+    void prepare() {
+        if (intervalMs < 0) {
+            throw new ParameterException(spec.commandLine(), "--interval must not be negative, got " + intervalMs);
+        }
+        if (count < 0) {
+            throw new ParameterException(spec.commandLine(), "--count must not be negative, got " + count);
+        }
+    }
+
+    @Override
+    int run(SalClient client) throws Exception {
+        String unit = await(Units.of(client, call.sensor, call.command));
+        PrintWriter out = out();
+        CompletableFuture<Void> counted = new CompletableFuture<>();
+        CompletableFuture<String> endedByAgent = new CompletableFuture<>();
+        AtomicLong received = new AtomicLong();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        StreamListener listener = new StreamListener() {
+            @Override
+            public void onReading(Reading reading) {
+                long n = received.incrementAndGet();
+                if (count > 0 && n > count) {
+                    return;
+                }
+                out.println("#" + reading.sequence() + "  " + ReadingFormat.line(reading, unit));
+                out.flush();
+                if (n == count) {
+                    counted.complete(null);
+                }
+            }
+
+            @Override
+            public void onEnded(String reason) {
+                endedByAgent.complete(reason);
+            }
+        };
+        SensorStream stream = await(client.stream(call.sensor, call.command, call.args, intervalMs, listener));
+        Interruptible onCtrlC = new Interruptible(() -> {
+            interrupted.set(true);
+            stopQuietly(stream);
+        });
+        try {
+            CompletableFuture.anyOf(counted, endedByAgent).get();
+        } finally {
+            onCtrlC.close();
+        }
+        if (interrupted.get()) {
+            return ExitCodes.OK; // the JVM is stopping; the hook stopped the stream
+        }
+        if (counted.isDone()) {
+            await(stream.stop());
+            return ExitCodes.OK;
+        }
+        err().println("the agent ended the stream: " + endedByAgent.getNow(""));
+        return ExitCodes.FAILED;
+    }
+
+    private void stopQuietly(SensorStream stream) {
+        try {
+            stream.stop().get(root.connection.timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            // stopping anyway: the agent ends the stream when the connection closes
+        }
+    }
+
+    @Override
+    ErrorMessages.Subject subject() {
+        return call.subject();
+    }
+}

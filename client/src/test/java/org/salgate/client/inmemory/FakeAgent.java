@@ -1,0 +1,271 @@
+package org.salgate.client.inmemory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.Session;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.TransportServer;
+import org.salgate.wire.Call;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Event;
+import org.salgate.wire.EventNotice;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.ProtocolInfo;
+import org.salgate.wire.Reading;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SensorState;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.StreamEnded;
+import org.salgate.wire.Value;
+
+/**
+ * A scripted agent on the in-memory transport: answers the hello and every call with canned
+ * results (overridable per call type), records the calls it got, and can push stream frames,
+ * stream ends and events. Its sensors: DUMMY_0, DUMMY_1 (streaming) and freeMemory.
+ */
+public final class FakeAgent implements ServerHandler, AutoCloseable {
+
+    public static final long TIMESTAMP_MICROS = 1_700_000_000_123_456L;
+    public static final String SENSOR_ML = "<sml:PhysicalComponent xmlns:sml=\"http://www.opengis.net/sensorml/2.0\"/>";
+    public static final String CML = "<cml:commands xmlns:cml=\"urn:salgate:cml\"/>";
+    public static final String PCML = "<pcml:platform xmlns:pcml=\"urn:salgate:pcml\"/>";
+
+    private final TransportServer server;
+    private final List<Session> sessions = new CopyOnWriteArrayList<>();
+    private final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
+    private final Map<Class<?>, Function<Call, Result>> answers = new ConcurrentHashMap<>();
+    private final Set<Class<?>> silent = ConcurrentHashMap.newKeySet();
+    private final AtomicLong nextStreamId = new AtomicLong(100);
+    private volatile String refusal;
+    private volatile int framesOnStart;
+    private volatile List<Event> eventsOnSubscribe = List.of();
+
+    private FakeAgent(TransportProvider transport) throws IOException {
+        server = transport.createServer(ServerOptions.builder().port(0).build());
+        server.start(this);
+    }
+
+    /** A fake agent on the in-memory transport. */
+    public static FakeAgent start() throws IOException {
+        return new FakeAgent(new InMemoryTransport());
+    }
+
+    /** A fake agent on a real transport, on 127.0.0.1 and a free port. */
+    public static FakeAgent start(TransportProvider transport) throws IOException {
+        return new FakeAgent(transport);
+    }
+
+    public int port() {
+        return server.localAddress().getPort();
+    }
+
+    /** Refuses every hello with this reason. */
+    public FakeAgent refuseHello(String reason) {
+        this.refusal = reason;
+        return this;
+    }
+
+    /** Answers calls of this type with {@code answer} instead of the canned result. */
+    @SuppressWarnings("unchecked")
+    public <C extends Call> FakeAgent answer(Class<C> type, Function<C, Result> answer) {
+        answers.put(type, call -> answer.apply((C) call));
+        return this;
+    }
+
+    /** Never answers calls of this type. */
+    public FakeAgent silentOn(Class<? extends Call> type) {
+        silent.add(type);
+        return this;
+    }
+
+    /** On StartStream, pushes this many readings of the stream before answering. */
+    public FakeAgent framesOnStart(int n) {
+        this.framesOnStart = n;
+        return this;
+    }
+
+    /** On SubscribeEvents, pushes these events right after the answer. */
+    public FakeAgent eventsOnSubscribe(List<Event> events) {
+        this.eventsOnSubscribe = List.copyOf(events);
+        return this;
+    }
+
+    /** The next call received, waiting up to 10 s. */
+    public Call nextCall() throws InterruptedException {
+        Call c = calls.poll(10, TimeUnit.SECONDS);
+        if (c == null) {
+            throw new AssertionError("the fake agent received no call within 10 s");
+        }
+        return c;
+    }
+
+    /** The next call received, which must be of the given type. */
+    public <C extends Call> C expectCall(Class<C> type) throws InterruptedException {
+        Call c = nextCall();
+        if (!type.isInstance(c)) {
+            throw new AssertionError("expected " + type.getSimpleName() + " but the agent received " + c);
+        }
+        return type.cast(c);
+    }
+
+    /** Pushes a message to every connected client. */
+    public void push(Message message) {
+        for (Session s : sessions) {
+            s.send(message);
+        }
+    }
+
+    /** Closes every client connection, as a crashing agent would. */
+    public void dropConnections() {
+        for (Session s : sessions) {
+            s.close();
+        }
+    }
+
+    /** Waits until at least one client is connected. */
+    public void awaitSession(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (sessions.isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no client connected");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    public static Reading reading(String sensor, long seq) {
+        return Reading.ok(sensor, TIMESTAMP_MICROS + seq, seq, new Value.Num(42.5));
+    }
+
+    @Override
+    public void sessionOpened(Session session) {
+        sessions.add(session);
+    }
+
+    @Override
+    public void sessionClosed(Session session, Throwable cause) {
+        sessions.remove(session);
+    }
+
+    @Override
+    public void messageReceived(Session session, Message message) {
+        if (message instanceof Hello) {
+            if (refusal != null) {
+                session.send(HelloReply.refuse("fake", refusal));
+                session.close();
+            } else {
+                session.send(HelloReply.accept("fake"));
+            }
+            return;
+        }
+        Request request = (Request) message;
+        Call call = request.call();
+        calls.add(call);
+        if (silent.contains(call.getClass())) {
+            return;
+        }
+        if (call instanceof Call.StartStream start) {
+            for (int i = 0; i < framesOnStart; i++) {
+                session.send(new StreamData(start.streamId(), reading("DUMMY_0", i)));
+            }
+        }
+        Function<Call, Result> custom = answers.get(call.getClass());
+        Result result = custom != null ? custom.apply(call) : canned(call);
+        session.send(new Response(request.id(), result));
+        if (call instanceof Call.SubscribeEvents) {
+            for (Event e : eventsOnSubscribe) {
+                session.send(new EventNotice(e));
+            }
+        }
+    }
+
+    private static final List<SensorInfo> SENSORS = List.of(
+            new SensorInfo("DUMMY_0", "dummy", SensorState.IDLE, "dummy sensor 0"),
+            new SensorInfo("DUMMY_1", "dummy", SensorState.STREAMING, "dummy sensor 1"),
+            new SensorInfo("freeMemory", "os", SensorState.IDLE, "free memory"));
+
+    private static boolean known(String sensor) {
+        return SENSORS.stream().anyMatch(s -> s.id().equals(sensor));
+    }
+
+    private static Result unknownSensor(String sensor) {
+        return new Result.Failure(ErrorCode.UNKNOWN_SENSOR, "no sensor " + sensor);
+    }
+
+    private Result canned(Call call) {
+        if (call instanceof Call.ListSensors l) {
+            List<SensorInfo> list = new ArrayList<>(SENSORS);
+            if (l.activeOnly()) {
+                list.removeIf(s -> s.state() != SensorState.STREAMING);
+            }
+            return new Result.Sensors(list);
+        } else if (call instanceof Call.DescribeSensor d) {
+            return known(d.sensorId()) ? new Result.Document(SENSOR_ML) : unknownSensor(d.sensorId());
+        } else if (call instanceof Call.ListCommands c) {
+            return known(c.sensorId()) ? new Result.Document(CML) : unknownSensor(c.sensorId());
+        } else if (call instanceof Call.Execute e) {
+            if (!known(e.sensorId())) {
+                return unknownSensor(e.sensorId());
+            }
+            if (e.commandId().equals("payload")) {
+                int size = Integer.parseInt(e.arguments().getOrDefault("size", "64"));
+                return new Result.ReadingResult(Reading.ok(e.sensorId(), TIMESTAMP_MICROS, 0, new Value.Bytes(new byte[size])));
+            }
+            if (e.commandId().equals("broken")) {
+                return new Result.ReadingResult(Reading.error(e.sensorId(), TIMESTAMP_MICROS, 0, "device unplugged"));
+            }
+            if (!e.commandId().equals("read")) {
+                return new Result.Failure(ErrorCode.UNKNOWN_COMMAND, "no command " + e.commandId());
+            }
+            return new Result.ReadingResult(reading(e.sensorId(), 0));
+        } else if (call instanceof Call.SetupStream s) {
+            return known(s.sensorId()) ? new Result.StreamHandle(nextStreamId.incrementAndGet()) : unknownSensor(s.sensorId());
+        } else if (call instanceof Call.StartStream || call instanceof Call.StopStream
+                || call instanceof Call.SubscribeEvents || call instanceof Call.UnsubscribeEvents) {
+            return new Result.Ack();
+        } else if (call instanceof Call.ListProtocols) {
+            return new Result.Protocols(List.of(new ProtocolInfo("dummy", "dummy", "virtual", 2),
+                    new ProtocolInfo("os", "os", "os", 1)));
+        } else if (call instanceof Call.AddProtocol) {
+            return new Result.Protocols(List.of(new ProtocolInfo("extra", "dummy", "virtual", 5)));
+        } else if (call instanceof Call.RemoveProtocol r) {
+            return r.name().equals("dummy") || r.name().equals("os") ? new Result.Ack()
+                    : new Result.Failure(ErrorCode.UNKNOWN_PROTOCOL, "no protocol " + r.name());
+        } else if (call instanceof Call.GetPlatformConfig) {
+            return new Result.Document(PCML);
+        } else if (call instanceof Call.AddSensor) {
+            return new Result.Sensor(new SensorInfo("NEW_0", "dummy", SensorState.IDLE, "added"));
+        } else if (call instanceof Call.RemoveSensor r) {
+            return known(r.sensorId()) ? new Result.Ack() : unknownSensor(r.sensorId());
+        } else if (call instanceof Call.Echo e) {
+            return new Result.Echoed(e.payload());
+        } else if (call instanceof Call.EchoReading e) {
+            return new Result.ReadingResult(e.reading());
+        }
+        return new Result.Failure(ErrorCode.UNSUPPORTED, "the fake agent does not do " + call);
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
