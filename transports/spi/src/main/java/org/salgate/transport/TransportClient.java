@@ -15,8 +15,9 @@ public interface TransportClient extends AutoCloseable {
     void connect(ClientHandler handler) throws IOException;
 
     /**
-     * Sends a message. Thread-safe. It does not wait for an answer, but it may block while the
-     * transport cannot take more (RMI blocks for the remote call).
+     * Sends a message. Thread-safe, and callable from inside {@link ClientHandler#messageReceived}
+     * (a listener that stops its stream does that). It does not wait for an answer, but it may
+     * block while the transport cannot take more (RMI blocks for the remote call).
      *
      * @throws IOException if the connection is closed or broken
      */

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Starts agent/target/agent.jar as a user would and drives it with client/target/client.jar over
+# every transport: list (28 sensors), describe (a SensorML PhysicalComponent), read once, stream.
+# Needs the jars built (mvn package or verify). Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+AGENT_JAR=${AGENT_JAR:-agent/target/agent.jar}
+CLIENT_JAR=${CLIENT_JAR:-client/target/client.jar}
+PORT=${SMOKE_PORT:-17431}
+TRANSPORTS=${SMOKE_TRANSPORTS:-$(java -jar "$AGENT_JAR" --list-transports | awk 'NF {print $1}')}
+LOG=$(mktemp -d)
+agent_pid=
+
+stop_agent() {
+  if [ -n "$agent_pid" ] && kill -0 "$agent_pid" 2>/dev/null; then
+    kill -TERM "$agent_pid"
+    for _ in $(seq 1 50); do kill -0 "$agent_pid" 2>/dev/null || break; sleep 0.2; done
+    if kill -0 "$agent_pid" 2>/dev/null; then echo "agent did not stop on SIGTERM"; kill -KILL "$agent_pid"; return 1; fi
+  fi
+  agent_pid=
+}
+trap 'stop_agent || true' EXIT
+
+fail() { echo "SMOKE FAILED ($1): $2"; echo "--- agent log"; cat "$LOG/agent-$1.log" || true; exit 1; }
+
+passed=0
+for t in $TRANSPORTS; do
+  echo "== smoke over $t"
+  java -jar "$AGENT_JAR" --transport "$t" --host 127.0.0.1 --port "$PORT" > "$LOG/agent-$t.log" 2>&1 &
+  agent_pid=$!
+  client() { java -jar "$CLIENT_JAR" --transport "$t" --port "$PORT" --timeout 20s "$@"; }
+  up=
+  for _ in $(seq 1 60); do
+    if client list > "$LOG/list.txt" 2>/dev/null; then up=1; break; fi
+    kill -0 "$agent_pid" 2>/dev/null || fail "$t" "agent exited"
+    sleep 0.5
+  done
+  [ -n "$up" ] || fail "$t" "agent did not answer within 30 s"
+  tail -1 "$LOG/list.txt" | grep -qx "28 sensors" || fail "$t" "expected 28 sensors, got: $(tail -1 "$LOG/list.txt")"
+  client describe DUMMY_0 > "$LOG/describe.xml" || fail "$t" "describe"
+  grep -q "<sml:PhysicalComponent" "$LOG/describe.xml" || fail "$t" "describe did not print SensorML"
+  client read FREE_MEMORY | grep -q " OK " || fail "$t" "read FREE_MEMORY"
+  n=$(client stream DUMMY_0 --interval 10 --count 5 | grep -c '^#')
+  [ "$n" = 5 ] || fail "$t" "stream printed $n readings, expected 5"
+  stop_agent || fail "$t" "shutdown"
+  grep -q "stopped" "$LOG/agent-$t.log" || fail "$t" "agent did not log a clean stop"
+  passed=$((passed + 1))
+done
+echo "smoke: $passed passed, 0 failed"
