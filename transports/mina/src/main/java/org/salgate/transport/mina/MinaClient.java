@@ -1,0 +1,186 @@
+package org.salgate.transport.mina;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.spi.SelectorProvider;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.mina.core.RuntimeIoException;
+import org.apache.mina.core.future.ConnectFuture;
+import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.service.SimpleIoProcessorPool;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.filter.codec.ProtocolCodecFilter;
+import org.apache.mina.transport.socket.nio.NioProcessor;
+import org.apache.mina.transport.socket.nio.NioSession;
+import org.apache.mina.transport.socket.nio.NioSocketConnector;
+import org.salgate.transport.ClientHandler;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.TransportClient;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The MINA client: its own {@link NioSocketConnector} with one processor thread, on which the
+ * {@link ClientHandler} runs. A handler that blocks stops this client's reading and no one else's.
+ */
+final class MinaClient implements TransportClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MinaClient.class);
+    private static final long CLOSE_GRACE_MILLIS = 5_000;
+
+    private final ClientOptions options;
+    private final AtomicBoolean connecting = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
+    private final AtomicBoolean closeReported = new AtomicBoolean();
+    private ExecutorService threads;
+    private SimpleIoProcessorPool<NioSession> processor;
+    private NioSocketConnector connector;
+    private volatile IoSession session;
+    private volatile Throwable failure;
+
+    MinaClient(ClientOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public void connect(ClientHandler handler) throws IOException {
+        Objects.requireNonNull(handler, "handler");
+        if (!connecting.compareAndSet(false, true)) {
+            throw new IllegalStateException("this MINA client was already connected; create a new one");
+        }
+        threads = IoThreads.newPool("salgate-mina-client");
+        processor = new SimpleIoProcessorPool<>(NioProcessor.class, threads, 1, SelectorProvider.provider());
+        connector = new NioSocketConnector(threads, processor);
+        connector.setConnectTimeoutMillis(Math.max(1, options.connectTimeout().toMillis()));
+        connector.getSessionConfig().setTcpNoDelay(true);
+        connector.getFilterChain().addLast("framing",
+                new ProtocolCodecFilter(new FrameEncoder(), new FrameDecoder(options.maxFrameBytes())));
+        connector.setHandler(new Handler(handler));
+
+        String target = options.host() + ":" + options.port();
+        ConnectFuture future;
+        try {
+            future = connector.connect(new InetSocketAddress(options.host(), options.port()));
+            future.awaitUninterruptibly();
+        } catch (RuntimeIoException | IllegalArgumentException e) {
+            releaseNow();
+            throw new IOException("cannot connect to " + target + ": " + e.getMessage(), e);
+        }
+        if (!future.isConnected()) {
+            releaseNow();
+            Throwable cause = future.getException();
+            throw new IOException("cannot connect to " + target + ": "
+                    + (cause == null ? "connection failed" : cause.getMessage()), cause);
+        }
+        session = future.getSession();
+        if (closed.get()) {
+            session.closeNow();
+        }
+    }
+
+    @Override
+    public void send(Message message) throws IOException {
+        IoSession s = session;
+        if (s == null || !s.isConnected() || s.isClosing() || closed.get()) {
+            throw new IOException("the connection to " + options.host() + ":" + options.port() + " is closed");
+        }
+        s.write(message);
+    }
+
+    @Override
+    public boolean isOpen() {
+        IoSession s = session;
+        return s != null && s.isConnected() && !s.isClosing() && !closed.get();
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        IoSession s = session;
+        if (s != null) {
+            s.closeNow();
+            if (!IoThreads.onIoThread()) {
+                s.getCloseFuture().awaitUninterruptibly(CLOSE_GRACE_MILLIS);
+            }
+        }
+        release();
+    }
+
+    /** Stops the connector and its threads: here, or on a fresh thread when called from one of them. */
+    private void release() {
+        if (IoThreads.onIoThread()) {
+            Thread t = new Thread(this::releaseNow, "salgate-mina-client-release");
+            t.setDaemon(true);
+            t.start();
+        } else {
+            releaseNow();
+        }
+    }
+
+    private void releaseNow() {
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
+        connector.dispose(false);
+        processor.dispose();
+        threads.shutdown();
+        try {
+            threads.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Bridges MINA's events to the {@link ClientHandler}, on the client's processor thread. */
+    private final class Handler extends IoHandlerAdapter {
+        private final ClientHandler handler;
+
+        Handler(ClientHandler handler) {
+            this.handler = handler;
+        }
+
+        @Override
+        public void sessionCreated(IoSession io) {
+            io.setAttribute(FrameDecoder.CONNECTION_CODEC, new ConnectionCodec(options.codec()));
+        }
+
+        @Override
+        public void messageReceived(IoSession io, Object message) {
+            handler.messageReceived((Message) message);
+        }
+
+        @Override
+        public void exceptionCaught(IoSession io, Throwable cause) {
+            Throwable f = Failures.unwrap(cause);
+            if (failure == null) {
+                failure = f;
+            }
+            if (Failures.isExpected(f)) {
+                LOG.debug("closing the connection to {}: {}", io.getRemoteAddress(), f.toString());
+            } else {
+                LOG.warn("closing the connection to {} after an unexpected error", io.getRemoteAddress(), f);
+            }
+            io.closeNow();
+        }
+
+        @Override
+        public void sessionClosed(IoSession io) {
+            closed.set(true);
+            if (closeReported.compareAndSet(false, true)) {
+                try {
+                    handler.closed(failure);
+                } finally {
+                    release();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package org.salgate.transport.mina;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.spi.SelectorProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.mina.core.RuntimeIoException;
+import org.apache.mina.core.future.CloseFuture;
+import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.service.SimpleIoProcessorPool;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.filter.codec.ProtocolCodecFilter;
+import org.apache.mina.transport.socket.nio.NioProcessor;
+import org.apache.mina.transport.socket.nio.NioSession;
+import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportServer;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The MINA server: an {@link NioSocketAcceptor} whose sessions are {@link MinaSession}s. */
+final class MinaServer implements TransportServer {
+
+    static final String WRITE_TIMEOUT_PROPERTY = "mina.writeTimeoutSeconds";
+    static final int DEFAULT_WRITE_TIMEOUT_SECONDS = 60;
+    static final String SUSPEND_READS_PROPERTY = "mina.suspendReadsAboveBytes";
+
+    private static final Logger LOG = LoggerFactory.getLogger(MinaServer.class);
+    private static final long CLOSE_GRACE_MILLIS = 5_000;
+
+    private final ServerOptions options;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private ExecutorService threads;
+    private SimpleIoProcessorPool<NioSession> processors;
+    private NioSocketAcceptor acceptor;
+    private volatile InetSocketAddress localAddress;
+
+    MinaServer(ServerOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public void start(ServerHandler handler) throws IOException {
+        Objects.requireNonNull(handler, "handler");
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("this MINA server was already started; create a new one");
+        }
+        int writeTimeout = intProperty(WRITE_TIMEOUT_PROPERTY, DEFAULT_WRITE_TIMEOUT_SECONDS);
+        long suspendReads = longProperty(SUSPEND_READS_PROPERTY, 4L * options.writeHighWaterBytes());
+        if (suspendReads > 0) {
+            suspendReads = Math.max(suspendReads, options.writeHighWaterBytes());
+        }
+        int ioThreads = options.ioThreads() > 0 ? options.ioThreads() : Runtime.getRuntime().availableProcessors();
+
+        threads = IoThreads.newPool("salgate-mina-server");
+        processors = new SimpleIoProcessorPool<>(NioProcessor.class, threads, ioThreads, SelectorProvider.provider());
+        acceptor = new NioSocketAcceptor(threads, processors);
+        acceptor.setReuseAddress(true);
+        acceptor.setCloseOnDeactivation(true);
+        acceptor.getSessionConfig().setTcpNoDelay(true);
+        acceptor.getSessionConfig().setWriteTimeout(writeTimeout);
+        acceptor.getFilterChain().addLast("framing",
+                new ProtocolCodecFilter(new FrameEncoder(), new FrameDecoder(options.maxFrameBytes())));
+        acceptor.setHandler(new Handler(handler, suspendReads));
+        try {
+            acceptor.bind(new InetSocketAddress(options.host(), options.port()));
+        } catch (IOException | RuntimeIoException e) {
+            release();
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + cause.getMessage(), cause);
+        }
+        localAddress = acceptor.getLocalAddress();
+        LOG.debug("MINA server listening on {} with {} I/O threads", localAddress, ioThreads);
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return localAddress;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true) || acceptor == null) {
+            return;
+        }
+        List<CloseFuture> closing = new ArrayList<>();
+        acceptor.unbind();
+        for (IoSession session : acceptor.getManagedSessions().values()) {
+            closing.add(session.closeNow());
+        }
+        if (!IoThreads.onIoThread()) {
+            long deadline = System.currentTimeMillis() + CLOSE_GRACE_MILLIS;
+            for (CloseFuture f : closing) {
+                f.awaitUninterruptibly(Math.max(1, deadline - System.currentTimeMillis()));
+            }
+        }
+        release();
+    }
+
+    private void release() {
+        acceptor.dispose(false);
+        processors.dispose();
+        threads.shutdown();
+        if (!IoThreads.onIoThread()) {
+            try {
+                if (!threads.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                    LOG.warn("MINA server threads did not stop within {} ms", CLOSE_GRACE_MILLIS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private int intProperty(String name, int fallback) {
+        return (int) Math.min(Integer.MAX_VALUE, longProperty(name, fallback));
+    }
+
+    private long longProperty(String name, long fallback) {
+        String value = options.properties().get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            long parsed = Long.parseLong(value.trim());
+            if (parsed >= 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("transport property " + name + " must be a whole number of 0 or more, got '"
+                + value + "'");
+    }
+
+    /** Bridges MINA's events to the {@link ServerHandler}; all run on the session's processor thread. */
+    private final class Handler extends IoHandlerAdapter {
+        private final ServerHandler handler;
+        private final long suspendReads;
+
+        Handler(ServerHandler handler, long suspendReads) {
+            this.handler = handler;
+            this.suspendReads = suspendReads;
+        }
+
+        @Override
+        public void sessionCreated(IoSession io) {
+            io.setAttribute(FrameDecoder.CONNECTION_CODEC, new ConnectionCodec(options.codec()));
+            io.setAttribute(MinaSession.KEY, new MinaSession(io, options.writeHighWaterBytes(),
+                    options.writeLowWaterBytes(), suspendReads));
+        }
+
+        @Override
+        public void sessionOpened(IoSession io) {
+            handler.sessionOpened(MinaSession.of(io));
+        }
+
+        @Override
+        public void messageReceived(IoSession io, Object message) {
+            handler.messageReceived(MinaSession.of(io), (Message) message);
+        }
+
+        @Override
+        public void messageSent(IoSession io, Object message) {
+            MinaSession.of(io).onMessageSent();
+        }
+
+        @Override
+        public void exceptionCaught(IoSession io, Throwable cause) {
+            Throwable failure = Failures.unwrap(cause);
+            MinaSession session = MinaSession.of(io);
+            if (session != null) {
+                session.fail(failure);
+            }
+            if (Failures.isExpected(failure)) {
+                LOG.debug("closing session {}: {}", io.getId(), failure.toString());
+            } else {
+                LOG.warn("closing session {} after an unexpected error", io.getId(), failure);
+            }
+            io.closeNow();
+        }
+
+        @Override
+        public void sessionClosed(IoSession io) {
+            MinaSession session = MinaSession.of(io);
+            if (session != null && session.markCloseReported()) {
+                handler.sessionClosed(session, session.failure());
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package org.salgate.transport.xsocket;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportServer;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xsocket.Execution;
+import org.xsocket.connection.ConnectionUtils;
+import org.xsocket.connection.IConnectHandler;
+import org.xsocket.connection.IConnection;
+import org.xsocket.connection.IDataHandler;
+import org.xsocket.connection.IDisconnectHandler;
+import org.xsocket.connection.INonBlockingConnection;
+import org.xsocket.connection.Server;
+
+/** The xSocket server: an {@link Server} whose connections are {@link XsocketSession}s. */
+final class XsocketServer implements TransportServer {
+
+    static final String SUSPEND_READS_PROPERTY = "xsocket.suspendReadsAboveBytes";
+
+    private static final Logger LOG = LoggerFactory.getLogger(XsocketServer.class);
+    private static final long CLOSE_GRACE_MILLIS = 5_000;
+    private static final int START_TIMEOUT_MILLIS = 10_000;
+
+    private final ServerOptions options;
+    private final long suspendReads;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Map<Long, XsocketSession> sessions = new ConcurrentHashMap<>();
+    private volatile ServerHandler handler;
+    private ExecutorService workers;
+    private Server server;
+    private volatile InetSocketAddress localAddress;
+
+    XsocketServer(ServerOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.suspendReads = suspendReadsAboveBytes(options);
+    }
+
+    @Override
+    public void start(ServerHandler serverHandler) throws IOException {
+        this.handler = Objects.requireNonNull(serverHandler, "handler");
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("this xSocket server was already started; create a new one");
+        }
+        workers = WorkerThreads.newPool("salgate-xsocket-server");
+        try {
+            server = new Server(InetAddress.getByName(options.host()), options.port(),
+                    Map.of(IConnection.SO_REUSEADDR, Boolean.TRUE), new ConnectionHandler(), null, false);
+            server.setWorkerpool(workers);
+            server.setFlushmode(IConnection.FlushMode.ASYNC);
+            server.setAutoflush(true);
+            server.setStartUpLogMessage("");
+            ConnectionUtils.start(server, START_TIMEOUT_MILLIS);
+        } catch (IOException e) {
+            if (server != null) {
+                server.close();
+            }
+            workers.shutdownNow();
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + e.getMessage(), e);
+        }
+        localAddress = new InetSocketAddress(server.getLocalAddress(), server.getLocalPort());
+        LOG.debug("xSocket server listening on {}", localAddress);
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return localAddress;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true) || server == null) {
+            return;
+        }
+        List<XsocketSession> open = List.copyOf(sessions.values());
+        server.close();
+        for (XsocketSession session : open) {
+            session.close();
+        }
+        long deadline = System.currentTimeMillis() + CLOSE_GRACE_MILLIS;
+        while (!sessions.isEmpty() && System.currentTimeMillis() < deadline && !WorkerThreads.onWorker()) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        // A connection whose disconnect xSocket never reported (its peer stopped reading) still ends here.
+        for (XsocketSession session : List.copyOf(sessions.values())) {
+            reportClosed(session);
+        }
+        workers.shutdown();
+        try {
+            workers.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static long suspendReadsAboveBytes(ServerOptions options) {
+        String value = options.properties().get(SUSPEND_READS_PROPERTY);
+        long limit = 4L * options.writeHighWaterBytes();
+        if (value != null) {
+            try {
+                limit = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                limit = -1;
+            }
+            if (limit < 0) {
+                throw new IllegalArgumentException("transport property " + SUSPEND_READS_PROPERTY
+                        + " must be a whole number of 0 or more, got '" + value + "'");
+            }
+        }
+        return limit == 0 ? 0 : Math.max(limit, options.writeHighWaterBytes());
+    }
+
+    private void reportClosed(XsocketSession session) {
+        sessions.remove(session.id());
+        if (session.markCloseReported()) {
+            handler.sessionClosed(session, session.failure());
+        }
+    }
+
+    /**
+     * xSocket's callbacks. NONTHREADED: they run on the connection's dispatcher thread, serialized
+     * per connection, so one session's messages reach the handler in order and one at a time.
+     */
+    @Execution(Execution.NONTHREADED)
+    private final class ConnectionHandler implements IConnectHandler, IDataHandler, IDisconnectHandler {
+
+        @Override
+        public boolean onConnect(INonBlockingConnection connection) throws IOException {
+            connection.setFlushmode(IConnection.FlushMode.ASYNC);
+            connection.setAutoflush(true);
+            connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
+            XsocketSession session = new XsocketSession(connection, new ConnectionCodec(options.codec()),
+                    options.writeHighWaterBytes(), options.writeLowWaterBytes(), suspendReads);
+            connection.setAttachment(session);
+            sessions.put(session.id(), session);
+            handler.sessionOpened(session);
+            if (closed.get()) {
+                session.close();
+            }
+            return true;
+        }
+
+        @Override
+        public boolean onData(INonBlockingConnection connection) throws IOException {
+            XsocketSession session = (XsocketSession) connection.getAttachment();
+            if (session == null) {
+                return true;
+            }
+            try {
+                while (session.isOpen() && !connection.isReceivingSuspended()) {
+                    Message message = Frames.read(connection, session.codec(), options.maxFrameBytes());
+                    if (message == null) {
+                        break;
+                    }
+                    handler.messageReceived(session, message);
+                }
+            } catch (CodecException e) {
+                LOG.debug("closing session {}: {}", session.id(), e.getMessage());
+                session.closeNow(e);
+            } catch (RuntimeException e) {
+                LOG.warn("closing session {} after an unexpected error", session.id(), e);
+                session.closeNow(e);
+            }
+            return true;
+        }
+
+        @Override
+        public boolean onDisconnect(INonBlockingConnection connection) {
+            XsocketSession session = (XsocketSession) connection.getAttachment();
+            if (session != null) {
+                reportClosed(session);
+            }
+            return true;
+        }
+    }
+}
