@@ -83,6 +83,32 @@ class StreamTest {
     }
 
     @Test
+    void startAnswerIsSentBeforeTheStreamsFirstFrame() throws Exception {
+        FakeSession s = fixture.connect();
+        for (int i = 0; i < 20; i++) {
+            long id = fixture.ok(s, new Call.SetupStream("T_0", "read", Map.of(), 0), Result.StreamHandle.class)
+                    .streamId();
+            long request = fixture.send(s, new Call.StartStream(id));
+            frames(s, id, 1);
+            List<Message> sent = s.sent();
+            int answer = -1;
+            int firstFrame = -1;
+            for (int k = 0; k < sent.size(); k++) {
+                Message m = sent.get(k);
+                if (answer < 0 && m instanceof Response r && r.id() == request) {
+                    answer = k;
+                }
+                if (firstFrame < 0 && m instanceof StreamData d && d.streamId() == id) {
+                    firstFrame = k;
+                }
+            }
+            assertTrue(answer >= 0 && answer < firstFrame,
+                    "start answer at " + answer + " must precede the first frame at " + firstFrame);
+            fixture.ok(s, new Call.StopStream(id), Result.Ack.class);
+        }
+    }
+
+    @Test
     void unknownStreamOrAnotherSessionsStreamIsRefused() throws Exception {
         FakeSession a = fixture.connect();
         FakeSession b = fixture.connect();

@@ -9,6 +9,7 @@ import org.salgate.agent.core.EventBus;
 import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
+import org.salgate.wire.Call;
 import org.salgate.wire.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
@@ -110,6 +111,10 @@ public final class AgentServerHandler implements ServerHandler {
     }
 
     private void dispatch(Session session, Request request) {
+        if (request.call() instanceof Call.StartStream start) {
+            startStream(session, request.id(), start.streamId());
+            return;
+        }
         if (dispatcher.runsInline(request.call())) {
             session.send(new Response(request.id(), handle(session, request)));
             return;
@@ -124,6 +129,19 @@ public final class AgentServerHandler implements ServerHandler {
             String why = workers.isShutdown() ? "the agent is stopping"
                     : "the agent is too busy to take this request now; retry later";
             session.send(Response.failure(request.id(), ErrorCode.OVERLOADED, why));
+        }
+    }
+
+    /** Starts a stream; its answer is sent before the stream's first frame, never after. */
+    private void startStream(Session session, long requestId, long streamId) {
+        try {
+            dispatcher.start(session, streamId, () -> session.send(new Response(requestId, Result.ack())));
+        } catch (CallException e) {
+            session.send(new Response(requestId, new Result.Failure(e.code(), e.getMessage())));
+        } catch (RuntimeException e) {
+            LOG.error("starting stream {} of session {} failed unexpectedly", streamId, session.id(), e);
+            session.send(Response.failure(requestId, ErrorCode.INTERNAL,
+                    "the agent failed unexpectedly starting the stream; its log has the details"));
         }
     }
 

@@ -117,13 +117,24 @@ public final class RequestDispatcher {
     }
 
     private Result start(Session session, long streamId) throws CallException {
+        return start(session, streamId, () -> { });
+    }
+
+    /**
+     * Starts a stream, running {@code sendAnswer} before its first frame can be sent, so that the
+     * client always gets the answer to its start request first.
+     *
+     * @throws CallException when the stream is unknown, started already, or its sensor is gone;
+     *                       {@code sendAnswer} did not run then
+     */
+    public Result start(Session session, long streamId, Runnable sendAnswer) throws CallException {
         SensorStream stream = stream(session, streamId);
         if (sensors.find(stream.sensorId()).isEmpty()) {
             stream.end("sensor " + stream.sensorId() + " was removed");
             throw new CallException(ErrorCode.UNKNOWN_SENSOR, "sensor " + stream.sensorId()
                     + " of stream " + streamId + " was removed");
         }
-        if (!stream.start()) {
+        if (!stream.start(sendAnswer)) {
             throw new CallException(ErrorCode.CONFLICT, "stream " + streamId + " is started already");
         }
         return ack();

@@ -111,12 +111,23 @@ public final class SensorStream {
      * @return false when it was started or ended before
      */
     public boolean start() {
+        return start(() -> { });
+    }
+
+    /**
+     * Starts producing frames, running {@code beforeFirstFrame} (such as sending the answer to the
+     * start request) before any frame can be sent, so that no frame overtakes it.
+     *
+     * @return false when it was started or ended before; {@code beforeFirstFrame} did not run then
+     */
+    public boolean start(Runnable beforeFirstFrame) {
         lock.lock();
         try {
             if (state != State.SET_UP) {
                 return false;
             }
             state = State.RUNNING;
+            beforeFirstFrame.run();
             source.started();
             try {
                 if (intervalMs > 0) {
