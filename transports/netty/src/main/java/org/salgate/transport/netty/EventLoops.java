@@ -1,0 +1,45 @@
+package org.salgate.transport.netty;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.concurrent.TimeUnit;
+
+/** Creates and stops the NIO event loop groups of this transport. */
+final class EventLoops {
+
+    /** Stopping waits this long for tasks already queued; a stopping transport takes no new work. */
+    static final long SHUTDOWN_QUIET_MILLIS = 0;
+    /** Upper bound on how long stopping a group may take. */
+    static final long SHUTDOWN_TIMEOUT_MILLIS = 2_000;
+
+    private EventLoops() {}
+
+    static EventLoopGroup create(int threads, String name, boolean daemon) {
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, daemon),
+                NioIoHandler.newFactory());
+    }
+
+    /** Whether the calling thread belongs to {@code group}, where waiting on it would deadlock. */
+    static boolean inGroup(EventLoopGroup group) {
+        for (EventExecutor executor : group) {
+            if (executor.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Stops a group promptly; waits for its threads unless called from one of them. */
+    static void shutdown(EventLoopGroup group) {
+        if (group == null) {
+            return;
+        }
+        group.shutdownGracefully(SHUTDOWN_QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        if (!inGroup(group)) {
+            group.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS + 500);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package org.salgate.transport.rmi;
+
+import java.rmi.Remote;
+import java.rmi.RemoteException;
+
+/**
+ * The object an RMI agent binds in its registry under {@link RmiTransportProvider#BINDING_NAME}.
+ * Everything after {@link #open} travels as encoded frames through the returned session.
+ */
+public interface AgentRemote extends Remote {
+
+    /**
+     * Opens a session. The agent pushes frames to {@code callback}; the client sends its hello and
+     * requests through the returned session.
+     *
+     * @throws RemoteException if the agent is stopping or cannot be reached
+     */
+    SessionRemote open(CallbackRemote callback) throws RemoteException;
+}

@@ -1,0 +1,125 @@
+package org.salgate.transport.rmi;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.rmi.server.RMIServerSocketFactory;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Makes RMI's listening sockets, bound to one address. RMI shares a listening port between the
+ * objects exported with equal factories, so equality decides sharing: an agent's factory is equal
+ * only to itself (its registry, agent object and sessions share one port, apart from any other
+ * agent in the JVM), while the client-side factory for callbacks is shared by address.
+ */
+final class RmiServerSocketFactory implements RMIServerSocketFactory {
+
+    private static final int BACKLOG = 256;
+
+    private final InetAddress bindAddress;
+    private final Object key;
+    private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
+
+    private RmiServerSocketFactory(InetAddress bindAddress, Object key) {
+        this.bindAddress = bindAddress;
+        this.key = key;
+    }
+
+    /** A factory for one agent, equal to no other. */
+    static RmiServerSocketFactory forAgent(InetAddress bindAddress) {
+        return new RmiServerSocketFactory(bindAddress, new Object());
+    }
+
+    /** A factory equal to every other shared one with the same address. */
+    static RmiServerSocketFactory shared(InetAddress bindAddress) {
+        return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(int port) throws IOException {
+        ServerSocket socket = new TrackingServerSocket(port, BACKLOG, bindAddress);
+        created.add(socket);
+        return socket;
+    }
+
+    /** How many listening sockets this factory made. */
+    int listeningSockets() {
+        return created.size();
+    }
+
+    /** The port of the last socket made, or -1. */
+    int lastPort() {
+        return created.isEmpty() ? -1 : created.get(created.size() - 1).getLocalPort();
+    }
+
+    /**
+     * Closes the sockets this factory made and the connections they accepted. RMI never closes a
+     * socket it opened for port 0, and keeps accepted connections open until they idle out; a client
+     * would reuse such a connection and reach an agent that is gone, even after a new one started
+     * on the same port.
+     */
+    void closeAll() {
+        for (ServerSocket socket : created) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // already closed or broken: nothing left to release
+            }
+        }
+        created.clear();
+    }
+
+    /** A listening socket that remembers the connections it accepted, and closes them with itself. */
+    private static final class TrackingServerSocket extends ServerSocket {
+        private final Set<Socket> accepted = ConcurrentHashMap.newKeySet();
+
+        TrackingServerSocket(int port, int backlog, InetAddress bindAddress) throws IOException {
+            super(port, backlog, bindAddress);
+        }
+
+        @Override
+        public Socket accept() throws IOException {
+            Socket socket = super.accept();
+            accepted.removeIf(Socket::isClosed);
+            accepted.add(socket);
+            if (isClosed()) {
+                closeAccepted();
+            }
+            return socket;
+        }
+
+        @Override
+        public void close() throws IOException {
+            super.close();
+            closeAccepted();
+        }
+
+        private void closeAccepted() {
+            if (accepted == null) {
+                return; // the constructor failed to bind and closed the socket before this field was set
+            }
+            for (Socket socket : accepted) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // already broken
+                }
+            }
+            accepted.clear();
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RmiServerSocketFactory f && key.equals(f.key);
+    }
+
+    @Override
+    public int hashCode() {
+        return key.hashCode();
+    }
+}

@@ -1,0 +1,85 @@
+package org.salgate.transport.rmi;
+
+import java.util.Map;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportClient;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.TransportServer;
+
+/**
+ * Java RMI, the way the original SAL served its clients: the agent starts its own registry and
+ * binds an {@link AgentRemote} in it; a client looks it up, exports a {@link CallbackRemote} for
+ * pushed frames and gets a {@link SessionRemote} whose calls return the agent's answers. Frames are
+ * the connection codec's bytes, so every codec works. Every exported object has a JEP 290
+ * deserialization filter that admits only what this protocol carries. Registered in
+ * {@code META-INF/services/org.salgate.transport.TransportProvider}.
+ *
+ * <p>Server properties: {@value #HOSTNAME} (the address written into stubs; default the bound
+ * host, or RMI's default when bound to a wildcard address), {@value #CALL_WAIT_MILLIS} (how long a
+ * call waits for its answer before the answer is pushed instead; default 10000),
+ * {@value #MAX_QUEUED_BYTES} (the most bytes queued for one client before its session is closed;
+ * default the high-water mark plus four maximum frames). Client property {@value #CALLBACK_HOST}
+ * (the address the agent calls back; default this machine's address on the route to the agent).
+ */
+public final class RmiTransportProvider implements TransportProvider {
+
+    /** The name that selects this transport. */
+    public static final String NAME = "rmi";
+    /** The name the agent object is bound under in the agent's registry. */
+    public static final String BINDING_NAME = "salgate-agent";
+
+    /** Server property: the host clients are told to connect to. */
+    public static final String HOSTNAME = "hostname";
+    /** Server property: milliseconds a call waits for its answer. */
+    public static final String CALL_WAIT_MILLIS = "callWaitMillis";
+    /** Server property: hard limit of one session's push queue, in bytes. */
+    public static final String MAX_QUEUED_BYTES = "maxQueuedBytes";
+    /** Client property: the address the client's callback object listens on. */
+    public static final String CALLBACK_HOST = "callbackHost";
+
+    static final long DEFAULT_CALL_WAIT_MILLIS = 10_000;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return ModuleLayer.boot().findModule("java.rmi").isPresent()
+                || getClass().getClassLoader().getResource("java/rmi/Remote.class") != null;
+    }
+
+    @Override
+    public String description() {
+        return "Java RMI with a callback object for pushed frames (the original SAL's transport)";
+    }
+
+    @Override
+    public TransportServer createServer(ServerOptions options) {
+        return new RmiTransportServer(options);
+    }
+
+    @Override
+    public TransportClient createClient(ClientOptions options) {
+        return new RmiTransportClient(options);
+    }
+
+    static long longProperty(Map<String, String> properties, String name, long defaultValue, long min) {
+        String configured = properties.get(name);
+        if (configured == null) {
+            return defaultValue;
+        }
+        try {
+            long value = Long.parseLong(configured.trim());
+            if (value >= min) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("RMI transport property " + name + " must be a whole number of at least "
+                + min + ", got '" + configured + "'");
+    }
+}

@@ -1,0 +1,244 @@
+package org.salgate.transport.rmi;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.rmi.NoSuchObjectException;
+import java.rmi.RemoteException;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.registry.Registry;
+import java.rmi.server.RemoteServer;
+import java.rmi.server.ServerNotActiveException;
+import java.rmi.server.UnicastRemoteObject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An RMI agent endpoint: its own registry on the configured port, with the agent object bound in
+ * it and exported, like every session object, on that same port. Sockets come from factories
+ * bound to the configured host, so nothing depends on JVM-wide RMI properties.
+ */
+final class RmiTransportServer implements TransportServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RmiTransportServer.class);
+
+    /** How long closing sessions may take to push what they hold, then how long forced ones may take. */
+    static final long CLOSE_GRACE_MILLIS = 2_000;
+    /** Connect timeout of the sockets clients open to this agent. */
+    static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+
+    private final ServerOptions options;
+    private final long maxQueuedBytes;
+    private final long callWaitMillis;
+    private final AtomicLong nextSessionId = new AtomicLong(1);
+    private final Map<Long, RmiSession> sessions = new ConcurrentHashMap<>();
+    private final Object lifecycle = new Object();
+    private ServerHandler handler;
+    private RmiServerSocketFactory serverSockets;
+    private RmiClientSocketFactory clientSockets;
+    private Registry registry;
+    private AgentEndpoint agent;
+    private ExecutorService closer;
+    private InetSocketAddress localAddress;
+    private volatile boolean closed;
+
+    RmiTransportServer(ServerOptions options) {
+        this.options = options;
+        this.maxQueuedBytes = RmiTransportProvider.longProperty(options.properties(), RmiTransportProvider.MAX_QUEUED_BYTES,
+                options.writeHighWaterBytes() + 4L * options.maxFrameBytes(), options.writeHighWaterBytes());
+        this.callWaitMillis = RmiTransportProvider.longProperty(options.properties(), RmiTransportProvider.CALL_WAIT_MILLIS,
+                RmiTransportProvider.DEFAULT_CALL_WAIT_MILLIS, 1);
+    }
+
+    ServerOptions options() {
+        return options;
+    }
+
+    ServerHandler handler() {
+        return handler;
+    }
+
+    long maxQueuedBytes() {
+        return maxQueuedBytes;
+    }
+
+    long callWaitMillis() {
+        return callWaitMillis;
+    }
+
+    ExecutorService closer() {
+        return closer;
+    }
+
+    @Override
+    public void start(ServerHandler handler) throws IOException {
+        synchronized (lifecycle) {
+            if (registry != null || closed) {
+                throw new IllegalStateException("the server was started already");
+            }
+            this.handler = handler;
+            InetAddress bindAddress = InetAddress.getByName(options.host());
+            String advertised = options.properties().get(RmiTransportProvider.HOSTNAME);
+            if (advertised == null && !bindAddress.isAnyLocalAddress()) {
+                advertised = options.host();
+            }
+            serverSockets = RmiServerSocketFactory.forAgent(bindAddress);
+            clientSockets = new RmiClientSocketFactory(advertised, CONNECT_TIMEOUT_MILLIS);
+            AtomicInteger closerThreads = new AtomicInteger();
+            closer = Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "salgate-rmi-close-" + closerThreads.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+            try {
+                registry = LocateRegistry.createRegistry(options.port(), clientSockets, serverSockets);
+            } catch (RemoteException e) {
+                release();
+                Throwable detail = e.getCause() != null ? e.getCause() : e;
+                throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                        + detail.getMessage() + "; choose another host or port", e);
+            }
+            int port = options.port() != 0 ? options.port() : serverSockets.lastPort();
+            try {
+                agent = new AgentEndpoint();
+                AgentRemote stub = (AgentRemote) UnicastRemoteObject.exportObject(agent, port, clientSockets,
+                        serverSockets, RmiFilters.agent());
+                registry.rebind(RmiTransportProvider.BINDING_NAME, stub);
+            } catch (RemoteException e) {
+                release();
+                throw new IOException("cannot export the RMI agent on port " + port + ": " + e.getMessage(), e);
+            }
+            localAddress = new InetSocketAddress(bindAddress, port);
+        }
+    }
+
+    private SessionRemote open(CallbackRemote callback) throws RemoteException {
+        if (closed) {
+            throw new RemoteException("the agent is stopping; try again once it is back");
+        }
+        if (callback == null) {
+            throw new RemoteException("a callback object is required to open a session");
+        }
+        String client;
+        try {
+            client = RemoteServer.getClientHost();
+        } catch (ServerNotActiveException e) {
+            client = "local";
+        }
+        RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, callback, this);
+        SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
+                localAddress.getPort(), clientSockets, serverSockets,
+                RmiFilters.frames(options.maxFrameBytes(), session::oversize));
+        sessions.put(session.id(), session);
+        session.start();
+        if (closed) {
+            session.abort(null, false);
+            throw new RemoteException("the agent is stopping; try again once it is back");
+        }
+        return stub;
+    }
+
+    void sessionFinished(RmiSession session) {
+        sessions.remove(session.id());
+        synchronized (sessions) {
+            sessions.notifyAll();
+        }
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        synchronized (lifecycle) {
+            if (localAddress == null) {
+                throw new IllegalStateException("the server is not started");
+            }
+            return localAddress;
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (registry == null) {
+                return;
+            }
+        }
+        unexport(agent);
+        for (RmiSession session : sessions.values()) {
+            session.close();
+        }
+        awaitSessions(CLOSE_GRACE_MILLIS);
+        for (RmiSession session : sessions.values()) {
+            session.abort(null, true);
+        }
+        awaitSessions(CLOSE_GRACE_MILLIS);
+        if (!sessions.isEmpty()) {
+            LOG.warn("{} RMI sessions did not close in time", sessions.size());
+        }
+        synchronized (lifecycle) {
+            release();
+        }
+    }
+
+    private void release() {
+        unexport(agent);
+        unexport(registry);
+        serverSockets.closeAll();
+        closer.shutdown();
+    }
+
+    private static void unexport(java.rmi.Remote remote) {
+        if (remote == null) {
+            return;
+        }
+        try {
+            UnicastRemoteObject.unexportObject(remote, true);
+        } catch (NoSuchObjectException e) {
+            // not exported, or already unexported
+        }
+    }
+
+    private void awaitSessions(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        synchronized (sessions) {
+            while (!sessions.isEmpty()) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    sessions.wait(Math.min(left, 50));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RMI server " + options.host() + ":" + options.port();
+    }
+
+    /** The object bound in the registry. */
+    private final class AgentEndpoint implements AgentRemote {
+        @Override
+        public SessionRemote open(CallbackRemote callback) throws RemoteException {
+            return RmiTransportServer.this.open(callback);
+        }
+    }
+}

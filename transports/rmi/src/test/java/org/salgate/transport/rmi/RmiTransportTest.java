@@ -1,0 +1,341 @@
+package org.salgate.transport.rmi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.rmi.server.UnicastRemoteObject;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.Session;
+import org.salgate.transport.TransportClient;
+import org.salgate.transport.TransportServer;
+import org.salgate.transport.Transports;
+import org.salgate.wire.Call;
+import org.salgate.wire.Framing;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.ProtobufCodec;
+import org.salgate.wire.Reading;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.Value;
+
+@Timeout(60)
+class RmiTransportTest {
+
+    private final RmiTransportProvider provider = new RmiTransportProvider();
+    private TransportServer server;
+    private TransportClient client;
+    private RecordingServerHandler serverHandler;
+
+    @AfterEach
+    void tearDown() {
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private void startServer(ServerOptions.Builder options, RecordingServerHandler handler) throws Exception {
+        serverHandler = handler;
+        server = provider.createServer(options.build());
+        server.start(serverHandler);
+    }
+
+    private void startServer(ServerOptions.Builder options) throws Exception {
+        startServer(options, new RecordingServerHandler());
+    }
+
+    private void connect(RecordingClientHandler handler, int maxFrameBytes) throws Exception {
+        client = provider.createClient(ClientOptions.builder().port(server.localAddress().getPort())
+                .maxFrameBytes(maxFrameBytes).build());
+        client.connect(handler);
+        client.send(Hello.of(ProtobufCodec.NAME, "test"));
+        assertInstanceOf(HelloReply.class, handler.received.poll(10, TimeUnit.SECONDS));
+    }
+
+    private Session serverSession() throws InterruptedException {
+        Session session = serverHandler.opened.poll(10, TimeUnit.SECONDS);
+        assertNotNull(session, "the server saw no session");
+        return session;
+    }
+
+    @Test
+    void isFoundByName() {
+        assertInstanceOf(RmiTransportProvider.class, Transports.byName("rmi"));
+    }
+
+    @Test
+    void requestGetsItsResponse() throws Exception {
+        startServer(ServerOptions.builder());
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        client.send(new Request(7, new Call.Echo(Value.of("ping"))));
+
+        assertEquals(new Response(7, new Result.Echoed(Value.of("ping"))), clientHandler.received.poll(10, TimeUnit.SECONDS));
+        assertInstanceOf(Hello.class, serverHandler.received.get(0));
+        assertTrue(server.localAddress().getPort() > 0);
+    }
+
+    @Test
+    void pushedFramesAndAnswersArriveInTheOrderSent() throws Exception {
+        startServer(ServerOptions.builder(), new RecordingServerHandler() {
+            @Override
+            public void messageReceived(Session session, Message message) {
+                if (message instanceof Request r) {
+                    for (int i = 0; i < 20; i++) {
+                        session.send(new StreamData(1, Reading.ok("S", 0, i, Value.of(i))));
+                    }
+                }
+                super.messageReceived(session, message);
+                if (message instanceof Request) {
+                    session.send(new StreamData(1, Reading.ok("S", 0, 20, Value.of(20))));
+                }
+            }
+        });
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        client.send(new Request(1, new Call.Echo(Value.of("x"))));
+
+        for (int i = 0; i < 20; i++) {
+            Message m = clientHandler.received.poll(10, TimeUnit.SECONDS);
+            assertEquals(i, ((StreamData) m).reading().sequence());
+        }
+        assertInstanceOf(Response.class, clientHandler.received.poll(10, TimeUnit.SECONDS));
+        assertEquals(20, ((StreamData) clientHandler.received.poll(10, TimeUnit.SECONDS)).reading().sequence());
+    }
+
+    @Test
+    void burstOfSmallFramesArrivesCompleteAndInOrder() throws Exception {
+        startServer(ServerOptions.builder());
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        Session session = serverSession();
+        int frames = 5_000; // far more than one push carries
+        for (int i = 0; i < frames; i++) {
+            session.send(new StreamData(1, Reading.ok("S", 0, i, Value.of(i))));
+        }
+        for (int i = 0; i < frames; i++) {
+            Message m = clientHandler.received.poll(10, TimeUnit.SECONDS);
+            assertEquals(i, ((StreamData) m).reading().sequence());
+        }
+        assertTrue(session.isOpen());
+    }
+
+    @Test
+    void lateAnswerIsPushed() throws Exception {
+        CompletableFuture<Session> asked = new CompletableFuture<>();
+        startServer(ServerOptions.builder().properties(Map.of(RmiTransportProvider.CALL_WAIT_MILLIS, "20")),
+                new RecordingServerHandler() {
+                    @Override
+                    public void messageReceived(Session session, Message message) {
+                        if (message instanceof Request) {
+                            asked.complete(session); // answered later, by the test
+                        } else {
+                            super.messageReceived(session, message);
+                        }
+                    }
+                });
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        client.send(new Request(5, new Call.ListProtocols())); // returns once the call stops waiting
+        asked.get(10, TimeUnit.SECONDS).send(new Response(5, new Result.Document("late")));
+
+        assertEquals(new Response(5, new Result.Document("late")), clientHandler.received.poll(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void handlerMaySendFromInsideItsCallback() throws Exception {
+        startServer(ServerOptions.builder());
+        CompletableFuture<Message> answer = new CompletableFuture<>();
+        RecordingClientHandler clientHandler = new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                super.messageReceived(message);
+                if (message instanceof StreamData) {
+                    try {
+                        client.send(new Request(9, new Call.Echo(Value.of("inside"))));
+                    } catch (IOException e) {
+                        answer.completeExceptionally(e);
+                    }
+                } else if (message instanceof Response) {
+                    answer.complete(message);
+                }
+            }
+        };
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        serverSession().send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
+
+        assertEquals(new Response(9, new Result.Echoed(Value.of("inside"))), answer.get(20, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void slowClientMakesSessionUnwritableThenDrains() throws Exception {
+        startServer(ServerOptions.builder().writeWaterMarks(64 * 1024, 128 * 1024));
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingClientHandler clientHandler = new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                super.messageReceived(message);
+                if (message instanceof StreamData) {
+                    awaitQuietly(release);
+                }
+            }
+        };
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        Session session = serverSession();
+        CountDownLatch writableAgain = new CountDownLatch(1);
+        session.setWritabilityListener(writableAgain::countDown);
+
+        byte[] payload = new byte[16 * 1024];
+        int sent = 0;
+        while (session.isWritable()) {
+            session.send(new StreamData(1, Reading.ok("S", 0, sent, Value.of(payload))));
+            sent++;
+            assertTrue(sent < 10_000, "the session never became unwritable");
+        }
+        assertFalse(session.isWritable());
+
+        release.countDown();
+        assertTrue(writableAgain.await(20, TimeUnit.SECONDS));
+        for (int i = 0; i < sent; i++) {
+            Message m = clientHandler.received.poll(20, TimeUnit.SECONDS);
+            assertEquals(i, ((StreamData) m).reading().sequence(), "frames arrive complete and in order");
+        }
+    }
+
+    @Test
+    void oversizedFrameFromClientClosesSessionWithCause() throws Exception {
+        startServer(ServerOptions.builder().maxFrameBytes(1024));
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        assertThrows(IOException.class, () -> client.send(new Request(1, new Call.Echo(Value.of(new byte[4096])))));
+
+        assertInstanceOf(Framing.FrameTooLargeException.class, serverHandler.closed.get(10, TimeUnit.SECONDS));
+        clientHandler.closed.get(10, TimeUnit.SECONDS);
+        assertFalse(client.isOpen());
+    }
+
+    @Test
+    void oversizedFrameFromServerClosesClientWithCause() throws Exception {
+        startServer(ServerOptions.builder());
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, 1024);
+
+        Session session = serverSession();
+        session.send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(new byte[4096]))));
+
+        assertInstanceOf(Framing.FrameTooLargeException.class, clientHandler.closed.get(10, TimeUnit.SECONDS));
+        assertFalse(client.isOpen());
+        serverHandler.closed.get(10, TimeUnit.SECONDS); // the client left (or the refused push failed)
+        assertFalse(session.isOpen());
+    }
+
+    @Test
+    void vanishedClientIsDetectedOnTheNextPush() throws Exception {
+        startServer(ServerOptions.builder());
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        Session session = serverSession();
+        // The client disappears without a word: its callback object is gone.
+        var callbackField = RmiTransportClient.class.getDeclaredField("callback");
+        callbackField.setAccessible(true);
+        UnicastRemoteObject.unexportObject((java.rmi.Remote) callbackField.get(client), true);
+
+        session.send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
+
+        Throwable cause = serverHandler.closed.get(10, TimeUnit.SECONDS);
+        assertInstanceOf(IOException.class, cause);
+        assertFalse(session.isOpen());
+    }
+
+    @Test
+    void serverCloseFlushesThenClosesClients() throws Exception {
+        startServer(ServerOptions.builder());
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        Session session = serverSession();
+        session.send(new StreamData(3, Reading.ok("S", 0, 0, Value.of(1.5))));
+
+        server.close();
+
+        assertNull(serverHandler.closed.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(StreamData.class, clientHandler.received.poll(10, TimeUnit.SECONDS));
+        assertNull(clientHandler.closed.get(10, TimeUnit.SECONDS));
+        assertFalse(client.isOpen());
+    }
+
+    @Test
+    void clientCloseIsSeenByServerWithoutCause() throws Exception {
+        startServer(ServerOptions.builder());
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        client.close();
+
+        assertNull(clientHandler.closed.get(10, TimeUnit.SECONDS));
+        assertNull(serverHandler.closed.get(10, TimeUnit.SECONDS));
+        assertThrows(IOException.class, () -> client.send(new Request(1, new Call.ListProtocols())));
+    }
+
+    @Test
+    void registryAgentAndSessionsShareOneListeningPort() throws Exception {
+        startServer(ServerOptions.builder());
+        connect(new RecordingClientHandler(), Framing.DEFAULT_MAX_FRAME_BYTES);
+        var field = RmiTransportServer.class.getDeclaredField("serverSockets");
+        field.setAccessible(true);
+        RmiServerSocketFactory sockets = (RmiServerSocketFactory) field.get(server);
+        assertEquals(1, sockets.listeningSockets(), "one listening socket for registry, agent and session");
+        assertEquals(server.localAddress().getPort(), sockets.lastPort());
+    }
+
+    @Test
+    void restartsOnTheSamePortAfterClose() throws Exception {
+        startServer(ServerOptions.builder());
+        int port = server.localAddress().getPort();
+        server.close();
+
+        startServer(ServerOptions.builder().port(port));
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        assertEquals(port, server.localAddress().getPort());
+    }
+
+    @Test
+    void unreachableAgentGivesClearError() {
+        TransportClient c = provider.createClient(ClientOptions.builder().port(1).build());
+        IOException e = assertThrows(IOException.class, () -> c.connect(new RecordingClientHandler()));
+        assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,629 @@
+package org.salgate.transport.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.agent.Agent;
+import org.salgate.agent.AgentBuilder;
+import org.salgate.client.SalClient;
+import org.salgate.client.SalException;
+import org.salgate.client.SensorStream;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.sensorml.Cml;
+import org.salgate.sensorml.Pcml;
+import org.salgate.sensorml.PlatformConfig;
+import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.sensorml.SensorDescription;
+import org.salgate.sensorml.SensorMl;
+import org.salgate.transport.TransportProvider;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Event;
+import org.salgate.wire.ProtocolInfo;
+import org.salgate.wire.Reading;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.Value;
+
+/**
+ * The agent-level conformance suite: the real {@link Agent} and the real {@link SalClient} over the
+ * transport under test, with the dummy plugin, on port 0. A transport's test extends this class
+ * and implements {@link #provider()}. Tests that use the {@code faulty} plugin need it on the class
+ * path (this module's tests register one).
+ */
+public abstract class AbstractAgentConformanceTest {
+
+    /** Dummy sensors on every test agent. */
+    protected static final int DUMMY_SENSORS = 20;
+    /** The plugin type of the deliberately failing test plugin. */
+    protected static final String FAULTY = "faulty";
+    /** The payload of the large streaming readings of the bench: 80 KB. */
+    protected static final int LARGE_PAYLOAD_BYTES = 81_920;
+    /**
+     * How much the heap may grow while a client blocks on an 80 KB stream and another streams 80 MB:
+     * a bounded agent stays well under it, one that queues for the blocked client goes far past it.
+     */
+    protected static final long SLOW_CLIENT_HEAP_GROWTH_BOUND = 48L * 1024 * 1024;
+
+    private final List<AutoCloseable> resources = Collections.synchronizedList(new ArrayList<>());
+    private final List<Agent> agents = new ArrayList<>();
+    private Agent agent;
+
+    /** The transport under test. */
+    protected abstract TransportProvider provider();
+
+    /** Applies the transport's own agent settings, if any; the default changes nothing. */
+    protected AgentBuilder configure(AgentBuilder builder) {
+        return builder;
+    }
+
+    /** Applies the transport's own client settings, if any; the default changes nothing. */
+    protected SalClient.Builder configure(SalClient.Builder builder) {
+        return builder;
+    }
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        List<AutoCloseable> toClose = new ArrayList<>(resources);
+        Collections.reverse(toClose);
+        for (AutoCloseable c : toClose) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                // a client that broke is reported by its test
+            }
+        }
+        agents.forEach(Agent::close);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The dummy protocol of every test agent. */
+    protected static ProtocolConfig dummyProtocol() {
+        return new ProtocolConfig("dummy", "dummy", "virtual", Map.of("sensors", Integer.toString(DUMMY_SENSORS)));
+    }
+
+    /** A faulty protocol whose sensors are {@code prefix0}, {@code prefix1}. */
+    protected static ProtocolConfig faultyProtocol(String name, String prefix) {
+        return new ProtocolConfig(name, FAULTY, "virtual", Map.of("prefix", prefix, "sensors", "2"));
+    }
+
+    /** Starts an agent on port 0 with the dummy protocol, changed by {@code tweak}. */
+    protected Agent startAgent(Consumer<AgentBuilder> tweak) throws IOException {
+        AgentBuilder builder = Agent.builder().transport(provider()).host("127.0.0.1").port(0)
+                .platform(new PlatformConfig(List.of(dummyProtocol()))).agentId("tck-agent");
+        configure(builder);
+        tweak.accept(builder);
+        Agent a = builder.start();
+        agents.add(a);
+        agent = a;
+        return a;
+    }
+
+    protected Agent startAgent() throws IOException {
+        return startAgent(b -> { });
+    }
+
+    protected Agent agent() {
+        return agent;
+    }
+
+    /** A client connected to the current agent. */
+    protected SalClient client(String name) throws IOException {
+        return client(name, agent.port());
+    }
+
+    protected SalClient client(String name, int port) throws IOException {
+        SalClient.Builder builder = SalClient.builder().transport(provider()).host("127.0.0.1").port(port)
+                .clientName(name).connectTimeout(Duration.ofSeconds(5)).requestTimeout(Duration.ofSeconds(20));
+        configure(builder);
+        SalClient c = builder.connect();
+        resources.add(c);
+        return c;
+    }
+
+    /** Starts a stream and registers it to be stopped after the test. */
+    protected SensorStream stream(SalClient client, String sensor, String command, Map<String, String> args,
+                                  long intervalMs, RecordingStreamListener listener) {
+        SensorStream s = Await.result("stream of " + sensor + "/" + command,
+                client.stream(sensor, command, args, intervalMs, listener));
+        resources.add(() -> s.stop());
+        return s;
+    }
+
+    /** Asserts that {@code future} fails with a {@link SalException} of {@code code} with a message. */
+    protected static SalException assertFails(ErrorCode code, String what, CompletableFuture<?> future) {
+        Throwable failure = Await.failure(what, Await.DEFAULT, future);
+        while (failure instanceof CompletionException && failure.getCause() != null) {
+            failure = failure.getCause();
+        }
+        SalException e = assertInstanceOf(SalException.class, failure, what + " should fail with a SalException");
+        assertEquals(code, e.code(), what + ": " + e.getMessage());
+        assertFalse(e.getMessage() == null || e.getMessage().isBlank(), what + " failed without saying why");
+        return e;
+    }
+
+    /** Asserts the client still gets answers. */
+    protected static void assertServes(SalClient client) {
+        Value v = Value.of("ping");
+        assertEquals(v, Await.result("echo", client.echo(v)));
+        assertFalse(Await.result("list sensors", client.listSensors()).isEmpty(), "the agent lists no sensor");
+    }
+
+    private static Set<String> ids(List<SensorInfo> sensors) {
+        return sensors.stream().map(SensorInfo::id).collect(Collectors.toSet());
+    }
+
+    private static long usedHeap() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return rt.totalMemory() - rt.freeMemory();
+    }
+
+    // ------------------------------------------------------------------ the SAL API
+
+    @Test
+    @Timeout(30)
+    void listsTheDummySensors() throws Exception {
+        startAgent();
+        SalClient client = client("lister");
+        List<SensorInfo> sensors = Await.result("list sensors", client.listSensors());
+        assertTrue(sensors.size() >= DUMMY_SENSORS, "expected at least " + DUMMY_SENSORS + ", got " + sensors);
+        for (int i = 0; i < DUMMY_SENSORS; i++) {
+            String id = "DUMMY_" + i;
+            SensorInfo info = sensors.stream().filter(s -> s.id().equals(id)).findFirst()
+                    .orElseThrow(() -> new AssertionError(id + " missing from " + ids(sensors)));
+            assertEquals("dummy", info.protocol());
+        }
+        assertEquals(sensors.size(), ids(sensors).size(), "sensor ids repeat: " + sensors);
+        assertTrue(Await.result("list active sensors", client.listActiveSensors()).isEmpty(),
+                "no sensor streams yet, so none is active");
+    }
+
+    @Test
+    @Timeout(30)
+    void describesASensorInValidSensorMl() throws Exception {
+        startAgent();
+        SalClient client = client("describer");
+        String xml = Await.result("describe DUMMY_3", client.describeSensorXml("DUMMY_3"));
+        SensorMl.validate(xml);
+        SensorDescription parsed = SensorMl.read(xml);
+        assertEquals("DUMMY_3", parsed.id());
+        assertEquals("dummy", parsed.protocol());
+        assertFalse(parsed.outputs().isEmpty(), "a dummy sensor has outputs");
+        assertEquals(parsed, Await.result("describe DUMMY_3 parsed", client.describeSensor("DUMMY_3")));
+    }
+
+    @Test
+    @Timeout(30)
+    void listsTheDummyCommandsInCml() throws Exception {
+        startAgent();
+        SalClient client = client("commands");
+        List<CommandDescription> commands = Await.result("list commands", client.listCommands("DUMMY_0"));
+        Map<String, CommandDescription> byId = commands.stream()
+                .collect(Collectors.toMap(CommandDescription::id, c -> c));
+        assertTrue(byId.keySet().containsAll(Set.of("read", "payload")), "commands: " + byId.keySet());
+        assertTrue(byId.get("read").streamable() && byId.get("payload").streamable());
+        assertTrue(byId.get("payload").arguments().stream().anyMatch(a -> a.name().equals("size")),
+                "payload takes a size");
+        String cml = Await.result("list commands xml", client.listCommandsXml("DUMMY_0"));
+        assertEquals(commands, Cml.read(cml));
+    }
+
+    @Test
+    @Timeout(30)
+    void executesReadAndPayload() throws Exception {
+        startAgent();
+        SalClient client = client("executor");
+        Reading read = Await.result("execute read", client.execute("DUMMY_1", "read", Map.of()));
+        assertEquals(Reading.Status.OK, read.status(), read.error());
+        assertEquals("DUMMY_1", read.sensorId());
+        assertInstanceOf(Value.Num.class, read.value());
+        Reading payload = Await.result("execute payload",
+                client.execute("DUMMY_1", "payload", Map.of("size", Integer.toString(LARGE_PAYLOAD_BYTES))));
+        assertEquals(Reading.Status.OK, payload.status(), payload.error());
+        assertEquals(LARGE_PAYLOAD_BYTES, ((Value.Bytes) payload.value()).value().length);
+        Reading empty = Await.result("execute payload 0", client.execute("DUMMY_1", "payload", Map.of("size", "0")));
+        assertEquals(0, ((Value.Bytes) empty.value()).value().length);
+    }
+
+    @Test
+    @Timeout(30)
+    void echoesValuesAndReadings() throws Exception {
+        startAgent();
+        SalClient client = client("echo");
+        for (Value v : TckMessages.everyValue()) {
+            if (!(v instanceof Value.Absent)) {
+                assertEquals(v, Await.result("echo " + v, client.echo(v)));
+            }
+        }
+        for (Reading r : TckMessages.everyReading()) {
+            assertEquals(r, Await.result("echo " + r, client.echo(r)));
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void unknownSensorGetsClearErrorAndAgentKeepsServing() throws Exception {
+        startAgent();
+        SalClient client = client("confused");
+        assertFails(ErrorCode.UNKNOWN_SENSOR, "describe NOPE", client.describeSensorXml("NOPE"));
+        assertFails(ErrorCode.UNKNOWN_SENSOR, "commands of NOPE", client.listCommandsXml("NOPE"));
+        assertFails(ErrorCode.UNKNOWN_SENSOR, "execute on NOPE", client.execute("NOPE", "read", Map.of()));
+        assertFails(ErrorCode.UNKNOWN_SENSOR, "stream NOPE",
+                client.stream("NOPE", "read", Map.of(), 10, RecordingStreamListener.fast("nope")));
+        assertFails(ErrorCode.UNKNOWN_SENSOR, "remove NOPE", client.removeSensor("NOPE"));
+        assertServes(client);
+        assertServes(client("other"));
+    }
+
+    @Test
+    @Timeout(30)
+    void unknownCommandGetsClearErrorAndAgentKeepsServing() throws Exception {
+        startAgent();
+        SalClient client = client("confused");
+        assertFails(ErrorCode.UNKNOWN_COMMAND, "execute fly", client.execute("DUMMY_0", "fly", Map.of()));
+        assertFails(ErrorCode.UNKNOWN_COMMAND, "stream fly",
+                client.stream("DUMMY_0", "fly", Map.of(), 10, RecordingStreamListener.fast("fly")));
+        assertServes(client);
+    }
+
+    @Test
+    @Timeout(30)
+    void argumentsOutOfBoundsAreInvalid() throws Exception {
+        startAgent();
+        SalClient client = client("unbounded");
+        assertFails(ErrorCode.INVALID_ARGUMENT, "payload size above 16 MiB",
+                client.execute("DUMMY_0", "payload", Map.of("size", "16777217")));
+        assertFails(ErrorCode.INVALID_ARGUMENT, "negative payload size",
+                client.execute("DUMMY_0", "payload", Map.of("size", "-1")));
+        assertFails(ErrorCode.INVALID_ARGUMENT, "payload size not a number",
+                client.execute("DUMMY_0", "payload", Map.of("size", "lots")));
+        assertFails(ErrorCode.INVALID_ARGUMENT, "stream with a size above 16 MiB",
+                client.stream("DUMMY_0", "payload", Map.of("size", "16777217"), 10,
+                        RecordingStreamListener.fast("big")));
+        assertFails(ErrorCode.INVALID_ARGUMENT, "negative interval",
+                client.stream("DUMMY_0", "read", Map.of(), -1, RecordingStreamListener.fast("negative")));
+        assertFails(ErrorCode.INVALID_ARGUMENT, "interval above a day",
+                client.stream("DUMMY_0", "read", Map.of(), 86_400_001L, RecordingStreamListener.fast("long")));
+        assertServes(client);
+    }
+
+    @Test
+    @Timeout(30)
+    void intervalBelowTheSensorsMinimumIsInvalid() throws Exception {
+        startAgent(b -> b.platform(new PlatformConfig(List.of(dummyProtocol(), faultyProtocol("faulty", "FAULTY_")))));
+        SalClient client = client("hasty");
+        assertFails(ErrorCode.INVALID_ARGUMENT, "interval 10 ms on a 100 ms minimum",
+                client.stream("FAULTY_0", "slow", Map.of(), 10, RecordingStreamListener.fast("hasty")));
+        RecordingStreamListener fine = RecordingStreamListener.fast("patient");
+        SensorStream s = stream(client, "FAULTY_0", "slow", Map.of(), 100, fine);
+        Await.until("a reading of the slow command", () -> fine.received() >= 1);
+        Await.result("stop", s.stop());
+        assertServes(client);
+    }
+
+    @Test
+    @Timeout(30)
+    void addsAndRemovesASensor() throws Exception {
+        startAgent();
+        SalClient client = client("curator");
+        SensorDescription template = Await.result("describe DUMMY_0", client.describeSensor("DUMMY_0"));
+        SensorDescription extra = new SensorDescription("DUMMY_EXTRA", "added by the tck", template.protocol(),
+                "", template.outputs(), template.sampling());
+        SensorInfo added = Await.result("add sensor", client.addSensor(SensorMl.write(extra)));
+        assertEquals("DUMMY_EXTRA", added.id());
+        assertTrue(ids(Await.result("list", client.listSensors())).contains("DUMMY_EXTRA"));
+        assertEquals(Reading.Status.OK, Await.result("read the new sensor",
+                client.execute("DUMMY_EXTRA", "read", Map.of())).status());
+        assertFails(ErrorCode.CONFLICT, "adding it twice", client.addSensor(SensorMl.write(extra)));
+
+        RecordingStreamListener listener = RecordingStreamListener.fast("extra");
+        stream(client, "DUMMY_EXTRA", "read", Map.of(), 5, listener);
+        Await.until("readings of the new sensor", () -> listener.received() >= 2);
+        Await.result("remove sensor", client.removeSensor("DUMMY_EXTRA"));
+        Await.result("the stream of a removed sensor to end", listener.ended());
+        assertFalse(ids(Await.result("list", client.listSensors())).contains("DUMMY_EXTRA"));
+        assertFails(ErrorCode.UNKNOWN_SENSOR, "read a removed sensor", client.execute("DUMMY_EXTRA", "read", Map.of()));
+        assertFails(ErrorCode.INVALID_DOCUMENT, "adding garbage", client.addSensor("<not-sensorml/>"));
+        assertServes(client);
+    }
+
+    @Test
+    @Timeout(30)
+    void listsAddsAndRemovesProtocols() throws Exception {
+        startAgent();
+        SalClient client = client("admin");
+        List<ProtocolInfo> before = Await.result("list protocols", client.listProtocols());
+        ProtocolInfo dummy = before.stream().filter(p -> p.name().equals("dummy")).findFirst()
+                .orElseThrow(() -> new AssertionError("no dummy protocol in " + before));
+        assertEquals("dummy", dummy.type());
+        assertEquals(DUMMY_SENSORS, dummy.sensorCount());
+
+        String pcml = Pcml.write(new PlatformConfig(List.of(faultyProtocol("extra", "EXTRA_"))));
+        List<ProtocolInfo> added = Await.result("add protocol", client.addProtocol(pcml));
+        assertEquals(List.of("extra"), added.stream().map(ProtocolInfo::name).toList());
+        assertTrue(ids(Await.result("list", client.listSensors())).containsAll(Set.of("EXTRA_0", "EXTRA_1")));
+        assertFails(ErrorCode.CONFLICT, "adding it twice", client.addProtocol(pcml));
+
+        Await.result("remove protocol", client.removeProtocol("extra"));
+        assertFalse(ids(Await.result("list", client.listSensors())).contains("EXTRA_0"));
+        assertFalse(Await.result("list protocols", client.listProtocols()).stream()
+                .anyMatch(p -> p.name().equals("extra")));
+        assertFails(ErrorCode.UNKNOWN_PROTOCOL, "remove it again", client.removeProtocol("extra"));
+        assertFails(ErrorCode.INVALID_DOCUMENT, "add garbage", client.addProtocol("<garbage"));
+        assertServes(client);
+    }
+
+    @Test
+    @Timeout(30)
+    void givesThePlatformConfigurationInPcml() throws Exception {
+        startAgent();
+        SalClient client = client("inspector");
+        PlatformConfig config = Pcml.read(Await.result("platform config", client.platformConfigXml()));
+        ProtocolConfig dummy = config.protocols().stream().filter(p -> p.name().equals("dummy")).findFirst()
+                .orElseThrow(() -> new AssertionError("no dummy protocol in " + config));
+        assertEquals("dummy", dummy.type());
+    }
+
+    @Test
+    @Timeout(30)
+    void subscribersGetSensorAndProtocolEvents() throws Exception {
+        startAgent();
+        SalClient watcher = client("watcher");
+        SalClient admin = client("admin");
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        AutoCloseable subscription = Await.result("subscribe", watcher.subscribeEvents(events::add));
+
+        String pcml = Pcml.write(new PlatformConfig(List.of(faultyProtocol("evented", "EV_"))));
+        Await.result("add protocol", admin.addProtocol(pcml));
+        awaitEvent(events, Event.Type.PROTOCOL_ADDED, "evented");
+        Await.result("remove sensor", admin.removeSensor("DUMMY_7"));
+        awaitEvent(events, Event.Type.SENSOR_REMOVED, "DUMMY_7");
+        Await.result("remove protocol", admin.removeProtocol("evented"));
+        awaitEvent(events, Event.Type.PROTOCOL_REMOVED, "evented");
+        subscription.close();
+        assertServes(watcher);
+    }
+
+    private static Event awaitEvent(BlockingQueue<Event> events, Event.Type type, String subject)
+            throws InterruptedException {
+        long end = System.nanoTime() + Await.DEFAULT.toNanos();
+        List<Event> seen = new ArrayList<>();
+        while (System.nanoTime() < end) {
+            Event e = events.poll(100, TimeUnit.MILLISECONDS);
+            if (e == null) {
+                continue;
+            }
+            seen.add(e);
+            if (e.type() == type && e.subject().equals(subject)) {
+                return e;
+            }
+        }
+        return fail("no " + type + " event for " + subject + "; saw " + seen);
+    }
+
+    // ------------------------------------------------------------------ streams
+
+    @Test
+    @Timeout(60)
+    void manyClientsStreamManySensorsInOrder() throws Exception {
+        int clients = 6;
+        int sensorsEach = 4;
+        int readings = 200;
+        startAgent();
+        List<RecordingStreamListener> listeners = new ArrayList<>();
+        List<SensorStream> streams = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            SalClient client = client("streamer-" + c);
+            for (int s = 0; s < sensorsEach; s++) {
+                String sensor = "DUMMY_" + ((c * sensorsEach + s) % DUMMY_SENSORS);
+                RecordingStreamListener l = RecordingStreamListener.fast(client + "/" + sensor);
+                listeners.add(l);
+                streams.add(stream(client, sensor, s % 2 == 0 ? "read" : "payload", Map.of(), 1, l));
+            }
+        }
+        for (RecordingStreamListener l : listeners) {
+            Await.until(() -> "at least " + readings + " readings: " + l, Await.DEFAULT, () -> l.received() >= readings);
+        }
+        for (SensorStream s : streams) {
+            Await.result("stop", s.stop());
+        }
+        for (RecordingStreamListener l : listeners) {
+            assertNull(l.violation(), l.toString());
+            assertEquals(0, l.errors(), l.toString());
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void nothingArrivesAfterStopCompletes() throws Exception {
+        startAgent();
+        SalClient client = client("stopper");
+        RecordingStreamListener stopped = RecordingStreamListener.fast("stopped");
+        SensorStream s = stream(client, "DUMMY_0", "read", Map.of(), 0, stopped);
+        Await.until("readings", () -> stopped.received() >= 50);
+        Await.result("stop", s.stop());
+        long atStop = stopped.received();
+        assertTrue(Await.result("active sensors", client.listActiveSensors()).stream()
+                .noneMatch(i -> i.id().equals("DUMMY_0")), "DUMMY_0 is still active after its stream stopped");
+        // Let another stream on the same connection carry 200 readings: anything of the stopped one
+        // still in flight would have arrived by then.
+        RecordingStreamListener marker = RecordingStreamListener.fast("marker");
+        SensorStream m = stream(client, "DUMMY_1", "read", Map.of(), 0, marker);
+        Await.until("marker readings", () -> marker.received() >= 200);
+        Await.result("stop marker", m.stop());
+        assertEquals(atStop, stopped.received(), "readings arrived after the stop completed");
+        assertNull(stopped.violation(), stopped.toString());
+        assertTrue(stopped.endedCalls() <= 1, "onEnded ran more than once");
+        assertEquals(0, stopped.readingsAfterEnd());
+    }
+
+    @Test
+    @Timeout(30)
+    void aClientLeavingMidStreamDoesNotDisturbAnother() throws Exception {
+        startAgent();
+        SalClient leaving = client("leaving");
+        SalClient staying = client("staying");
+        RecordingStreamListener leaver = RecordingStreamListener.fast("leaver");
+        RecordingStreamListener stayer = RecordingStreamListener.fast("stayer");
+        stream(leaving, "DUMMY_2", "payload", Map.of("size", "1000"), 0, leaver);
+        stream(staying, "DUMMY_2", "read", Map.of(), 1, stayer);
+        Await.until("both streaming", () -> leaver.received() >= 20 && stayer.received() >= 5);
+        leaving.close();
+        Await.until("the leaving client to close", () -> !leaving.isOpen());
+        long seen = stayer.received();
+        Await.until("the staying stream to go on", () -> stayer.received() >= seen + 50);
+        assertNull(stayer.violation(), stayer.toString());
+        assertServes(staying);
+        assertServes(client("newcomer"));
+    }
+
+    @Test
+    @Timeout(60)
+    void slowStreamListenerDoesNotGrowAgentMemoryWhileOthersStream() throws Exception {
+        startAgent();
+        SalClient slowClient = client("slow");
+        SalClient fastClient = client("fast");
+        Map<String, String> large = Map.of("size", Integer.toString(LARGE_PAYLOAD_BYTES));
+        long heapBefore = usedHeap();
+
+        RecordingStreamListener slow = RecordingStreamListener.holding("slow");
+        stream(slowClient, "DUMMY_4", "payload", large, 0, slow);
+        Await.until("the slow listener to block", slow::isBlocked);
+
+        RecordingStreamListener fast = RecordingStreamListener.fast("fast");
+        SensorStream fastStream = stream(fastClient, "DUMMY_5", "payload", large, 0, fast);
+        int fastReadings = 1_000; // 80 MB: an agent queueing for the blocked client would queue as much
+        Await.until(() -> "the fast client to stream " + fastReadings + " readings: " + fast,
+                Duration.ofSeconds(40), () -> fast.received() >= fastReadings);
+        Await.result("stop the fast stream", fastStream.stop());
+        long growth = usedHeap() - heapBefore;
+        assertTrue(slow.isBlocked(), "the slow listener should still be held");
+        assertTrue(growth < SLOW_CLIENT_HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024
+                + " MiB while one client was blocked; the agent buffers without bound for a slow client");
+        assertNull(fast.violation(), fast.toString());
+
+        slow.release();
+        long resumedFrom = slow.received();
+        Await.until(() -> "the slow client to get readings again: " + slow, Await.DEFAULT,
+                () -> slow.received() >= resumedFrom + 50);
+        assertNull(slow.violation(), "sequence broke after the slow client resumed: " + slow);
+        assertServes(slowClient);
+    }
+
+    @Test
+    @Timeout(30)
+    void faultyPluginGivesErrorReadingsAndOthersKeepWorking() throws Exception {
+        startAgent(b -> b.platform(new PlatformConfig(List.of(dummyProtocol(), faultyProtocol("faulty", "FAULTY_")))));
+        SalClient client = client("brave");
+        Reading failed = Await.result("execute a failing read", client.execute("FAULTY_0", "read", Map.of()));
+        assertEquals(Reading.Status.ERROR, failed.status());
+        assertFalse(failed.error().isBlank(), "an error reading says why");
+
+        RecordingStreamListener failing = RecordingStreamListener.fast("failing");
+        RecordingStreamListener flaky = RecordingStreamListener.fast("flaky");
+        RecordingStreamListener healthy = RecordingStreamListener.fast("healthy");
+        stream(client, "FAULTY_0", "read", Map.of(), 1, failing);
+        stream(client, "FAULTY_1", "flaky", Map.of(), 1, flaky);
+        stream(client, "DUMMY_0", "read", Map.of(), 1, healthy);
+        Await.until(() -> "readings on all three streams: " + failing + "; " + flaky + "; " + healthy,
+                Await.DEFAULT, () -> failing.received() >= 10 && flaky.received() >= 10 && healthy.received() >= 10);
+        assertEquals(failing.received(), failing.errors(), failing.toString());
+        assertTrue(flaky.errors() > 0 && flaky.ok() > 0, "a flaky sensor gives both: " + flaky);
+        assertEquals(0, healthy.errors(), healthy.toString());
+        for (RecordingStreamListener l : List.of(failing, flaky, healthy)) {
+            assertNull(l.violation(), l.toString());
+            assertFalse(l.ended().isDone(), "a failing read must not end the stream: " + l);
+        }
+        assertEquals(Reading.Status.OK, Await.result("the faulty protocol's healthy command",
+                client.execute("FAULTY_0", "ok", Map.of())).status());
+        assertServes(client);
+    }
+
+    // ------------------------------------------------------------------ life cycle
+
+    @Test
+    @Timeout(30)
+    void agentShutdownEndsStreamsAndClosesClients() throws Exception {
+        Agent a = startAgent();
+        List<SalClient> clients = new ArrayList<>();
+        List<RecordingStreamListener> listeners = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            SalClient c = client("c" + i);
+            RecordingStreamListener l = RecordingStreamListener.fast("c" + i);
+            Await.result("stream", c.stream("DUMMY_" + i, "read", Map.of(), 2, l));
+            clients.add(c);
+            listeners.add(l);
+        }
+        Await.until("every stream to deliver", () -> listeners.stream().allMatch(l -> l.received() > 2));
+        a.close();
+        for (int i = 0; i < clients.size(); i++) {
+            SalClient c = clients.get(i);
+            RecordingStreamListener l = listeners.get(i);
+            Await.result("the stream of " + c + " to end", l.ended());
+            Await.until(c + " to see the agent close", () -> !c.isOpen());
+            assertEquals(1, l.endedCalls(), l.toString());
+            assertNull(l.violation(), l.toString());
+        }
+        a.close(); // idempotent
+    }
+
+    @Test
+    @Timeout(30)
+    void clientReconnectsAfterAgentRestartOnTheSamePort() throws Exception {
+        Agent first = startAgent();
+        int port = first.port();
+        SalClient before = client("before");
+        assertServes(before);
+        first.close();
+        Await.until("the client to see the agent go", () -> !before.isOpen());
+        Throwable failure = Await.failure("a request to a stopped agent", Await.DEFAULT, before.listSensors());
+        assertNotNull(failure);
+
+        Agent second = startAgent(b -> b.port(port));
+        assertEquals(port, second.port());
+        assertServes(client("after", port));
+    }
+
+    @Test
+    @Timeout(30)
+    void agentReportsItsTransportAndAddress() throws Exception {
+        Agent a = startAgent();
+        assertEquals(provider().name(), a.transportName());
+        assertTrue(a.port() > 0);
+        assertEquals(a.port(), a.address().getPort());
+        int unused;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            unused = probe.getLocalPort();
+        }
+        try {
+            client("nowhere", unused);
+            fail("connecting where no agent listens should fail");
+        } catch (IOException expected) {
+            assertFalse(expected.getMessage() == null || expected.getMessage().isBlank());
+        }
+    }
+}

@@ -1,0 +1,549 @@
+package org.salgate.transport.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportClient;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.TransportServer;
+import org.salgate.wire.Call;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.StreamEnded;
+import org.salgate.wire.Value;
+
+/**
+ * The transport-level conformance suite: drives a transport's {@link TransportServer} and
+ * {@link TransportClient} directly, with the {@link TckServerHandler} on the server side. A
+ * transport's test extends this class and implements {@link #provider()}; it overrides the
+ * capability methods (such as {@link #byteStream()}) where its transport differs, and
+ * {@link #serverOptions()} / {@link #clientOptions} if it needs transport-specific properties.
+ * Tests that need a capability the transport lacks are skipped with the reason, never removed.
+ */
+public abstract class AbstractTransportConformanceTest {
+
+    /** The payload of the large streaming frames of the bench: 80 KB. */
+    protected static final int LARGE_FRAME_BYTES = 80 * 1024;
+
+    /**
+     * What a slow client may make the server push beyond its high-water mark before the session
+     * turns unwritable: what the socket buffers on both ends absorb on loopback (about 1 MiB seen
+     * with Linux autotuning) and a few frames in flight, with room to spare.
+     */
+    protected static final long UNWRITABLE_SLACK_BYTES = 4L * 1024 * 1024;
+
+    private final List<AutoCloseable> resources = Collections.synchronizedList(new ArrayList<>());
+    private final List<TckServerHandler> handlers = new ArrayList<>();
+    private final List<TransportServer> servers = new ArrayList<>();
+    private TckServerHandler handler;
+    private TransportServer server;
+
+    /** The transport under test; a new provider or a shared one, it must be usable for many servers and clients. */
+    protected abstract TransportProvider provider();
+
+    /**
+     * Whether the transport carries frames as bytes on a socket the suite can open itself, so raw
+     * bytes (oversize or malformed frames) can be sent to it. False for RMI.
+     */
+    protected boolean byteStream() {
+        return true;
+    }
+
+    /** The server options of every test before its own changes: loopback, port 0. */
+    protected ServerOptions.Builder serverOptions() {
+        return ServerOptions.builder().host("127.0.0.1").port(0);
+    }
+
+    /** The client options of every test before its own changes. */
+    protected ClientOptions.Builder clientOptions(InetSocketAddress server) {
+        return ClientOptions.builder().host("127.0.0.1").port(server.getPort()).connectTimeout(Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        List<AutoCloseable> toClose = new ArrayList<>(resources);
+        Collections.reverse(toClose);
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+        servers.forEach(TransportServer::close);
+        handlers.forEach(TckServerHandler::close);
+        for (TckServerHandler h : handlers) {
+            assertNull(h.violation(), "the transport broke the ServerHandler call order");
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
+     * Starts a server with the default options changed by {@code tweak}, and a new handler; both
+     * become {@link #handler()} and {@link #serverAddress()}.
+     */
+    protected TransportServer startServer(Consumer<ServerOptions.Builder> tweak) throws IOException {
+        ServerOptions.Builder options = serverOptions();
+        tweak.accept(options);
+        TckServerHandler h = new TckServerHandler();
+        handlers.add(h);
+        TransportServer s = provider().createServer(options.build());
+        servers.add(s);
+        s.start(h);
+        handler = h;
+        server = s;
+        return s;
+    }
+
+    protected TransportServer startServer() throws IOException {
+        return startServer(o -> { });
+    }
+
+    protected TckServerHandler handler() {
+        return handler;
+    }
+
+    protected InetSocketAddress serverAddress() {
+        return server.localAddress();
+    }
+
+    /** A client that has completed its hello. */
+    protected TckClient client(String name) throws IOException {
+        return client(name, o -> { }, false);
+    }
+
+    /** A client with the default options changed by {@code tweak}; {@code recordAll} see {@link TckClient}. */
+    protected TckClient client(String name, Consumer<ClientOptions.Builder> tweak, boolean recordAll)
+            throws IOException {
+        TckClient c = unconnectedClient(name, tweak, recordAll);
+        c.connect();
+        return c;
+    }
+
+    protected TckClient unconnectedClient(String name, Consumer<ClientOptions.Builder> tweak, boolean recordAll) {
+        ClientOptions.Builder options = clientOptions(serverAddress());
+        tweak.accept(options);
+        ClientOptions built = options.build();
+        TckClient c = new TckClient(name, provider().createClient(built), built.codec().name(), recordAll);
+        resources.add(c);
+        return c;
+    }
+
+    protected RawConnection raw() throws IOException {
+        RawConnection r = new RawConnection(serverAddress());
+        resources.add(r);
+        return r;
+    }
+
+    /** Checks that a client still gets answers: an echo round trip. */
+    protected static void assertEchoes(TckClient client) throws IOException {
+        Value payload = Value.of("still there? " + client.name());
+        Result result = Await.result(client.name() + " echo", client.request(new Call.Echo(payload)));
+        assertEquals(new Result.Echoed(payload), result, client.name() + " got a wrong echo");
+    }
+
+    // ------------------------------------------------------------------ messages
+
+    @Test
+    @Timeout(30)
+    void everyClientMessageReachesTheServerIntact() throws Exception {
+        startServer();
+        TckClient client = unconnectedClient("every-message", o -> { }, true).connectOnly();
+        List<Message> sent = TckMessages.everyClientMessage(Codecs.defaultCodec().name());
+        for (Message m : sent) {
+            client.transport().send(m);
+        }
+        RecordedSession session = handler().sessionAt(0);
+        Await.until(() -> "all " + sent.size() + " messages at the server, got " + session.received().size(),
+                Await.DEFAULT, () -> session.received().size() >= sent.size());
+        assertEquals(sent, new ArrayList<>(session.received()));
+    }
+
+    @Test
+    @Timeout(30)
+    void everyServerMessageReachesTheClientIntact() throws Exception {
+        startServer();
+        TckClient client = client("every-message", o -> { }, true);
+        assertEquals(HelloReply.accept(TckServerHandler.SERVER_ID), client.nextReceived());
+        RecordedSession session = handler().sessionOf("every-message");
+        List<Message> sent = TckMessages.everyServerMessage();
+        sent.forEach(session.session()::send);
+        List<Message> got = new ArrayList<>();
+        for (int i = 0; i < sent.size(); i++) {
+            got.add(client.nextReceived());
+        }
+        assertEquals(sent, got);
+    }
+
+    @Test
+    @Timeout(30)
+    void largeFrameWithinTheLimitRoundTrips() throws Exception {
+        startServer();
+        TckClient client = client("large");
+        byte[] bytes = new byte[4 * 1024 * 1024];
+        new java.util.Random(7).nextBytes(bytes);
+        Result result = Await.result("echo of 4 MiB", client.request(new Call.Echo(Value.of(bytes))));
+        assertEquals(new Result.Echoed(Value.of(bytes.clone())), result);
+    }
+
+    // ------------------------------------------------------------------ concurrency
+
+    @Test
+    @Timeout(60)
+    void concurrentClientsEachGetTheirOwnAnswers() throws Exception {
+        int clients = 100;
+        int requestsEach = 10;
+        startServer();
+        List<TckClient> all = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            all.add(client("client-" + i));
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(clients);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<List<CompletableFuture<Result>>>> sending = new ArrayList<>();
+            for (TckClient c : all) {
+                sending.add(threads.submit(() -> {
+                    go.await();
+                    List<CompletableFuture<Result>> answers = new ArrayList<>();
+                    for (int r = 0; r < requestsEach; r++) {
+                        answers.add(c.request(new Call.Echo(Value.of(c.name() + "/" + r))));
+                    }
+                    return answers;
+                }));
+            }
+            go.countDown();
+            for (int i = 0; i < clients; i++) {
+                List<CompletableFuture<Result>> answers = sending.get(i).get(20, TimeUnit.SECONDS);
+                for (int r = 0; r < requestsEach; r++) {
+                    Result result = Await.result("answer " + r + " of client " + i, answers.get(r));
+                    assertEquals(new Result.Echoed(Value.of("client-" + i + "/" + r)), result);
+                }
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void pushStreamsArriveWithoutLossDuplicationOrReordering() throws Exception {
+        int clients = 20;
+        int frames = 2_000;
+        startServer();
+        List<TckClient> all = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            all.add(client("streamer-" + i));
+        }
+        List<StreamCheck> checks = new ArrayList<>();
+        for (TckClient c : all) {
+            checks.add(c.startStream(frames, c.name().endsWith("0") ? 1_000 : 0));
+        }
+        for (StreamCheck check : checks) {
+            assertEquals(TckStreams.COMPLETE, Await.result("end of " + check, check.ended()));
+            assertNull(check.violation(), check.toString());
+            assertEquals(frames, check.received(), check.toString());
+        }
+    }
+
+    // ------------------------------------------------------------------ backpressure
+
+    @Test
+    @Timeout(60)
+    void slowClientMakesItsSessionUnwritableWhileOthersKeepReceiving() throws Exception {
+        int frames = 400;
+        startServer();
+        long highWater = serverOptions().build().writeHighWaterBytes();
+        TckClient slow = client("slow");
+        TckClient other = client("other");
+        slow.pauseStreams();
+        StreamCheck slowStream = slow.startStream(frames, LARGE_FRAME_BYTES);
+        RecordedSession slowSession = handler().sessionOf("slow");
+
+        Await.until(() -> "the slow client's session to turn unwritable; pushed " + slowSession.framesSent(),
+                Await.DEFAULT, () -> slowSession.framesSentWhenFirstUnwritable() >= 0);
+        long pushedBeforeUnwritable = slowSession.framesSentWhenFirstUnwritable();
+        assertTrue(pushedBeforeUnwritable * LARGE_FRAME_BYTES <= highWater + UNWRITABLE_SLACK_BYTES,
+                "the session took " + pushedBeforeUnwritable + " frames of " + LARGE_FRAME_BYTES
+                        + " B before turning unwritable; its buffer is not bounded by the high-water mark");
+
+        StreamCheck otherStream = other.startStream(1_000, 100);
+        assertEquals(TckStreams.COMPLETE, Await.result("the other client's stream", otherStream.ended()));
+        assertNull(otherStream.violation(), otherStream.toString());
+        assertEchoes(other);
+        assertTrue(slow.isBlocked(), "the slow client should still be held");
+        assertTrue(slowSession.framesSent() < frames,
+                "the server pushed all " + frames + " frames to a client that is not reading");
+
+        slow.resumeStreams();
+        assertEquals(TckStreams.COMPLETE, Await.result("the slow client's stream after it resumed",
+                Duration.ofSeconds(40), slowStream.ended()));
+        assertNull(slowStream.violation(), slowStream.toString());
+        assertEquals(frames, slowStream.received(), slowStream.toString());
+        assertTrue(slowSession.writableEvents() > 0, "the writability listener never ran");
+    }
+
+    // ------------------------------------------------------------------ bad input
+
+    @ParameterizedTest(name = "after hello: {0}")
+    @ValueSource(booleans = {false, true})
+    @Timeout(30)
+    void oversizeFrameClosesOnlyThatSession(boolean afterHello) throws Exception {
+        assumeTrue(byteStream(), "the transport does not carry raw bytes");
+        int max = 1024 * 1024;
+        startServer(o -> o.maxFrameBytes(max));
+        TckClient good = client("good");
+        int before = handler().sessions().size();
+        RawConnection raw = raw();
+        if (afterHello) {
+            raw.hello();
+        }
+        raw.length(max + 1).bytes(new byte[1024]);
+        RecordedSession rawSession = handler().sessionAt(before);
+        Optional<Throwable> cause = Await.result("the oversize session to close", rawSession.closed());
+        assertTrue(cause.isPresent(), "an oversize frame must close the session with a cause");
+        assertTrue(raw.closedByPeer(), "the server kept the connection open after an oversize frame");
+        assertEchoes(good);
+        assertEchoes(client("after"));
+    }
+
+    /** Bad inputs: a description, and whether to send a valid hello first, and the bytes. */
+    static Stream<Arguments> malformedInputs() {
+        byte[] garbage = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1, 2, 3};
+        byte[] requestFirst = new ConnectionCodec(Codecs.defaultCodec()).encode(
+                new Request(1, new Call.ListProtocols()));
+        return Stream.of(
+                Arguments.of("garbage instead of a hello", false, framed(garbage)),
+                Arguments.of("garbage after the hello", true, framed(garbage)),
+                Arguments.of("a request before the hello", false, framed(requestFirst)),
+                Arguments.of("a zero length", true, new byte[] {0, 0, 0, 0}),
+                Arguments.of("a negative length", true, new byte[] {(byte) 0x80, 0, 0, 1, 5, 5}));
+    }
+
+    private static byte[] framed(byte[] body) {
+        byte[] frame = new byte[4 + body.length];
+        java.nio.ByteBuffer.wrap(frame).putInt(body.length).put(body);
+        return frame;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedInputs")
+    @Timeout(30)
+    void malformedBytesCloseOnlyThatSession(String what, boolean helloFirst, byte[] bytes) throws Exception {
+        assumeTrue(byteStream(), "the transport does not carry raw bytes");
+        startServer();
+        TckClient good = client("good");
+        int before = handler().sessions().size();
+        RawConnection raw = raw();
+        if (helloFirst) {
+            raw.hello();
+        }
+        raw.bytes(bytes);
+        RecordedSession rawSession = handler().sessionAt(before);
+        Optional<Throwable> cause = Await.result("the session that got " + what + " to close", rawSession.closed());
+        assertTrue(cause.isPresent(), what + " must close the session with a cause");
+        assertTrue(raw.closedByPeer(), "the server kept the connection open after " + what);
+        assertEchoes(good);
+        assertEchoes(client("after"));
+    }
+
+    @Test
+    @Timeout(30)
+    void clientRefusesOversizeFrameFromTheServer() throws Exception {
+        assumeTrue(byteStream(), "the transport does not carry raw bytes");
+        startServer();
+        TckClient small = client("small", o -> o.maxFrameBytes(64 * 1024), false);
+        CompletableFuture<Result> answer = small.request(new Call.Echo(Value.of(new byte[128 * 1024])));
+        Throwable cause = Await.result("the client to close on an oversize frame", small.closed());
+        assertTrue(cause != null, "an oversize frame must close the client with a cause");
+        assertTrue(answer.isCompletedExceptionally() || !answer.isDone(), "the oversize answer was delivered");
+        assertEchoes(client("normal"));
+    }
+
+    @Test
+    @Timeout(30)
+    void oversizeFrameDetectedBeforeItsBodyArrives() throws Exception {
+        assumeTrue(byteStream(), "the transport does not carry raw bytes");
+        startServer(o -> o.maxFrameBytes(1024 * 1024));
+        int before = handler().sessions().size();
+        RawConnection raw = raw();
+        raw.hello().length(Integer.MAX_VALUE);
+        RecordedSession rawSession = handler().sessionAt(before);
+        assertTrue(Await.result("the session announcing 2 GiB to close", rawSession.closed()).isPresent(),
+                "announcing a 2 GiB frame must close the session with a cause, without waiting for the body");
+    }
+
+    // ------------------------------------------------------------------ life cycle
+
+    @Test
+    @Timeout(30)
+    void clientDisconnectingMidStreamIsReportedClosedAndServerKeepsServing() throws Exception {
+        startServer();
+        TckClient leaving = client("leaving");
+        TckClient staying = client("staying");
+        StreamCheck endless = leaving.startStream(Long.MAX_VALUE, 100);
+        Await.until("the leaving client to receive frames", () -> endless.received() >= 100);
+        RecordedSession leavingSession = handler().sessionOf("leaving");
+        leaving.close();
+        Await.result("the server to see the client leave", leavingSession.closed());
+        assertEquals(1, leavingSession.closedCalls());
+        assertFalse(leavingSession.session().isOpen());
+        long pushed = leavingSession.framesSent();
+        StreamCheck check = staying.startStream(500, 0);
+        assertEquals(TckStreams.COMPLETE, Await.result("the staying client's stream", check.ended()));
+        assertNull(check.violation(), check.toString());
+        assertEchoes(staying);
+        assertTrue(leavingSession.framesSent() <= pushed + 1, "the server kept pushing to a closed session");
+    }
+
+    @Test
+    @Timeout(30)
+    void sendOnAClosedSessionIsIgnored() throws Exception {
+        startServer();
+        TckClient client = client("gone");
+        RecordedSession session = handler().sessionOf("gone");
+        client.close();
+        Await.result("the session to close", session.closed());
+        session.session().send(new StreamEnded(1, "too late"));
+        assertFalse(session.session().isOpen());
+    }
+
+    @Test
+    @Timeout(30)
+    void sessionCloseDeliversWhatWasSentBefore() throws Exception {
+        startServer();
+        TckClient client = client("closing", o -> { }, true);
+        assertInstanceOf(HelloReply.class, client.nextReceived());
+        RecordedSession session = handler().sessionOf("closing");
+        int count = 50;
+        for (int i = 0; i < count; i++) {
+            session.session().send(new Response(i, new Result.Echoed(Value.of(new byte[10_000]))));
+        }
+        session.session().close();
+        for (int i = 0; i < count; i++) {
+            Message m = client.nextReceived();
+            assertEquals(i, ((Response) m).id(), "frames sent before close arrived out of order or were lost");
+        }
+        Await.result("the client to see the close", client.closed());
+        Await.result("the server to report the close", session.closed());
+        assertEquals(1, client.closedCalls());
+        assertEquals(0, client.messagesAfterClose());
+    }
+
+    @Test
+    @Timeout(30)
+    void clientCloseIsReportedOnceAndLaterSendsFail() throws Exception {
+        startServer();
+        TckClient client = client("closer");
+        RecordedSession session = handler().sessionOf("closer");
+        assertTrue(client.transport().isOpen());
+        client.close();
+        Await.result("the client handler to see the close", client.closed());
+        client.close();
+        assertFalse(client.transport().isOpen());
+        assertThrows(IOException.class, () -> client.transport().send(new Request(1, new Call.ListProtocols())));
+        Await.result("the server to see the close", session.closed());
+        assertEquals(1, client.closedCalls(), "ClientHandler.closed must be called exactly once");
+        assertEquals(1, session.closedCalls(), "ServerHandler.sessionClosed must be called exactly once");
+    }
+
+    @Test
+    @Timeout(30)
+    void serverCloseClosesEveryClient() throws Exception {
+        TransportServer s = startServer();
+        List<TckClient> clients = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            clients.add(client("c" + i));
+        }
+        StreamCheck streaming = clients.get(0).startStream(Long.MAX_VALUE, 100);
+        Await.until("frames to flow", () -> streaming.received() > 10);
+        s.close();
+        for (TckClient c : clients) {
+            Await.result(c.name() + " to see the server close", c.closed());
+            assertEquals(1, c.closedCalls());
+            assertFalse(c.transport().isOpen());
+        }
+        for (RecordedSession session : handler().sessions()) {
+            Await.result("session " + session.session().id() + " to be reported closed", session.closed());
+            assertEquals(1, session.closedCalls());
+        }
+        s.close(); // idempotent
+    }
+
+    @Test
+    @Timeout(30)
+    void clientReconnectsAfterTheServerRestartsOnTheSamePort() throws Exception {
+        TransportServer first = startServer();
+        int port = first.localAddress().getPort();
+        TckClient before = client("before");
+        assertEchoes(before);
+        first.close();
+        Await.result("the client to see the server go", before.closed());
+        assertThrows(IOException.class, () -> before.transport().send(new Request(9, new Call.ListProtocols())));
+
+        TransportServer second = startServer(o -> o.port(port));
+        assertEquals(port, second.localAddress().getPort());
+        TckClient after = client("after");
+        assertEchoes(after);
+    }
+
+    @Test
+    @Timeout(30)
+    void connectingWhereNothingListensFails() throws Exception {
+        startServer();
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        TckClient client = unconnectedClient("nowhere", o -> o.port(port).connectTimeout(Duration.ofSeconds(3)), false);
+        assertThrows(IOException.class, client::connectOnly);
+        assertFalse(client.transport().isOpen());
+    }
+
+    @Test
+    @Timeout(30)
+    void serverStartFailsOnAPortInUse() throws Exception {
+        TransportServer s = startServer();
+        int port = s.localAddress().getPort();
+        ServerOptions.Builder options = serverOptions().port(port);
+        TransportServer clash = provider().createServer(options.build());
+        try (TckServerHandler other = new TckServerHandler()) {
+            assertThrows(IOException.class, () -> clash.start(other));
+        } finally {
+            clash.close();
+        }
+        assertEchoes(client("still-served"));
+    }
+}

@@ -1,0 +1,74 @@
+package org.salgate.transport.tck;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Hello;
+
+/** A plain socket that speaks the framing by hand, to send what a well-behaved client never would. */
+public final class RawConnection implements AutoCloseable {
+
+    private final Socket socket;
+    private final DataOutputStream out;
+
+    public RawConnection(InetSocketAddress address) throws IOException {
+        socket = new Socket();
+        socket.connect(new InetSocketAddress("127.0.0.1", address.getPort()), 5_000);
+        socket.setSoTimeout((int) Await.DEFAULT.toMillis());
+        out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    /** Sends a frame: its length, then its bytes. */
+    public RawConnection frame(byte[] body) throws IOException {
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+        return this;
+    }
+
+    /** Sends a length prefix only. */
+    public RawConnection length(int length) throws IOException {
+        out.writeInt(length);
+        out.flush();
+        return this;
+    }
+
+    /** Sends raw bytes. */
+    public RawConnection bytes(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+        return this;
+    }
+
+    /** Sends a valid hello frame. */
+    public RawConnection hello() throws IOException {
+        return frame(new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of("protobuf", "raw")));
+    }
+
+    /** Reads and drops whatever the server sends until it closes; false if it stayed open. */
+    public boolean closedByPeer() throws IOException {
+        InputStream in = socket.getInputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            while (true) {
+                if (in.read(buffer) < 0) {
+                    return true;
+                }
+            }
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true; // reset by the server also counts as closed
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,13 @@
+package org.salgate.transport.tck;
+
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.Transports;
+
+/** The Netty transport against the transport-level suite. */
+class NettyTransportConformanceTest extends AbstractTransportConformanceTest {
+
+    @Override
+    protected TransportProvider provider() {
+        return Transports.byName("netty");
+    }
+}
