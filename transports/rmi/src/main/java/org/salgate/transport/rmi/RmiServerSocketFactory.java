@@ -2,13 +2,16 @@ package org.salgate.transport.rmi;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.rmi.server.RMIServerSocketFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.rmi.server.RMIServerSocketFactory;
-import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Makes RMI's listening sockets, bound to one address. RMI shares a listening port between the
@@ -19,6 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
     private static final int BACKLOG = 256;
+    /** How long closing waits for a port to be released: far above the few ms it takes. */
+    private static final long RELEASE_WAIT_MILLIS = 2_000;
 
     private final InetAddress bindAddress;
     private final Object key;
@@ -63,7 +68,9 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
      * on the same port.
      */
     void closeAll() {
+        List<Integer> ports = new ArrayList<>();
         for (ServerSocket socket : created) {
+            ports.add(socket.getLocalPort());
             try {
                 socket.close();
             } catch (IOException ignored) {
@@ -71,6 +78,38 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
             }
         }
         created.clear();
+        for (int port : ports) {
+            awaitReleased(port);
+        }
+    }
+
+    /**
+     * Waits until {@code port} can be bound again. Closing a listening socket while RMI's accept
+     * thread is blocked on it releases the port only once that thread has woken up, a moment after
+     * {@code close()} returned; an agent restarting on the same port would otherwise fail to bind.
+     */
+    private void awaitReleased(int port) {
+        if (port <= 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RELEASE_WAIT_MILLIS);
+        while (true) {
+            try (ServerSocket probe = new ServerSocket()) {
+                probe.setReuseAddress(true);
+                probe.bind(new InetSocketAddress(bindAddress, port));
+                return;
+            } catch (IOException stillBound) {
+                if (System.nanoTime() > deadline) {
+                    return; // someone else holds the port now; the next bind will say so
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /** A listening socket that remembers the connections it accepted, and closes them with itself. */
