@@ -2,16 +2,16 @@ package org.salgate.transport.rmi;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.rmi.server.RMIServerSocketFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
+import org.salgate.transport.Ports;
 
 /**
  * Makes RMI's listening sockets, bound to one address. RMI shares a listening port between the
@@ -79,36 +79,8 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         }
         created.clear();
         for (int port : ports) {
-            awaitReleased(port);
-        }
-    }
-
-    /**
-     * Waits until {@code port} can be bound again. Closing a listening socket while RMI's accept
-     * thread is blocked on it releases the port only once that thread has woken up, a moment after
-     * {@code close()} returned; an agent restarting on the same port would otherwise fail to bind.
-     */
-    private void awaitReleased(int port) {
-        if (port <= 0) {
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RELEASE_WAIT_MILLIS);
-        while (true) {
-            try (ServerSocket probe = new ServerSocket()) {
-                probe.setReuseAddress(true);
-                probe.bind(new InetSocketAddress(bindAddress, port));
-                return;
-            } catch (IOException stillBound) {
-                if (System.nanoTime() > deadline) {
-                    return; // someone else holds the port now; the next bind will say so
-                }
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+            // RMI's accept thread releases the port only once it wakes up, after close() returned
+            Ports.awaitReleased(bindAddress, port, Duration.ofMillis(RELEASE_WAIT_MILLIS));
         }
     }
 

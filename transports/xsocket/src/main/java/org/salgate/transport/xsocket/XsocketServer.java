@@ -3,6 +3,7 @@ package org.salgate.transport.xsocket;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
@@ -112,6 +114,8 @@ final class XsocketServer implements TransportServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // xSocket's acceptor closes the listening channel on its own thread, after close() returned.
+        Ports.awaitReleased(localAddress.getAddress(), localAddress.getPort(), Duration.ofMillis(CLOSE_GRACE_MILLIS));
     }
 
     private static long suspendReadsAboveBytes(ServerOptions options) {
