@@ -9,13 +9,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The PCML parameters of a dummy protocol.
  *
- * @param sensors how many sensors {@code DUMMY_0..DUMMY_{n-1}} the protocol starts with
+ * @param sensors how many sensors {@code <prefix>_0..<prefix>_{n-1}} the protocol starts with
  * @param payloadBytes the size of a {@code payload} reading when the {@code size} argument is left out
+ * @param prefix the start of the sensor ids, {@code DUMMY} by default; a second dummy protocol on
+ *               one agent needs another prefix, since sensor ids are unique on an agent
  */
-public record DummyParameters(int sensors, int payloadBytes) {
+public record DummyParameters(int sensors, int payloadBytes, String prefix) {
 
     public static final String SENSORS = "sensors";
     public static final String PAYLOAD_BYTES = "payloadBytes";
+    public static final String PREFIX = "prefix";
+    public static final String DEFAULT_PREFIX = "DUMMY";
     public static final int DEFAULT_SENSORS = 20;
     public static final int DEFAULT_PAYLOAD_BYTES = 64;
     /** Enough for any benchmark; more would only be a typo costing memory. */
@@ -24,7 +28,9 @@ public record DummyParameters(int sensors, int payloadBytes) {
     public static final int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(DummyParameters.class);
-    private static final Set<String> KNOWN = Set.of(SENSORS, PAYLOAD_BYTES);
+    private static final Set<String> KNOWN = Set.of(SENSORS, PAYLOAD_BYTES, PREFIX);
+    /** Letters, digits, '_', '-' and '.': safe in sensor ids, CLI arguments and gml:ids. */
+    private static final java.util.regex.Pattern PREFIX_SYNTAX = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
 
     public DummyParameters {
         if (sensors < 0 || sensors > MAX_SENSORS) {
@@ -33,6 +39,15 @@ public record DummyParameters(int sensors, int payloadBytes) {
         if (payloadBytes < 0 || payloadBytes > MAX_PAYLOAD_BYTES) {
             throw new IllegalArgumentException("payloadBytes must be 0.." + MAX_PAYLOAD_BYTES + ", got " + payloadBytes);
         }
+        if (prefix == null || !PREFIX_SYNTAX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("prefix must be a letter followed by letters, digits, '_', '-' or '.'"
+                    + ", got " + prefix);
+        }
+    }
+
+    /** The id of the {@code index}th sensor. */
+    public String sensorId(int index) {
+        return prefix + "_" + index;
     }
 
     /**
@@ -44,13 +59,18 @@ public record DummyParameters(int sensors, int payloadBytes) {
     public static DummyParameters of(ProtocolConfig config) throws PluginException {
         for (String key : config.parameters().keySet()) {
             if (!KNOWN.contains(key)) {
-                LOG.warn("Protocol {} ignores unknown parameter '{}'; a dummy protocol takes {} and {}.",
-                        config.name(), key, SENSORS, PAYLOAD_BYTES);
+                LOG.warn("Protocol {} ignores unknown parameter '{}'; a dummy protocol takes {}, {} and {}.",
+                        config.name(), key, SENSORS, PAYLOAD_BYTES, PREFIX);
             }
         }
         int sensors = wholeNumber(config, SENSORS, DEFAULT_SENSORS, MAX_SENSORS);
         int payloadBytes = wholeNumber(config, PAYLOAD_BYTES, DEFAULT_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES);
-        return new DummyParameters(sensors, payloadBytes);
+        String prefix = config.parameter(PREFIX, DEFAULT_PREFIX).trim();
+        if (!PREFIX_SYNTAX.matcher(prefix).matches()) {
+            throw new PluginException("Parameter " + PREFIX + " of protocol " + config.name()
+                    + " must start with a letter and hold only letters, digits, '_', '-' or '.', not '" + prefix + "'.");
+        }
+        return new DummyParameters(sensors, payloadBytes, prefix);
     }
 
     private static int wholeNumber(ProtocolConfig config, String key, int fallback, int max) throws PluginException {

@@ -37,7 +37,7 @@ final class DummyProtocol implements SensorProtocol {
         this.payloads = new PayloadPool(parameters.payloadBytes());
         List<SensorDescription> initial = new ArrayList<>(parameters.sensors());
         for (int i = 0; i < parameters.sensors(); i++) {
-            SensorDescription sensor = new SensorDescription("DUMMY_" + i,
+            SensorDescription sensor = new SensorDescription(parameters.sensorId(i),
                     "Dummy sensor " + i + ": a constant reading and a byte payload, for tests and benchmarks.",
                     name, "", DummyCommands.OUTPUTS, SamplingBounds.ANY);
             initial.add(sensor);

@@ -64,6 +64,22 @@ class DummyPluginTest {
     }
 
     @Test
+    void aPrefixNamesTheSensorsSoTwoDummyProtocolsCanShareAnAgent() throws Exception {
+        try (SensorProtocol protocol = open(Map.of("sensors", "2", "prefix", "BENCH"))) {
+            assertEquals(List.of("BENCH_0", "BENCH_1"),
+                    protocol.sensors().stream().map(SensorDescription::id).toList());
+            assertInstanceOf(Value.Num.class, protocol.execute("BENCH_1", "read", Map.of()));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "1ABC", "A B", "A/B"})
+    void aPrefixThatCannotStartASensorIdIsRefused(String prefix) {
+        PluginException e = assertThrows(PluginException.class, () -> open(Map.of("prefix", prefix)));
+        assertTrue(e.getMessage().contains("prefix"), e.getMessage());
+    }
+
+    @Test
     void readIsTheSameConstantEveryTime() throws Exception {
         try (SensorProtocol protocol = open(Map.of())) {
             Value first = protocol.execute("DUMMY_0", "read", Map.of());
