@@ -1,0 +1,72 @@
+package org.salgate.bench.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+import picocli.CommandLine.Option;
+
+/** The options of a measuring run, shared by {@code transport} and {@code agent}. */
+final class RunOptions {
+
+    @Option(names = "--transports", split = ",", paramLabel = "NAME",
+            description = "Transports to compare with the baseline (default: netty,mina,xsocket,socket; agent: netty).")
+    List<String> transports;
+
+    @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "rmi",
+            description = "The transport that is 100 %% (default: ${DEFAULT-VALUE}).")
+    String baseline;
+
+    @Option(names = "--clients", split = ",", paramLabel = "N",
+            description = "Client counts to sweep (default: 1,10,30,70,100; any list, such as 1,100,300,1000).")
+    List<Integer> clients;
+
+    @Option(names = "--reps", paramLabel = "N", description = "Repetitions of every cell (default: 3; --quick: 1).")
+    Integer reps;
+
+    @Option(names = "--warmup", paramLabel = "DURATION",
+            description = "Warm-up of each fresh server before its first cell (default: 10s; --quick: 2s).")
+    Duration warmup;
+
+    @Option(names = "--quick", description = "Smoke-test profile: about 2 s per cell, 1 repetition.")
+    boolean quick;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: bench-results/<timestamp>).")
+    Path out;
+
+    @Option(names = "--rtt-calls", paramLabel = "N", description = "RTT calls per client (default: 1000).")
+    Integer rttCalls;
+
+    @Option(names = "--rtt-warmup-calls", paramLabel = "N", description = "Warm-up calls per client before each RTT cell (default: 200).")
+    Integer rttWarmupCalls;
+
+    @Option(names = "--tp-duration", paramLabel = "DURATION", description = "TP cell length (default: 60s).")
+    Duration tpDuration;
+
+    @Option(names = "--stream-duration", paramLabel = "DURATION", description = "Streaming cell length (default: 30s).")
+    Duration streamDuration;
+
+    @Option(names = "--resource-duration", paramLabel = "DURATION", description = "Resource cell length (default: 30s).")
+    Duration resourceDuration;
+
+    @Option(names = "--agent-duration", paramLabel = "DURATION", description = "Agent-level cell length (default: 30s).")
+    Duration agentDuration;
+
+    @Option(names = "--rate", paramLabel = "CALLS_PER_S",
+            description = "Open-loop RTT: each client calls at this fixed rate; latencies are measured from each call's "
+                    + "intended start (coordinated-omission corrected).")
+    Double rate;
+
+    @Option(names = "--dummy-sensors", paramLabel = "N",
+            description = "Agent level: dummy sensors besides the OS sensors (default: 20, the paper's 28 in all).")
+    Integer dummySensors;
+
+    @Option(names = "--no-limits", description = "Skip the framework-free socket ceiling (transport level).")
+    boolean noLimits;
+
+    static Path defaultOut() {
+        return Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
+}

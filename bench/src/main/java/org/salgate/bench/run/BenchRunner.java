@@ -1,0 +1,296 @@
+package org.salgate.bench.run;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.salgate.bench.sample.ResourceSample;
+import org.salgate.bench.sample.ResourceSampler;
+import org.salgate.bench.server.ServerProcess;
+import org.salgate.bench.workload.ClientGroup;
+import org.salgate.bench.workload.Payload;
+import org.salgate.bench.workload.RawSocketChannel;
+import org.salgate.bench.workload.StreamOutcome;
+import org.salgate.bench.workload.StreamSpec;
+import org.salgate.bench.workload.SyncOutcome;
+import org.salgate.bench.workload.TransportChannel;
+import org.salgate.bench.workload.Workloads;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.Transports;
+
+/**
+ * Runs a plan: for each transport, start its server in a child JVM, warm it up, run its cells
+ * (clients in this JVM, the server sampled from outside), stop it. A cell that fails is recorded
+ * with its error and the run goes on; a server that dies is restarted for the next cell.
+ */
+public final class BenchRunner {
+
+    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final RunConfig config;
+    private final PrintStream console;
+    private final ResultSet results = new ResultSet();
+    private final List<SampleRow> samples = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> notes = new ArrayList<>();
+
+    public BenchRunner(RunConfig config, PrintStream console) {
+        this.config = config;
+        this.console = console;
+    }
+
+    /** Runs every cell of the plan and returns what was measured. */
+    public RunOutcome run() throws IOException, InterruptedException {
+        Instant started = Instant.now();
+        Files.createDirectories(config.out());
+        Plan plan = Plan.of(config);
+        Progress progress = new Progress(plan, console);
+        progress.note(String.format(Locale.ROOT, "%s level: %d cells over %s, roughly %s; results in %s",
+                config.level().name().toLowerCase(Locale.ROOT), plan.size(), plan.servers(),
+                Progress.formatSeconds(plan.estimateSeconds()), config.out()));
+        for (String server : plan.servers()) {
+            runServer(server, plan.cells(server), progress);
+        }
+        return new RunOutcome(config, results, samples, notes, started, Instant.now());
+    }
+
+    private void runServer(String name, List<PlannedCell> cells, Progress progress) throws InterruptedException {
+        boolean raw = name.equals(CellKey.RAW);
+        TransportProvider provider = null;
+        if (!raw) {
+            try {
+                provider = Transports.byName(name);
+            } catch (IllegalArgumentException e) {
+                skip(name, cells, progress, e.getMessage());
+                return;
+            }
+        }
+        ServerProcess server = null;
+        try {
+            for (PlannedCell cell : cells) {
+                if (server == null || !server.isAlive()) {
+                    if (server != null) {
+                        note(progress, "the " + name + " server died (see " + log(name) + "); restarting it");
+                        server.close();
+                    }
+                    server = startServer(name, provider, progress);
+                }
+                progress.starting(cell, config.reps());
+                CellResult r = runCell(cell, server, provider);
+                results.add(r);
+                progress.finished(cell, summary(r));
+            }
+        } catch (IOException e) {
+            note(progress, "the " + name + " server could not be started, its remaining cells are skipped: " + e.getMessage());
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    private void skip(String name, List<PlannedCell> cells, Progress progress, String why) {
+        note(progress, "transport " + name + " skipped: " + why);
+        for (PlannedCell c : cells) {
+            results.add(new CellResult(c.key(), c.rep(), Map.of(), why));
+            progress.finished(c, "skipped");
+        }
+    }
+
+    private void note(Progress progress, String message) {
+        notes.add(message);
+        progress.note(message);
+    }
+
+    private Path log(String name) {
+        return config.out().resolve("server-" + name + ".log");
+    }
+
+    private ServerProcess startServer(String name, TransportProvider provider, Progress progress)
+            throws IOException, InterruptedException {
+        List<String> args = name.equals(CellKey.RAW) ? List.of("raw")
+                : config.level() == Level.AGENT ? List.of("agent", name, Integer.toString(config.dummySensors()))
+                : List.of("transport", name);
+        ServerProcess server = ServerProcess.start(args, log(name));
+        progress.note("server " + server + " started; warming it up for " + config.serverWarmup().toMillis() + " ms");
+        warmUp(server, provider);
+        return server;
+    }
+
+    /** JIT warm-up of a fresh server: half the time synchronous calls, half streaming, two clients. */
+    private void warmUp(ServerProcess server, TransportProvider provider) throws InterruptedException {
+        if (config.serverWarmup().isZero()) {
+            return;
+        }
+        Duration half = config.serverWarmup().dividedBy(2);
+        Payload sync = config.level() == Level.AGENT ? Payload.sensorList() : Payload.string();
+        StreamSpec stream = config.level() == Level.AGENT ? StreamSpec.dummySensors(config.dummySensors())
+                : StreamSpec.kilobytes(20);
+        try (ClientGroup g = ClientGroup.open(factory(server, provider), 2)) {
+            Workloads.sync(g, sync, Workloads.Pace.duration(0, half));
+            Workloads.stream(g, stream, Duration.ZERO, half);
+        } catch (IOException e) {
+            notes.add("warm-up of " + server + " failed: " + e.getMessage());
+        }
+    }
+
+    private ClientGroup.ChannelFactory factory(ServerProcess server, TransportProvider provider) {
+        if (provider == null) {
+            return i -> new RawSocketChannel(server.port());
+        }
+        return i -> TransportChannel.connect(provider, server.port(), i, CLIENT_TIMEOUT);
+    }
+
+    private CellResult runCell(PlannedCell cell, ServerProcess server, TransportProvider provider)
+            throws InterruptedException {
+        CellKey k = cell.key();
+        Map<String, Double> m = new LinkedHashMap<>();
+        String error = null;
+        ResourceSampler sampler = k.method().samplesServer() ? new ResourceSampler(server.pid()) : null;
+        Workloads.Window window = sampler == null ? Workloads.Window.NONE : samplingWindow(sampler);
+        long t0 = System.nanoTime();
+        try (ClientGroup g = ClientGroup.open(factory(server, provider), k.clients())) {
+            switch (k.method()) {
+                case RTT -> {
+                    Workloads.Pace pace = config.ratePerClient() > 0
+                            ? Workloads.Pace.fixedRate(config.rttWarmupCalls(), config.rttCalls(), config.ratePerClient())
+                            : Workloads.Pace.calls(config.rttWarmupCalls(), config.rttCalls());
+                    error = putSync(m, Workloads.sync(g, syncPayload(k), pace));
+                }
+                case TP -> error = putSync(m, Workloads.sync(g, syncPayload(k),
+                        Workloads.Pace.duration(config.rttWarmupCalls() / 4, config.tpDuration())));
+                case RESOURCE_SYNC, AGENT_SYNC -> error = putSync(m, Workloads.sync(g, syncPayload(k),
+                        Workloads.Pace.duration(config.rttWarmupCalls() / 4, k.method() == Method.AGENT_SYNC
+                                ? config.agentDuration() : config.resourceDuration()), window));
+                case STREAM -> error = putStream(m, Workloads.stream(g, streamSpec(k), config.streamSettle(),
+                        config.streamDuration()));
+                case RESOURCE_ASYNC, AGENT_ASYNC -> error = putStream(m, Workloads.stream(g, streamSpec(k),
+                        config.streamSettle(), k.method() == Method.AGENT_ASYNC ? config.agentDuration()
+                                : config.resourceDuration(), window));
+            }
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // a broken transport fails its cell, not the run
+            error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        } finally {
+            if (sampler != null) {
+                List<ResourceSample> s = sampler.stop();
+                putSamples(m, s);
+                s.forEach(x -> samples.add(new SampleRow(k, cell.rep(), x)));
+                if (s.isEmpty() && error == null) {
+                    error = "no resource sample was taken (the measured window is shorter than "
+                            + ResourceSampler.DEFAULT_PERIOD_MILLIS + " ms?)";
+                }
+            }
+        }
+        m.put(Metrics.SECONDS, (System.nanoTime() - t0) / 1e9);
+        return new CellResult(k, cell.rep(), m, error);
+    }
+
+    private static Workloads.Window samplingWindow(ResourceSampler sampler) {
+        return new Workloads.Window() {
+            @Override
+            public void started() {
+                try {
+                    sampler.start();
+                } catch (IOException e) {
+                    throw new IllegalStateException("cannot sample the server: " + e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public void ended() {
+                sampler.stop();
+            }
+        };
+    }
+
+    private Payload syncPayload(CellKey k) {
+        if (k.method() == Method.AGENT_SYNC) {
+            return Payload.sensorList();
+        }
+        if (k.method() == Method.RESOURCE_SYNC) {
+            return Payload.bytes(Integer.parseInt(k.dataType().replace(" B", "")));
+        }
+        return switch (k.dataType()) {
+            case "Integer" -> Payload.integer();
+            case "Object" -> Payload.object();
+            case "String" -> Payload.string();
+            default -> throw new IllegalArgumentException("unknown data type " + k.dataType());
+        };
+    }
+
+    private StreamSpec streamSpec(CellKey k) {
+        if (k.method() == Method.AGENT_ASYNC) {
+            return StreamSpec.dummySensors(config.dummySensors());
+        }
+        return StreamSpec.kilobytes(Integer.parseInt(k.dataType().replace(" KB", "")));
+    }
+
+    private static String putSync(Map<String, Double> m, SyncOutcome o) {
+        Histogram h = o.latencies();
+        m.put(Metrics.CALLS, (double) o.calls());
+        m.put(Metrics.ERRORS, (double) o.errors());
+        m.put(Metrics.CALLS_PER_S, o.callsPerSecond());
+        if (h.getTotalCount() > 0) {
+            m.put(Metrics.MEAN_US, h.getMean() / 1000);
+            m.put(Metrics.P50_US, h.getValueAtPercentile(50) / 1000.0);
+            m.put(Metrics.P90_US, h.getValueAtPercentile(90) / 1000.0);
+            m.put(Metrics.P99_US, h.getValueAtPercentile(99) / 1000.0);
+            m.put(Metrics.P999_US, h.getValueAtPercentile(99.9) / 1000.0);
+            m.put(Metrics.MAX_US, h.getMaxValue() / 1000.0);
+            if (o.serviceTimes() != h) {
+                m.put(Metrics.SERVICE_P99_US, o.serviceTimes().getValueAtPercentile(99) / 1000.0);
+            }
+        }
+        return o.errors() > 0 ? o.errors() + " failed calls; first: " + o.firstError() : null;
+    }
+
+    private static String putStream(Map<String, Double> m, StreamOutcome o) {
+        m.put(Metrics.MESSAGES, (double) o.messages());
+        m.put(Metrics.MSGS_PER_S, o.messagesPerSecond());
+        m.put(Metrics.MB_PER_S, o.megabytesPerSecond());
+        m.put(Metrics.LOST, (double) o.lost());
+        m.put(Metrics.DUPLICATED, (double) o.duplicated());
+        m.put(Metrics.REORDERED, (double) o.reordered());
+        m.put(Metrics.ERRORS, (double) o.errors());
+        if (o.errors() > 0) {
+            return o.errors() + " streams failed; first: " + o.firstError();
+        }
+        if (o.lost() + o.duplicated() + o.reordered() > 0) {
+            return "sequence errors: " + o.lost() + " lost, " + o.duplicated() + " duplicated, " + o.reordered()
+                    + " reordered";
+        }
+        return null;
+    }
+
+    private static void putSamples(Map<String, Double> m, List<ResourceSample> s) {
+        m.put(Metrics.CPU_PCT, ResourceSampler.meanCpu(s));
+        m.put(Metrics.RSS_MB, ResourceSampler.meanRss(s) / 1e6);
+        m.put(Metrics.RSS_MAX_MB, ResourceSampler.maxRss(s) / 1e6);
+        m.put(Metrics.SAMPLES, (double) s.size());
+    }
+
+    private static String summary(CellResult r) {
+        StringBuilder s = new StringBuilder();
+        for (String k : List.of(Metrics.MEAN_US, Metrics.P99_US, Metrics.CALLS_PER_S, Metrics.MSGS_PER_S,
+                Metrics.MB_PER_S, Metrics.CPU_PCT, Metrics.RSS_MB)) {
+            double v = r.get(k);
+            if (!Double.isNaN(v)) {
+                s.append(k).append('=').append(String.format(Locale.ROOT, "%.1f", v)).append("  ");
+            }
+        }
+        if (r.error() != null) {
+            s.append("ERROR: ").append(r.error());
+        }
+        return s.toString().trim();
+    }
+}

@@ -1,0 +1,100 @@
+package org.salgate.bench.server;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.salgate.bench.limits.RawSocketServer;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.TransportServer;
+import org.salgate.transport.Transports;
+
+/**
+ * The server under test, in its own JVM: {@code transport <name>} (the echo/stream service on a
+ * transport), {@code agent <name> [dummySensors]} (the real agent) or {@code raw} (the framework-free
+ * socket ceiling). Binds 127.0.0.1 on a free port, prints {@code LISTENING <port>} on stdout, and
+ * runs until its stdin closes or reads {@code stop}, so that it never outlives the bench.
+ */
+public final class BenchServerMain {
+
+    private BenchServerMain() {}
+
+    public static void main(String[] args) {
+        try {
+            AutoCloseable server = start(args);
+            waitForStop();
+            server.close();
+            System.exit(0);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        } catch (Exception e) {
+            System.err.println("bench server failed: " + e);
+            System.exit(1);
+        }
+    }
+
+    private static AutoCloseable start(String[] args) throws Exception {
+        if (args.length < 1) {
+            throw new IllegalArgumentException("usage: BenchServerMain transport <name> | agent <name> [dummySensors] | raw");
+        }
+        switch (args[0]) {
+            case "transport" -> {
+                TransportProvider provider = Transports.byName(arg(args, 1, "a transport name"));
+                ExecutorService pushers = Executors.newFixedThreadPool(
+                        Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+                            Thread t = new Thread(r, "bench-push");
+                            t.setDaemon(true);
+                            return t;
+                        });
+                TransportServer server = provider.createServer(ServerOptions.builder().host("127.0.0.1").port(0)
+                        .writeWaterMarks(BenchProtocol.WRITE_LOW_WATER_BYTES, BenchProtocol.WRITE_HIGH_WATER_BYTES).build());
+                server.start(new EchoStreamHandler("bench-" + provider.name(), pushers));
+                listening(server.localAddress().getPort());
+                return () -> {
+                    server.close();
+                    pushers.shutdownNow();
+                };
+            }
+            case "agent" -> {
+                int dummies = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+                org.salgate.agent.Agent agent = AgentServer.start(arg(args, 1, "a transport name"), dummies);
+                listening(agent.port());
+                return agent;
+            }
+            case "raw" -> {
+                RawSocketServer raw = new RawSocketServer();
+                listening(raw.port());
+                return raw;
+            }
+            default -> throw new IllegalArgumentException("unknown server kind '" + args[0]
+                    + "'; use transport, agent or raw");
+        }
+    }
+
+    private static String arg(String[] args, int i, String what) {
+        if (args.length <= i) {
+            throw new IllegalArgumentException(args[0] + " needs " + what);
+        }
+        return args[i];
+    }
+
+    private static void listening(int port) {
+        System.out.println(BenchProtocol.LISTENING + " " + port);
+        System.out.flush();
+    }
+
+    private static void waitForStop() throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.trim().equals("stop")) {
+                return;
+            }
+        }
+    }
+}

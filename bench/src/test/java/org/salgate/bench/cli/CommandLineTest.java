@@ -1,0 +1,109 @@
+package org.salgate.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.salgate.bench.run.Level;
+import org.salgate.bench.run.Method;
+import org.salgate.bench.run.RunConfig;
+import picocli.CommandLine;
+
+class CommandLineTest {
+
+    private static String run(String... args) {
+        CommandLine cl = BenchCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return code + "\n" + out + err;
+    }
+
+    @Test
+    void durationsAcceptSecondsMillisAndMinutes() {
+        DurationConverter c = new DurationConverter();
+        assertEquals(Duration.ofSeconds(60), c.convert("60s"));
+        assertEquals(Duration.ofMillis(500), c.convert("500ms"));
+        assertEquals(Duration.ofMinutes(2), c.convert("2m"));
+        assertEquals(Duration.ofMillis(1500), c.convert("1.5"));
+        assertThrows(CommandLine.TypeConversionException.class, () -> c.convert("soon"));
+    }
+
+    @Test
+    void resourceMethodMeansBothResourceTests() {
+        assertEquals(EnumSet.of(Method.RTT, Method.RESOURCE_SYNC, Method.RESOURCE_ASYNC),
+                RunCommand.parseMethods(List.of("rtt", "resource"), Level.TRANSPORT));
+    }
+
+    @Test
+    void agentMethodsAreRejectedAtTransportLevel() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> RunCommand.parseMethods(List.of("sync"), Level.TRANSPORT));
+        assertTrue(e.getMessage().contains("rtt, tp, stream, resource"));
+    }
+
+    @Test
+    void quickProfileShortensCellsAndExplicitOptionsWin() {
+        TransportCommand t = new TransportCommand();
+        new CommandLine(t).registerConverter(Duration.class, new DurationConverter())
+                .parseArgs("--quick", "--reps", "2", "--clients", "1,300,1000", "--tp-duration", "5s",
+                        "--transports", "netty,mina", "--out", "x");
+        RunConfig c = t.config();
+        assertTrue(c.quick());
+        assertEquals(2, c.reps());
+        assertEquals(List.of(1, 300, 1000), c.clients());
+        assertEquals(Duration.ofSeconds(5), c.tpDuration());
+        assertEquals(Duration.ofSeconds(2), c.streamDuration());
+        assertEquals(List.of("rmi", "netty", "mina"), c.transportsWithBaseline());
+        assertEquals(Path.of("x"), c.out());
+    }
+
+    @Test
+    void defaultsAreThePapers() {
+        TransportCommand t = new TransportCommand();
+        new CommandLine(t).parseArgs();
+        RunConfig c = t.config();
+        assertEquals(List.of(1, 10, 30, 70, 100), c.clients());
+        assertEquals(3, c.reps());
+        assertEquals(1000, c.rttCalls());
+        assertEquals(Duration.ofSeconds(60), c.tpDuration());
+        assertEquals(Duration.ofSeconds(30), c.streamDuration());
+        assertEquals("rmi", c.baseline());
+        assertTrue(c.out().startsWith("bench-results"));
+    }
+
+    @Test
+    void paperCommandPrintsTheFinalScoresAndTheInconsistencies() {
+        String out = run("paper");
+        assertTrue(out.startsWith("0\n"), out);
+        assertTrue(out.contains("101.90 %") && out.contains("109.60 %") && out.contains("103.37 %"), out);
+        assertTrue(out.contains("168.08 %"), out);
+        assertTrue(out.contains("printed 13.64 %, formula gives 14.64 %"), out);
+        assertTrue(out.contains("Table VII"), out);
+    }
+
+    @Test
+    void unknownOptionFailsWithUsage() {
+        String out = run("transport", "--bogus");
+        assertTrue(out.startsWith("2\n"), out);
+        assertTrue(out.contains("Unknown option"), out);
+    }
+
+    @Test
+    void rootCommandListsSubcommands() {
+        String out = run();
+        for (String s : List.of("transport", "agent", "score", "paper")) {
+            assertTrue(out.contains(s), out);
+        }
+    }
+}

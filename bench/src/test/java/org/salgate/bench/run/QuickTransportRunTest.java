@@ -1,0 +1,68 @@
+package org.salgate.bench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.salgate.bench.cli.BenchCommand;
+import org.salgate.bench.report.CsvFiles;
+import org.salgate.bench.report.JsonSummary;
+import org.salgate.bench.sample.ProcStat;
+import org.salgate.transport.Transports;
+
+/** The one slow test: a real --quick run of the transport bench over two transports, servers in child JVMs. */
+class QuickTransportRunTest {
+
+    @Test
+    @Timeout(180)
+    void quickRunOverTwoTransportsWritesReportsWithNumbers(@TempDir Path out) throws Exception {
+        assumeTrue(ProcStat.supported(), "needs Linux /proc");
+        assumeTrue(Transports.available().keySet().containsAll(List.of("netty", "rmi")),
+                "needs the netty and rmi transports installed");
+        int code = BenchCommand.commandLine().execute("transport", "--quick", "--transports", "netty",
+                "--baseline", "rmi", "--clients", "2", "--rtt-calls", "50", "--rtt-warmup-calls", "20",
+                "--tp-duration", "300ms", "--stream-duration", "300ms", "--resource-duration", "1100ms",
+                "--warmup", "500ms", "--out", out.toString());
+        assertEquals(0, code);
+
+        for (String f : List.of("results.csv", "samples.csv", "summary.json", "report.md")) {
+            assertTrue(Files.size(out.resolve(f)) > 0, f + " is empty");
+        }
+        List<CellResult> cells = CsvFiles.readResults(out.resolve(CsvFiles.RESULTS));
+        List<CellResult> failed = cells.stream().filter(c -> c.error() != null).toList();
+        assertTrue(failed.isEmpty(), "cells failed: " + failed);
+        for (CellResult c : cells) {
+            double main = c.get(c.key().method().metric());
+            assertTrue(main > 0, c.key() + " has no " + c.key().method().metric() + ": " + c.metrics());
+            if (c.key().method() == Method.STREAM) {
+                assertEquals(0.0, c.get(Metrics.LOST) + c.get(Metrics.DUPLICATED) + c.get(Metrics.REORDERED),
+                        c.key() + " lost or reordered messages over TCP");
+            }
+            if (c.key().method().samplesServer()) {
+                assertTrue(c.get(Metrics.RSS_MB) > 1, c.key() + " has no server memory");
+            }
+        }
+        assertTrue(cells.stream().anyMatch(c -> c.key().transport().equals(CellKey.RAW)), "the ceiling was not measured");
+
+        JsonNode json = JsonSummary.read(out.resolve(JsonSummary.FILE));
+        JsonNode netty = json.path("scores").get(0);
+        assertEquals("netty", netty.path("transport").asText());
+        assertTrue(netty.path("transferRate").path("total").asDouble() > 0);
+        assertTrue(netty.path("resourceUsage").path("total").asDouble() > 0);
+        assertTrue(json.path("ceiling").size() > 0);
+
+        String md = Files.readString(out.resolve("report.md"));
+        assertTrue(md.contains("Table I") && md.contains("Table IV") && md.contains("| netty |"), md);
+        try (var charts = Files.list(out.resolve("charts"))) {
+            assertEquals(7, charts.filter(p -> p.toString().endsWith(".png")).count());
+        }
+    }
+}
