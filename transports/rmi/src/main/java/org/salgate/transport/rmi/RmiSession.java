@@ -235,6 +235,11 @@ final class RmiSession implements Session {
                     abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
                             false);
                     return;
+                } catch (RuntimeException e) {
+                    // thrown by the client's side of the call: it is there, but this session cannot go on,
+                    // and a pusher that died here would leave the session open and never writable again
+                    abort(new IOException("the client failed taking pushed frames: " + e, e), true);
+                    return;
                 }
                 if (queue.pushed(bytes)) {
                     fireWritable();

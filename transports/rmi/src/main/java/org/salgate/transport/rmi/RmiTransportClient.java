@@ -57,7 +57,7 @@ final class RmiTransportClient implements TransportClient {
         AgentRemote agent;
         try {
             Registry registry = LocateRegistry.getRegistry(options.host(), options.port(),
-                    new RmiClientSocketFactory(null, timeout));
+                    RmiClientSocketFactory.unique(null, timeout));
             agent = (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
         } catch (NotBoundException | ClassCastException e) {
             throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", e);
@@ -69,7 +69,7 @@ final class RmiTransportClient implements TransportClient {
         CallbackRemote stub;
         try {
             stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
-                    new RmiClientSocketFactory(callbackHost.getHostAddress(), RmiTransportServer.CONNECT_TIMEOUT_MILLIS),
+                    RmiClientSocketFactory.shared(callbackHost.getHostAddress(), RmiTransportServer.CONNECT_TIMEOUT_MILLIS),
                     RmiServerSocketFactory.shared(callbackHost),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {

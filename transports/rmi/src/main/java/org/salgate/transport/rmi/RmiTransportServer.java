@@ -93,7 +93,7 @@ final class RmiTransportServer implements TransportServer {
                 advertised = options.host();
             }
             serverSockets = RmiServerSocketFactory.forAgent(bindAddress);
-            clientSockets = new RmiClientSocketFactory(advertised, CONNECT_TIMEOUT_MILLIS);
+            clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             AtomicInteger closerThreads = new AtomicInteger();
             closer = Executors.newCachedThreadPool(r -> {
                 Thread t = new Thread(r, "salgate-rmi-close-" + closerThreads.incrementAndGet());

@@ -202,9 +202,10 @@ public final class TckClient implements ClientHandler, AutoCloseable {
     @Override
     public void closed(Throwable cause) {
         closedCalls.incrementAndGet();
-        closed.complete(cause);
+        // Fail the pending requests first: a test that saw `closed` complete may then check them.
         IOException gone = new IOException(name + " closed", cause);
         pending.values().forEach(f -> f.completeExceptionally(gone));
+        closed.complete(cause);
     }
 
     @Override
