@@ -1,0 +1,2 @@
+/** Gzip around any codec. */
+package org.salgate.codec.gzip;

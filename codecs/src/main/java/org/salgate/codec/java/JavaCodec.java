@@ -1,0 +1,89 @@
+package org.salgate.codec.java;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.util.Set;
+import org.salgate.codec.tree.MessageTree;
+import org.salgate.wire.Codec;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.Message;
+
+/**
+ * Messages as Java serialization streams of {@link SerialNode} trees. Decoding runs under a JEP 290
+ * filter that allows exactly the classes of that tree and bounds depth, array length, references
+ * and stream size, so a stream naming any other class (a gadget chain, a collection) is refused
+ * before it is instantiated.
+ */
+public final class JavaCodec implements Codec {
+
+    public static final String NAME = "java";
+
+    static final int MAX_DEPTH = 64;
+    static final long MAX_ARRAY_LENGTH = 64L * 1024 * 1024;
+    static final long MAX_REFERENCES = 1_000_000;
+    static final long MAX_STREAM_BYTES = 256L * 1024 * 1024;
+
+    private static final Set<Class<?>> ALLOWED =
+            Set.of(SerialNode.class, SerialNode[].class, String.class, String[].class, byte[].class);
+
+    static final ObjectInputFilter FILTER = info -> {
+        if (info.depth() > MAX_DEPTH || info.arrayLength() > MAX_ARRAY_LENGTH
+                || info.references() > MAX_REFERENCES || info.streamBytes() > MAX_STREAM_BYTES) {
+            return ObjectInputFilter.Status.REJECTED;
+        }
+        Class<?> c = info.serialClass();
+        if (c == null) {
+            return ObjectInputFilter.Status.ALLOWED;
+        }
+        return ALLOWED.contains(c) ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
+    };
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public byte[] encode(Message message) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(SerialNode.of(MessageTree.write(message)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the java codec cannot encode " + message.getClass().getSimpleName(), e);
+        }
+        return bytes.toByteArray();
+    }
+
+    @Override
+    public Message decode(byte[] bytes, int offset, int length) throws CodecException {
+        Object read;
+        try {
+            ByteArrayInputStream in = new ByteArrayInputStream(bytes, offset, length);
+            try (ObjectInputStream objects = new ObjectInputStream(in)) {
+                objects.setObjectInputFilter(FILTER);
+                read = objects.readObject();
+            }
+        } catch (InvalidClassException e) {
+            throw new CodecException("not a valid java message: refused by the deserialization filter ("
+                    + e.getMessage() + ")", e);
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            throw new CodecException("not a valid java message: " + e, e);
+        }
+        if (!(read instanceof SerialNode node)) {
+            throw new CodecException("not a valid java message: the stream holds a "
+                    + (read == null ? "null" : read.getClass().getName()) + ", not a message tree");
+        }
+        return MessageTree.read(node.toTree());
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

@@ -1,0 +1,2 @@
+/** The Java serialization codec, with a JEP 290 allow-list filter. */
+package org.salgate.codec.java;

@@ -1,0 +1,2 @@
+/** The JSON codec. */
+package org.salgate.codec.json;

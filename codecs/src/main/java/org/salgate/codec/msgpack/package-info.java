@@ -1,0 +1,2 @@
+/** The MessagePack codec. */
+package org.salgate.codec.msgpack;

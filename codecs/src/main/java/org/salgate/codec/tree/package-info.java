@@ -1,0 +1,2 @@
+/** The document layout shared by the Jackson-based codecs. */
+package org.salgate.codec.tree;

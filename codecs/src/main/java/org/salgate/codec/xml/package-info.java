@@ -1,0 +1,2 @@
+/** The XML codec. */
+package org.salgate.codec.xml;

@@ -1,0 +1,148 @@
+package org.salgate.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.salgate.codec.gzip.GzipCodec;
+import org.salgate.wire.Call;
+import org.salgate.wire.Codec;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.Message;
+import org.salgate.wire.Request;
+import org.salgate.wire.Result;
+import org.salgate.wire.Response;
+import org.salgate.wire.Value;
+
+class CodecRoundTripTest {
+
+    static final Set<String> ADDED = Set.of("json", "msgpack", "xml", "xml-stax", "xml-dom", "java",
+            "json+gzip", "msgpack+gzip", "xml+gzip", "java+gzip", "protobuf+gzip");
+
+    static Stream<String> codecs() {
+        return Codecs.available().keySet().stream();
+    }
+
+    static Stream<String> gzipCodecs() {
+        return codecs().filter(n -> n.endsWith(GzipCodec.SUFFIX));
+    }
+
+    @Test
+    void everyCodecOfThisModuleIsFoundByName() {
+        assertTrue(Codecs.available().keySet().containsAll(ADDED), "found: " + Codecs.available().keySet());
+        for (String name : ADDED) {
+            assertEquals(name, Codecs.byName(name).name());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void everyMessageKindRoundTrips(String name) throws CodecException {
+        Codec codec = Codecs.byName(name);
+        for (Message m : WireSamples.everyMessage()) {
+            byte[] bytes = codec.encode(m);
+            assertEquals(m, codec.decode(bytes), name + " changed " + m);
+            byte[] framed = new byte[bytes.length + 7];
+            System.arraycopy(bytes, 0, framed, 3, bytes.length);
+            assertEquals(m, codec.decode(framed, 3, bytes.length), name + " with an offset changed " + m);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void aLargePayloadRoundTrips(String name) throws CodecException {
+        Codec codec = Codecs.byName(name);
+        byte[] payload = new byte[81_920];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 31);
+        }
+        Message m = new Response(1, new Result.Echoed(Value.of(payload)));
+        assertEquals(m, codec.decode(codec.encode(m)));
+    }
+
+    static Stream<String> plainCodecs() {
+        return codecs().filter(n -> !n.endsWith(GzipCodec.SUFFIX));
+    }
+
+    @ParameterizedTest
+    @MethodSource("plainCodecs")
+    void theLargestPayloadTheAgentAllowsRoundTrips(String name) throws CodecException {
+        Codec codec = Codecs.byName(name);
+        byte[] payload = new byte[16 * 1024 * 1024];
+        for (int i = 0; i < payload.length; i += 4096) {
+            payload[i] = (byte) i;
+        }
+        Message m = new Response(1, new Result.Echoed(Value.of(payload)));
+        assertEquals(m, codec.decode(codec.encode(m)), name);
+    }
+
+    @ParameterizedTest
+    @MethodSource("gzipCodecs")
+    void gzipShrinksALargeTextPayload(String name) {
+        Codec gzip = Codecs.byName(name);
+        Codec plain = ((GzipCodec) gzip).inner();
+        Message m = new Request(1, new Call.Echo(Value.of("temperature 21.5 C; ".repeat(5_000))));
+        int plainSize = plain.encode(m).length;
+        int gzipSize = gzip.encode(m).length;
+        assertTrue(gzipSize * 10 < plainSize, name + ": " + gzipSize + " bytes against " + plainSize + " plain");
+    }
+
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void malformedBytesGiveCodecException(String name) {
+        Codec codec = Codecs.byName(name);
+        List<byte[]> garbage = List.of(new byte[0], new byte[] {0}, new byte[] {(byte) 0xff, 0x13, 0x7f},
+                "{\"t\":\"request\"".getBytes(StandardCharsets.UTF_8),
+                "<a><b>".getBytes(StandardCharsets.UTF_8), new byte[] {0x1f, (byte) 0x8b, 1, 2, 3},
+                new byte[] {(byte) 0xac, (byte) 0xed, 0, 5, 0x73});
+        for (byte[] g : garbage) {
+            CodecException e = assertThrows(CodecException.class, () -> codec.decode(g),
+                    name + " accepted " + g.length + " bytes of garbage");
+            assertFalse(e.getMessage() == null || e.getMessage().isBlank(), name + " gave no reason");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void truncatedMessagesGiveCodecException(String name) {
+        Codec codec = Codecs.byName(name);
+        byte[] whole = codec.encode(new Request(7, new Call.Execute("DUMMY_1", "payload", java.util.Map.of("size", "10"))));
+        for (int cut = 0; cut < whole.length; cut += Math.max(1, whole.length / 40)) {
+            int length = cut;
+            try {
+                codec.decode(whole, 0, length);
+            } catch (CodecException expected) {
+                continue;
+            } catch (RuntimeException e) {
+                throw new AssertionError(name + " threw " + e + " on a message cut at " + length, e);
+            }
+        }
+    }
+
+    @Test
+    void textFormatsRejectUnknownKindsAndWrongShapes() {
+        Codec json = Codecs.byName("json");
+        String[] bad = {"{\"t\":\"bogus\"}", "[1,2]", "{\"t\":\"request\",\"id\":\"x\",\"call\":{\"op\":\"listProtocols\"}}",
+                "{\"t\":\"request\",\"id\":1,\"call\":{\"op\":\"fly\"}}",
+                "{\"t\":\"request\",\"id\":1,\"call\":{\"op\":\"echo\",\"payload\":{\"kind\":\"num\",\"v\":true}}}",
+                "{\"t\":\"data\",\"stream\":1,\"reading\":{\"sensor\":\"S\",\"ts\":1,\"seq\":0,\"status\":\"OK\","
+                        + "\"error\":\"\",\"value\":{\"kind\":\"absent\"}}}",
+                "{\"t\":\"ended\",\"stream\":1,\"reason\":\"x\"} trailing"};
+        for (String b : bad) {
+            CodecException e = assertThrows(CodecException.class, () -> json.decode(b.getBytes(StandardCharsets.UTF_8)), b);
+            assertFalse(e.getMessage().isBlank());
+        }
+        assertInstanceOf(CodecException.class,
+                assertThrows(CodecException.class, () -> Codecs.byName("xml").decode("<m><t>bogus</t></m>".getBytes(StandardCharsets.UTF_8))));
+    }
+}

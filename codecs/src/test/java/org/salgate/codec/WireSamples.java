@@ -1,0 +1,90 @@
+package org.salgate.codec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.salgate.wire.Call;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Event;
+import org.salgate.wire.EventNotice;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.ProtocolInfo;
+import org.salgate.wire.Reading;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SensorState;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.StreamEnded;
+import org.salgate.wire.Value;
+
+/** One message of every kind, with every call, result and value variant (after the spi's test helper). */
+final class WireSamples {
+
+    private WireSamples() {}
+
+    static List<Message> everyMessage() {
+        Reading ok = Reading.ok("DUMMY_0", 1_700_000_000_000_000L, 7, Value.of(21.5));
+        List<Value> values = List.of(Value.of(3.25), Value.of(-42L), Value.of("on"), Value.of(new byte[] {1, 2, 3}),
+                Value.absent());
+        List<Call> calls = List.of(new Call.ListSensors(true), new Call.ListSensors(false),
+                new Call.DescribeSensor("DUMMY_1"), new Call.AddSensor("<sml/>"), new Call.RemoveSensor("DUMMY_2"),
+                new Call.ListCommands("DUMMY_3"), new Call.Execute("DUMMY_4", "payload", Map.of("size", "10")),
+                new Call.SetupStream("DUMMY_5", "read", Map.of(), 250), new Call.StartStream(9),
+                new Call.StopStream(9), new Call.ListProtocols(), new Call.AddProtocol("<platform/>"),
+                new Call.RemoveProtocol("os"), new Call.GetPlatformConfig(), new Call.SubscribeEvents(),
+                new Call.UnsubscribeEvents(), new Call.Echo(Value.of(4L)), new Call.EchoReading(ok));
+        List<Result> results = List.of(Result.ack(),
+                new Result.Sensors(List.of(new SensorInfo("DUMMY_0", "dummy", SensorState.STREAMING, "a dummy"),
+                        new SensorInfo("FREE_MEMORY", "os", SensorState.DISABLED, ""))),
+                new Result.Sensor(new SensorInfo("X", "dummy", SensorState.DISCONNECTED, "x")),
+                new Result.Document("<xml/>"), new Result.ReadingResult(ok), new Result.StreamHandle(12),
+                new Result.Protocols(List.of(new ProtocolInfo("os", "os", "os", 8))),
+                new Result.Echoed(Value.of("three")), new Result.Failure(ErrorCode.UNKNOWN_SENSOR, "no such sensor"));
+
+        List<Message> all = new ArrayList<>();
+        all.add(Hello.of("protobuf", "test"));
+        all.add(new Hello(3, "json", "", "secret"));
+        all.add(HelloReply.accept("agent-1"));
+        all.add(HelloReply.refuse("agent-1", "wrong version"));
+        long id = 1;
+        for (Call c : calls) {
+            all.add(new Request(id++, c));
+        }
+        for (Result r : results) {
+            all.add(new Response(id++, r));
+        }
+        long seq = 0;
+        for (Value v : values) {
+            Reading reading = v instanceof Value.Absent
+                    ? Reading.unavailable("CPU_TEMPERATURE", 5, seq++, "no probe")
+                    : Reading.ok("S", 5, seq++, v);
+            all.add(new StreamData(3, reading));
+        }
+        all.add(new StreamData(3, Reading.error("S", 6, seq, "plugin failed")));
+        all.add(new StreamEnded(3, "sensor removed"));
+        all.add(new EventNotice(new Event(Event.Type.SENSOR_STATE, "DUMMY_0", SensorState.IDLE, 8, "stopped")));
+        all.add(new EventNotice(new Event(Event.Type.PROTOCOL_ADDED, "os", null, 9, "")));
+        for (Value v : awkwardValues()) {
+            all.add(new Request(id++, new Call.Echo(v)));
+        }
+        all.add(new Response(id, new Result.Document("\n  <?xml version=\"1.0\"?>\r\n<sml:PhysicalSystem a=\"&amp;\"/>\n")));
+        all.add(new Request(id, new Call.Execute("S", "c", Map.of("a b", "<&>", "", " x ", "k\u0001", "v"))));
+        return all;
+    }
+
+    /** Values that a text format could bend: edge numbers, control characters, blanks. */
+    static List<Value> awkwardValues() {
+        byte[] bytes = new byte[300];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+        return List.of(Value.of(-0.0), Value.of(Double.NaN), Value.of(Double.POSITIVE_INFINITY),
+                Value.of(Double.MAX_VALUE), Value.of(Double.MIN_VALUE), Value.of(Long.MIN_VALUE),
+                Value.of(Long.MAX_VALUE), Value.of(0L), Value.of(""), Value.of(" "), Value.of("\r\n"),
+                Value.of("température ✓ 温度 \u0000 end \uD83D\uDE00"), Value.of(new byte[0]), Value.of(bytes));
+    }
+}
