@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts agent/target/agent.jar as a user would and drives it with client/target/client.jar over
-# every transport: list (28 sensors), describe (a SensorML PhysicalComponent), read once, stream.
+# every transport (protobuf), then over two transport/codec pairs: list (28 sensors), describe (a
+# SensorML PhysicalComponent), read once, stream.
 # Needs the jars built (mvn package or verify). Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,8 @@ AGENT_JAR=${AGENT_JAR:-agent/target/agent.jar}
 CLIENT_JAR=${CLIENT_JAR:-client/target/client.jar}
 PORT=${SMOKE_PORT:-17431}
 TRANSPORTS=${SMOKE_TRANSPORTS:-$(java -jar "$AGENT_JAR" --list-transports | awk 'NF {print $1}')}
+# transport:codec pairs; every transport with the default codec, and two others
+RUNS=${SMOKE_RUNS:-"$(for t in $TRANSPORTS; do printf '%s:protobuf ' "$t"; done) netty:json mina:msgpack+gzip"}
 LOG=$(mktemp -d)
 agent_pid=
 
@@ -25,11 +28,13 @@ trap 'stop_agent || true' EXIT
 fail() { echo "SMOKE FAILED ($1): $2"; echo "--- agent log"; cat "$LOG/agent-$1.log" || true; exit 1; }
 
 passed=0
-for t in $TRANSPORTS; do
-  echo "== smoke over $t"
-  java -jar "$AGENT_JAR" --transport "$t" --host 127.0.0.1 --port "$PORT" > "$LOG/agent-$t.log" 2>&1 &
+for run in $RUNS; do
+  t=${run%%:*}
+  codec=${run#*:}
+  echo "== smoke over $t with codec $codec"
+  java -jar "$AGENT_JAR" --transport "$t" --codec "$codec" --host 127.0.0.1 --port "$PORT" > "$LOG/agent-$t.log" 2>&1 &
   agent_pid=$!
-  client() { java -jar "$CLIENT_JAR" --transport "$t" --port "$PORT" --timeout 20s "$@"; }
+  client() { java -jar "$CLIENT_JAR" --transport "$t" --codec "$codec" --port "$PORT" --timeout 20s "$@"; }
   up=
   for _ in $(seq 1 60); do
     if client list > "$LOG/list.txt" 2>/dev/null; then up=1; break; fi
