@@ -19,6 +19,7 @@ import org.salgate.wire.Codec;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Message;
+import org.salgate.wire.WireSamples;
 import org.salgate.wire.Request;
 import org.salgate.wire.Result;
 import org.salgate.wire.Response;

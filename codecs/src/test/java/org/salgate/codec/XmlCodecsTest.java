@@ -10,6 +10,7 @@ import org.salgate.wire.Codec;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Message;
+import org.salgate.wire.WireSamples;
 
 class XmlCodecsTest {
 

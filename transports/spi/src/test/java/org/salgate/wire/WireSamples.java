@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** One message of every kind, with every call, result and value variant. */
-final class WireSamples {
+/**
+ * One message of every kind, with every call, result and value variant, plus values a text
+ * format could bend. Shared with other modules' tests through this module's test jar.
+ */
+public final class WireSamples {
 
     private WireSamples() {}
 
-    static List<Message> everyMessage() {
+    public static List<Message> everyMessage() {
         Reading ok = Reading.ok("DUMMY_0", 1_700_000_000_000_000L, 7, Value.of(21.5));
         List<Value> values = List.of(Value.of(3.25), Value.of(-42L), Value.of("on"), Value.of(new byte[] {1, 2, 3}),
                 Value.absent());
@@ -51,6 +54,24 @@ final class WireSamples {
         all.add(new StreamEnded(3, "sensor removed"));
         all.add(new EventNotice(new Event(Event.Type.SENSOR_STATE, "DUMMY_0", SensorState.IDLE, 8, "stopped")));
         all.add(new EventNotice(new Event(Event.Type.PROTOCOL_ADDED, "os", null, 9, "")));
+        for (Value v : awkwardValues()) {
+            all.add(new Request(id++, new Call.Echo(v)));
+        }
+        all.add(new Response(id, new Result.Document("\n  <?xml version=\"1.0\"?>\r\n<sml:PhysicalSystem a=\"&amp;\"/>\n")));
+        all.add(new Request(id, new Call.Execute("S", "c", Map.of("a b", "<&>", "", " x ", "k\u0001", "v"))));
         return all;
+    }
+
+    /** Values that a text format could bend: edge numbers, control characters, blanks. */
+    public static List<Value> awkwardValues() {
+        byte[] bytes = new byte[300];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+        return List.of(Value.of(-0.0), Value.of(Double.NaN), Value.of(Double.POSITIVE_INFINITY),
+                Value.of(Double.MAX_VALUE), Value.of(Double.MIN_VALUE), Value.of(Long.MIN_VALUE),
+                Value.of(Long.MAX_VALUE), Value.of(0L), Value.of(""), Value.of(" "), Value.of("\r\n"),
+                Value.of("temp\u00e9rature \u2713 \u6e29\u5ea6 \u0000 end \uD83D\uDE00"), Value.of(new byte[0]),
+                Value.of(bytes));
     }
 }
