@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.testing.RecordingServerHandler;
 
 @Timeout(60)
 class DeserializationFilterTest {

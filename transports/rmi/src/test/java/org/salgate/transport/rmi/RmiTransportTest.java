@@ -35,6 +35,8 @@ import org.salgate.wire.Response;
 import org.salgate.wire.Result;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.Value;
+import org.salgate.transport.testing.RecordingClientHandler;
+import org.salgate.transport.testing.RecordingServerHandler;
 
 @Timeout(60)
 class RmiTransportTest {

@@ -32,6 +32,8 @@ import org.salgate.wire.Result;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.Reading;
 import org.salgate.wire.Value;
+import org.salgate.transport.testing.RecordingClientHandler;
+import org.salgate.transport.testing.RecordingServerHandler;
 
 @Timeout(30)
 class SocketTransportTest {

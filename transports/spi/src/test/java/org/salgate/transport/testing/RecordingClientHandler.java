@@ -1,4 +1,4 @@
-package org.salgate.transport.rmi;
+package org.salgate.transport.testing;
 
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -7,10 +7,10 @@ import org.salgate.transport.ClientHandler;
 import org.salgate.wire.Message;
 
 /** Queues what the client receives. */
-class RecordingClientHandler implements ClientHandler {
+public class RecordingClientHandler implements ClientHandler {
 
-    final BlockingQueue<Message> received = new LinkedBlockingQueue<>();
-    final CompletableFuture<Throwable> closed = new CompletableFuture<>();
+    public final BlockingQueue<Message> received = new LinkedBlockingQueue<>();
+    public final CompletableFuture<Throwable> closed = new CompletableFuture<>();
 
     @Override
     public void messageReceived(Message message) {

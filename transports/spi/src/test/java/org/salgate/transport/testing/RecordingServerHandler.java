@@ -1,4 +1,4 @@
-package org.salgate.transport.rmi;
+package org.salgate.transport.testing;
 
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -15,11 +15,11 @@ import org.salgate.wire.Response;
 import org.salgate.wire.Result;
 
 /** Accepts every hello, answers echo requests, and records what happened. */
-class RecordingServerHandler implements ServerHandler {
+public class RecordingServerHandler implements ServerHandler {
 
-    final BlockingQueue<Session> opened = new LinkedBlockingQueue<>();
-    final List<Message> received = new CopyOnWriteArrayList<>();
-    final CompletableFuture<Throwable> closed = new CompletableFuture<>();
+    public final BlockingQueue<Session> opened = new LinkedBlockingQueue<>();
+    public final List<Message> received = new CopyOnWriteArrayList<>();
+    public final CompletableFuture<Throwable> closed = new CompletableFuture<>();
 
     @Override
     public void sessionOpened(Session session) {
