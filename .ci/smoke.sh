@@ -42,11 +42,13 @@ for run in $RUNS; do
     sleep 0.5
   done
   [ -n "$up" ] || fail "$t" "agent did not answer within 30 s"
-  tail -1 "$LOG/list.txt" | grep -qx "28 sensors" || fail "$t" "expected 28 sensors, got: $(tail -1 "$LOG/list.txt")"
+  [ "$(tail -n 1 "$LOG/list.txt")" = "28 sensors" ] || fail "$t" "expected 28 sensors, got: $(tail -1 "$LOG/list.txt")"
   client describe DUMMY_0 > "$LOG/describe.xml" || fail "$t" "describe"
   grep -q "<sml:PhysicalComponent" "$LOG/describe.xml" || fail "$t" "describe did not print SensorML"
-  client read FREE_MEMORY | grep -q " OK " || fail "$t" "read FREE_MEMORY"
-  n=$(client stream DUMMY_0 --interval 10 --count 5 | grep -c '^#')
+  client read FREE_MEMORY > "$LOG/read.txt" || fail "$t" "read FREE_MEMORY"
+  grep -q " OK " "$LOG/read.txt" || fail "$t" "read FREE_MEMORY printed: $(cat "$LOG/read.txt")"
+  client stream DUMMY_0 --interval 10 --count 5 > "$LOG/stream.txt" || fail "$t" "stream"
+  n=$(grep -c '^#' "$LOG/stream.txt" || true)
   [ "$n" = 5 ] || fail "$t" "stream printed $n readings, expected 5"
   stop_agent || fail "$t" "shutdown"
   grep -q "stopped" "$LOG/agent-$t.log" || fail "$t" "agent did not log a clean stop"
