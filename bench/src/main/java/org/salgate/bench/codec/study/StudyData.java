@@ -37,7 +37,7 @@ public final class StudyData {
         List<Poi> items = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             String city = pick(r, CITIES);
-            items.add(new Poi("poi-" + i, words(r, 3), pick(r, CATEGORIES), sentenceOf(r, 330),
+            items.add(new Poi("poi-" + i, words(r, 3), pick(r, CATEGORIES), sentenceOf(r, 426),
                     (1 + r.nextInt(300)) + " Rua " + words(r, 2), city,
                     String.format("%04d-%03d", 1000 + r.nextInt(8999), r.nextInt(999)), "Portugal",
                     String.format("%.6f", 37 + r.nextDouble() * 5), String.format("%.6f", -9 + r.nextDouble() * 3),
