@@ -14,12 +14,16 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
 
 /**
- * The server under test, in its own JVM: {@code transport <name>} (the echo/stream service on a
- * transport), {@code agent <name> [dummySensors]} (the real agent) or {@code raw} (the framework-free
+ * The server under test, in its own JVM: {@code transport <name> [--object-echo]} (the echo/stream
+ * service on a transport; with {@code --object-echo}, echoes of bytes are decoded and encoded again
+ * by {@link ObjectEchoHandler}), {@code agent <name> [dummySensors]} (the real agent) or {@code raw} (the framework-free
  * socket ceiling). Binds 127.0.0.1 on a free port, prints {@code LISTENING <port>} on stdout, and
  * runs until its stdin closes or reads {@code stop}, so that it never outlives the bench.
  */
 public final class BenchServerMain {
+
+    /** The transport server's flag for the matrix's object echo. */
+    public static final String OBJECT_ECHO = "--object-echo";
 
     private BenchServerMain() {}
 
@@ -40,7 +44,7 @@ public final class BenchServerMain {
 
     private static AutoCloseable start(String[] args) throws Exception {
         if (args.length < 1) {
-            throw new IllegalArgumentException("usage: BenchServerMain transport <name> | agent <name> [dummySensors] | raw");
+            throw new IllegalArgumentException("usage: BenchServerMain transport <name> [--object-echo] | agent <name> [dummySensors] | raw");
         }
         switch (args[0]) {
             case "transport" -> {
@@ -53,7 +57,9 @@ public final class BenchServerMain {
                         });
                 TransportServer server = provider.createServer(ServerOptions.builder().host("127.0.0.1").port(0)
                         .writeWaterMarks(BenchProtocol.WRITE_LOW_WATER_BYTES, BenchProtocol.WRITE_HIGH_WATER_BYTES).build());
-                server.start(new EchoStreamHandler("bench-" + provider.name(), pushers));
+                boolean objectEcho = objectEcho(args);
+                EchoStreamHandler echo = new EchoStreamHandler("bench-" + provider.name(), pushers);
+                server.start(objectEcho ? new ObjectEchoHandler(echo) : echo);
                 listening(server.localAddress().getPort());
                 return () -> {
                     server.close();
@@ -74,6 +80,16 @@ public final class BenchServerMain {
             default -> throw new IllegalArgumentException("unknown server kind '" + args[0]
                     + "'; use transport, agent or raw");
         }
+    }
+
+    private static boolean objectEcho(String[] args) {
+        for (int i = 2; i < args.length; i++) {
+            if (!args[i].equals(OBJECT_ECHO)) {
+                throw new IllegalArgumentException("unknown transport server option '" + args[i] + "'; the only one is "
+                        + OBJECT_ECHO);
+            }
+        }
+        return args.length > 2;
     }
 
     private static String arg(String[] args, int i, String what) {

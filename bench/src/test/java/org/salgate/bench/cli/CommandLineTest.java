@@ -102,7 +102,7 @@ class CommandLineTest {
     @Test
     void rootCommandListsSubcommands() {
         String out = run();
-        for (String s : List.of("transport", "agent", "score", "paper")) {
+        for (String s : List.of("transport", "agent", "score", "paper", "codec", "matrix")) {
             assertTrue(out.contains(s), out);
         }
     }

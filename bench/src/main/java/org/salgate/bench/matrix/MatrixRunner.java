@@ -1,0 +1,185 @@
+package org.salgate.bench.matrix;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeoutException;
+
+import org.salgate.bench.codec.format.PayloadFormat;
+import org.salgate.bench.codec.format.PayloadFormats;
+import org.salgate.bench.codec.study.Person;
+import org.salgate.bench.codec.study.StudyData;
+import org.salgate.bench.run.Progress;
+import org.salgate.bench.sample.ProcStat;
+import org.salgate.bench.server.BenchServerMain;
+import org.salgate.bench.server.ServerProcess;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.Transports;
+
+/**
+ * Runs the matrix: per transport one object-echo server JVM; per format on it one connection, the
+ * warm-up echoes, then the measured repetitions of {@code persons} sequential echoes. Every answer is
+ * decoded and compared with the person sent; a difference fails that repetition.
+ */
+public final class MatrixRunner {
+
+    /** Longest wait for one echo's answer: far above any healthy echo, short enough to end a stuck run. */
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final MatrixConfig config;
+    private final PrintStream console;
+    private final List<Person> persons;
+    private final List<CellRun> runs = new ArrayList<>();
+    private final long startNanos = System.nanoTime();
+
+    public MatrixRunner(MatrixConfig config, PrintStream console) {
+        this.config = config;
+        this.console = console;
+        this.persons = StudyData.persons(config.persons(), config.seed());
+    }
+
+    /** Runs every cell; failures are recorded in the results, not thrown. */
+    public List<CellRun> run() throws IOException {
+        Files.createDirectories(config.out());
+        for (String transport : config.transports()) {
+            runTransport(transport);
+        }
+        return List.copyOf(runs);
+    }
+
+    private void runTransport(String transport) {
+        TransportProvider provider = Transports.byName(transport);
+        ServerProcess server;
+        try {
+            server = ServerProcess.start(List.of("transport", transport, BenchServerMain.OBJECT_ECHO),
+                    config.out().resolve("server-" + transport + ".log"));
+        } catch (IOException e) {
+            note("server for " + transport + " did not start: " + e.getMessage());
+            for (String codec : config.codecs()) {
+                failAll(transport, codec, 1, "the server did not start: " + e.getMessage());
+            }
+            return;
+        }
+        try (server) {
+            note("server " + server + " started (object echo)");
+            for (String codec : config.codecs()) {
+                runFormat(provider, server, PayloadFormats.byName(codec));
+            }
+        }
+    }
+
+    private void runFormat(TransportProvider provider, ServerProcess server, PayloadFormat format) {
+        String transport = provider.name();
+        try (EchoClient client = EchoClient.connect(provider, server.port(), CALL_TIMEOUT)) {
+            try {
+                for (int i = 0; i < config.warmupCalls(); i++) {
+                    echoOne(client, format, i % persons.size());
+                }
+            } catch (Exception e) {
+                failAll(transport, format.name(), 1, "warm-up failed: " + describe(e));
+                return;
+            }
+            for (int rep = 1; rep <= config.reps(); rep++) {
+                starting(transport, format.name(), rep);
+                CellRun r = measure(client, format, server.pid(), transport, rep);
+                runs.add(r);
+                console.println("      " + (r.ok() ? String.format(Locale.ROOT, "%.1f ms for %d echoes, %.0f B/call, "
+                        + "server CPU %.0f %%", r.millis(), persons.size(), r.bytesPerCall(), r.serverCpuPercent())
+                        : "FAILED: " + r.error()));
+                console.flush();
+            }
+        } catch (IOException e) {
+            failAll(transport, format.name(), 1, "could not connect: " + e.getMessage());
+        }
+    }
+
+    private Person echoOne(EchoClient client, PayloadFormat format, int i) throws Exception {
+        byte[] back = client.echo(Envelope.wrap(format.name(), format.encode(persons.get(i))));
+        return format.decode(Envelope.parse(back).body(), Person.class);
+    }
+
+    private CellRun measure(EchoClient client, PayloadFormat format, long serverPid, String transport, int rep) {
+        int n = persons.size();
+        Person[] answers = new Person[n];
+        String[] answerFormats = new String[n];
+        long bytes = 0;
+        ProcStat.Reading before = readCpu(serverPid);
+        long t0 = System.nanoTime();
+        try {
+            for (int i = 0; i < n; i++) {
+                byte[] envelope = Envelope.wrap(format.name(), format.encode(persons.get(i)));
+                bytes += envelope.length;
+                Envelope back = Envelope.parse(client.echo(envelope));
+                answerFormats[i] = back.format();
+                answers[i] = format.decode(back.body(), Person.class);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return CellRun.failed(transport, format.name(), rep, describe(e));
+        }
+        long t1 = System.nanoTime();
+        ProcStat.Reading after = readCpu(serverPid);
+        for (int i = 0; i < n; i++) {
+            if (!format.name().equals(answerFormats[i])) {
+                return CellRun.failed(transport, format.name(), rep, "echo " + i + " came back as '" + answerFormats[i]
+                        + "', not '" + format.name() + "'");
+            }
+            if (!persons.get(i).equals(answers[i])) {
+                return CellRun.failed(transport, format.name(), rep, "person " + persons.get(i).id()
+                        + " came back different from the one sent");
+            }
+        }
+        double cpu = before == null || after == null || after.wallNanos() <= before.wallNanos() ? Double.NaN
+                : 100.0 * (after.cpuNanos() - before.cpuNanos()) / (after.wallNanos() - before.wallNanos());
+        return new CellRun(transport, format.name(), rep, (t1 - t0) / 1e6, (double) bytes / n, cpu, null);
+    }
+
+    private static ProcStat.Reading readCpu(long pid) {
+        if (!ProcStat.supported()) {
+            return null;
+        }
+        try {
+            return new ProcStat(pid).read();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private void failAll(String transport, String codec, int fromRep, String error) {
+        for (int rep = fromRep; rep <= config.reps(); rep++) {
+            runs.add(CellRun.failed(transport, codec, rep, error));
+        }
+        note("      FAILED " + transport + " " + codec + ": " + error);
+    }
+
+    private void starting(String transport, String codec, int rep) {
+        int done = runs.size();
+        int total = config.measurements();
+        String left = "estimating";
+        if (done > 0) {
+            double perCell = (System.nanoTime() - startNanos) / 1e9 / done;
+            left = "about " + Progress.formatSeconds(perCell * (total - done)) + " to go";
+        }
+        note(String.format(Locale.ROOT, "[%d/%d] %s %s rep %d/%d  (%s)", done + 1, total, transport, codec, rep,
+                config.reps(), left));
+    }
+
+    private void note(String line) {
+        console.println(line);
+        console.flush();
+    }
+
+    private static String describe(Exception e) {
+        if (e instanceof TimeoutException) {
+            return "no answer within " + CALL_TIMEOUT.toSeconds() + " s";
+        }
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    }
+}
