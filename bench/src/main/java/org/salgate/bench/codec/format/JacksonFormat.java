@@ -3,7 +3,9 @@ package org.salgate.bench.codec.format;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.xml.XmlMapper;
 import java.io.IOException;
+import org.msgpack.jackson.dataformat.MessagePackFactory;
 
 /** A format written and read by Jackson data binding: JSON here, the XML and MessagePack mappers too. */
 public class JacksonFormat implements PayloadFormat {
@@ -21,6 +23,16 @@ public class JacksonFormat implements PayloadFormat {
         return new JacksonFormat("json", JsonMapper.builder().build());
     }
 
+    /** The {@code msgpack} format: MessagePack through jackson-dataformat-msgpack. */
+    public static JacksonFormat msgpack() {
+        return new JacksonFormat("msgpack", new ObjectMapper(new MessagePackFactory()));
+    }
+
+    /** The {@code xml} format: jackson-dataformat-xml with its defaults (wrapped lists, no indentation). */
+    public static JacksonFormat xml() {
+        return new JacksonFormat("xml", XmlMapper.builder().build());
+    }
+
     @Override
     public String name() {
         return name;
@@ -33,7 +45,11 @@ public class JacksonFormat implements PayloadFormat {
 
     @Override
     public <T> T decode(byte[] bytes, Class<T> type) throws IOException {
-        return mapper.readValue(bytes, type);
+        try {
+            return mapper.readValue(bytes, type);
+        } catch (RuntimeException e) {
+            throw new IOException("not a valid " + name + " " + type.getSimpleName() + ": " + e, e);
+        }
     }
 
     @Override

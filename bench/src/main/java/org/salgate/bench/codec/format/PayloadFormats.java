@@ -37,8 +37,16 @@ public final class PayloadFormats {
     }
 
     private static Map<String, PayloadFormat> load() {
-        List<PayloadFormat> formats = new ArrayList<>();
-        formats.add(JacksonFormat.json());
+        PayloadFormat protobuf = new ProtobufFormat();
+        PayloadFormat java = new JavaSerialFormat();
+        PayloadFormat msgpack = JacksonFormat.msgpack();
+        PayloadFormat json = JacksonFormat.json();
+        PayloadFormat xml = JacksonFormat.xml();
+        List<PayloadFormat> formats = new ArrayList<>(List.of(protobuf, java, msgpack, json, xml,
+                new XmlStaxFormat(xml), new XmlDomFormat(xml)));
+        for (PayloadFormat inner : List.of(protobuf, java, msgpack, json, xml)) {
+            formats.add(new GzipFormat(inner));
+        }
         Map<String, PayloadFormat> byName = new LinkedHashMap<>();
         for (PayloadFormat f : formats) {
             byName.put(f.name(), f);
