@@ -24,6 +24,8 @@ public final class DomXmlCodec implements Codec {
 
     private final XmlCodec writer = new XmlCodec();
     private final DocumentBuilderFactory factory;
+    /** Builders are not thread-safe and costly to create, so each thread keeps one and resets it. */
+    private final ThreadLocal<DocumentBuilder> builders = new ThreadLocal<>();
 
     public DomXmlCodec() {
         factory = DocumentBuilderFactory.newInstance();
@@ -52,9 +54,14 @@ public final class DomXmlCodec implements Codec {
     public Message decode(byte[] bytes, int offset, int length) throws CodecException {
         Element document;
         try {
-            DocumentBuilder builder;
-            synchronized (factory) {
-                builder = factory.newDocumentBuilder(); // builders are not thread-safe, so one per call
+            DocumentBuilder builder = builders.get();
+            if (builder == null) {
+                synchronized (factory) {
+                    builder = factory.newDocumentBuilder();
+                }
+                builders.set(builder);
+            } else {
+                builder.reset();
             }
             builder.setErrorHandler(new org.xml.sax.helpers.DefaultHandler()); // no "[Fatal Error]" lines on stderr
             document = builder.parse(new ByteArrayInputStream(bytes, offset, length)).getDocumentElement();

@@ -13,8 +13,8 @@ final class CodecMarkdown {
     static final String HARNESS_NOTE = "a JMH-equivalent harness in the bench JVM (not JMH itself): per case a round-trip "
             + "check, a warm-up alternating encode and decode, then timed rounds of back-to-back encodes and of "
             + "back-to-back decodes on one thread, results fed to a blackhole";
-    static final String SHARED_NOTE = "Measured on a shared machine: other processes (builds, other benchmarks) ran at "
-            + "the same time, so times carry noise; compare codecs within one run.";
+    static final String SHARED_NOTE = "Measured on one thread of the bench JVM, on a machine whose cores "
+            + "are shared with anything else running on it; compare codecs within one run, not across runs.";
 
     private CodecMarkdown() {}
 
