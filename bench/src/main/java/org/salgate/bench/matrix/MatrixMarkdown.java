@@ -31,7 +31,9 @@ final class MatrixMarkdown {
                         + " named format and encodes it again, as the study's server did.\n\n");
         b.append("A cell's time is the wall time of the ").append(config.persons()).append(" sequential calls (encode,"
                 + " send, wait for the answer, decode), after ").append(config.warmupCalls())
-                .append(" warm-up calls on the same connection; every answer is compared with the person sent after the"
+                .append(" warm-up calls on the same connection. Every format on a transport is warmed up before any"
+                        + " is measured, and each repetition measures every format once, starting from a different one,"
+                        + " so that no format always runs first. Every answer is compared with the person sent after the"
                         + " clock stops, and a difference fails the repetition. Median of ").append(config.reps())
                 .append(" repetition(s) [min-max], in ms. Server CPU is read from /proc over the measured calls"
                         + " (100 % = one core; the kernel counts it in 10 ms ticks, coarse for short cells).\n\n");

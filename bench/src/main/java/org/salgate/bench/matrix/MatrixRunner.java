@@ -5,8 +5,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
 import org.salgate.bench.codec.format.PayloadFormat;
@@ -21,9 +23,10 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 
 /**
- * Runs the matrix: per transport one object-echo server JVM; per format on it one connection, the
- * warm-up echoes, then the measured repetitions of {@code persons} sequential echoes. Every answer is
- * decoded and compared with the person sent; a difference fails that repetition.
+ * Runs the matrix: per transport one object-echo server JVM; per format on it one connection and the
+ * warm-up echoes; then the measured repetitions of {@code persons} sequential echoes, the formats
+ * interleaved. Every answer is decoded and compared with the person sent; a difference fails that
+ * repetition.
  */
 public final class MatrixRunner {
 
@@ -66,34 +69,54 @@ public final class MatrixRunner {
         }
         try (server) {
             note("server " + server + " started (object echo)");
-            for (String codec : config.codecs()) {
-                runFormat(provider, server, PayloadFormats.byName(codec));
-            }
+            runFormats(provider, server);
         }
     }
 
-    private void runFormat(TransportProvider provider, ServerProcess server, PayloadFormat format) {
+    /**
+     * One connection per format. Every format is warmed up before any is measured, so that the
+     * first format measured does not pay for the transport's own warm-up; then each repetition
+     * measures every format once, starting from a different format each time, so that no format
+     * is always measured first or last.
+     */
+    private void runFormats(TransportProvider provider, ServerProcess server) {
         String transport = provider.name();
-        try (EchoClient client = EchoClient.connect(provider, server.port(), CALL_TIMEOUT)) {
-            try {
-                for (int i = 0; i < config.warmupCalls(); i++) {
-                    echoOne(client, format, i % persons.size());
+        Map<String, EchoClient> clients = new LinkedHashMap<>();
+        try {
+            for (String codec : config.codecs()) {
+                PayloadFormat format = PayloadFormats.byName(codec);
+                EchoClient client;
+                try {
+                    client = EchoClient.connect(provider, server.port(), CALL_TIMEOUT);
+                } catch (IOException e) {
+                    failAll(transport, codec, 1, "could not connect: " + e.getMessage());
+                    continue;
                 }
-            } catch (Exception e) {
-                failAll(transport, format.name(), 1, "warm-up failed: " + describe(e));
-                return;
+                try {
+                    for (int i = 0; i < config.warmupCalls(); i++) {
+                        echoOne(client, format, i % persons.size());
+                    }
+                    clients.put(codec, client);
+                } catch (Exception e) {
+                    client.close();
+                    failAll(transport, codec, 1, "warm-up failed: " + describe(e));
+                }
             }
+            List<String> measured = new ArrayList<>(clients.keySet());
             for (int rep = 1; rep <= config.reps(); rep++) {
-                starting(transport, format.name(), rep);
-                CellRun r = measure(client, format, server.pid(), transport, rep);
-                runs.add(r);
-                console.println("      " + (r.ok() ? String.format(Locale.ROOT, "%.1f ms for %d echoes, %.0f B/call, "
-                        + "server CPU %.0f %%", r.millis(), persons.size(), r.bytesPerCall(), r.serverCpuPercent())
-                        : "FAILED: " + r.error()));
-                console.flush();
+                for (int k = 0; k < measured.size(); k++) {
+                    String codec = measured.get((k + rep - 1) % measured.size());
+                    starting(transport, codec, rep);
+                    CellRun r = measure(clients.get(codec), PayloadFormats.byName(codec), server.pid(), transport, rep);
+                    runs.add(r);
+                    console.println("      " + (r.ok() ? String.format(Locale.ROOT, "%.1f ms for %d echoes, %.0f B/call, "
+                            + "server CPU %.0f %%", r.millis(), persons.size(), r.bytesPerCall(), r.serverCpuPercent())
+                            : "FAILED: " + r.error()));
+                    console.flush();
+                }
             }
-        } catch (IOException e) {
-            failAll(transport, format.name(), 1, "could not connect: " + e.getMessage());
+        } finally {
+            clients.values().forEach(EchoClient::close);
         }
     }
 

@@ -164,7 +164,10 @@ public final class Workloads {
         try {
             return f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
-            failures.add(what + " failed: " + e.getCause().getMessage());
+            Throwable cause = e.getCause();
+            String message = cause.getMessage();
+            failures.add(what + " failed: " + cause.getClass().getSimpleName()
+                    + (message == null || message.isBlank() ? "" : ": " + message));
             return null;
         } catch (java.util.concurrent.TimeoutException e) {
             f.cancel(true);
