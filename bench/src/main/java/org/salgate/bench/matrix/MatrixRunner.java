@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 import org.salgate.bench.codec.format.PayloadFormat;
@@ -17,10 +18,14 @@ import org.salgate.bench.codec.study.Person;
 import org.salgate.bench.codec.study.StudyData;
 import org.salgate.bench.run.Progress;
 import org.salgate.bench.sample.ProcStat;
+import org.salgate.bench.workload.TransportChannel;
 import org.salgate.bench.server.BenchServerMain;
 import org.salgate.bench.server.ServerProcess;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
+import org.salgate.wire.Call;
+import org.salgate.wire.Result;
+import org.salgate.wire.Value;
 
 /**
  * Runs the matrix: per transport one object-echo server JVM; per format on it one connection and the
@@ -81,13 +86,13 @@ public final class MatrixRunner {
      */
     private void runFormats(TransportProvider provider, ServerProcess server) {
         String transport = provider.name();
-        Map<String, EchoClient> clients = new LinkedHashMap<>();
+        Map<String, TransportChannel> clients = new LinkedHashMap<>();
         try {
             for (String codec : config.codecs()) {
                 PayloadFormat format = PayloadFormats.byName(codec);
-                EchoClient client;
+                TransportChannel client;
                 try {
-                    client = EchoClient.connect(provider, server.port(), CALL_TIMEOUT);
+                    client = TransportChannel.connect(provider, server.port(), 0, CALL_TIMEOUT);
                 } catch (IOException e) {
                     failAll(transport, codec, 1, "could not connect: " + e.getMessage());
                     continue;
@@ -116,16 +121,16 @@ public final class MatrixRunner {
                 }
             }
         } finally {
-            clients.values().forEach(EchoClient::close);
+            clients.values().forEach(TransportChannel::close);
         }
     }
 
-    private Person echoOne(EchoClient client, PayloadFormat format, int i) throws Exception {
-        byte[] back = client.echo(Envelope.wrap(format.name(), format.encode(persons.get(i))));
+    private Person echoOne(TransportChannel client, PayloadFormat format, int i) throws Exception {
+        byte[] back = echo(client, Envelope.wrap(format.name(), format.encode(persons.get(i))));
         return format.decode(Envelope.parse(back).body(), Person.class);
     }
 
-    private CellRun measure(EchoClient client, PayloadFormat format, long serverPid, String transport, int rep) {
+    private CellRun measure(TransportChannel client, PayloadFormat format, long serverPid, String transport, int rep) {
         int n = persons.size();
         Person[] answers = new Person[n];
         String[] answerFormats = new String[n];
@@ -136,7 +141,7 @@ public final class MatrixRunner {
             for (int i = 0; i < n; i++) {
                 byte[] envelope = Envelope.wrap(format.name(), format.encode(persons.get(i)));
                 bytes += envelope.length;
-                Envelope back = Envelope.parse(client.echo(envelope));
+                Envelope back = Envelope.parse(echo(client, envelope));
                 answerFormats[i] = back.format();
                 answers[i] = format.decode(back.body(), Person.class);
             }
@@ -196,6 +201,21 @@ public final class MatrixRunner {
     private void note(String line) {
         console.println(line);
         console.flush();
+    }
+
+    /** Echoes {@code envelope} and returns the server's envelope; any other answer is an IOException. */
+    private static byte[] echo(TransportChannel client, byte[] envelope) throws Exception {
+        Result r;
+        try {
+            r = client.request(new Call.Echo(new Value.Bytes(envelope)));
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        }
+        if (r instanceof Result.Echoed e && e.payload() instanceof Value.Bytes b) {
+            return b.value();
+        }
+        throw new IOException("the server answered the echo with " + (r instanceof Result.Failure x
+                ? x.code() + ": " + x.message() : r.getClass().getSimpleName()));
     }
 
     private static String describe(Exception e) {

@@ -75,7 +75,13 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
         }
     }
 
-    private Result request(Call call) throws Exception {
+    /**
+     * Sends one call and waits for its answer.
+     *
+     * @throws java.util.concurrent.TimeoutException if no answer came within the timeout
+     * @throws ExecutionException if the connection closed first
+     */
+    public Result request(Call call) throws Exception {
         long id = ids.incrementAndGet();
         CompletableFuture<Result> f = new CompletableFuture<>();
         pending.put(id, f);
