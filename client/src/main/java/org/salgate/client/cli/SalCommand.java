@@ -10,10 +10,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /** The root command: the connection options and the subcommands. */
-@Command(name = "salgate-client", mixinStandardHelpOptions = true, version = "salgate-client 0.1.0",
+@Command(name = "salgate-client", version = "salgate-client 0.1.0",
         description = "Talk to a salgate agent: list, describe, read and stream its sensors, and configure it.",
         subcommands = {ListCommand.class, DescribeCommand.class, CommandsCommand.class, ReadCommand.class,
                 StreamCommand.class, ProtocolsCommand.class, ConfigCommand.class, AddProtocolCommand.class,
@@ -23,6 +24,14 @@ final class SalCommand implements Callable<Integer> {
 
     @Mixin
     ConnectionOptions connection;
+
+    /** Inherited, so that every subcommand answers {@code --help} too. */
+    @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT,
+            description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print version information and exit.")
+    boolean version;
 
     @Option(names = "--list-transports", description = "List the transports available here and exit.")
     boolean listTransports;

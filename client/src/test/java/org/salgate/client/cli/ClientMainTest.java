@@ -326,6 +326,19 @@ class ClientMainTest {
     }
 
     @Test
+    void everySubcommandAnswersHelpWithItsUsageWithoutConnecting() {
+        for (String sub : ClientMain.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
+                .getSubcommands().keySet()) {
+            Run r = runRaw("--port", "1", sub, "--help");
+            assertEquals(ExitCodes.OK, r.code(), sub + ": " + r.err());
+            assertTrue(r.out().startsWith("Usage: salgate-client " + sub), sub + ": " + r.out());
+        }
+        Run root = runRaw("--help");
+        assertEquals(ExitCodes.OK, root.code(), root.err());
+        assertTrue(root.out().contains("remove-sensor"), root.out());
+    }
+
+    @Test
     void unknownTransportExitsTwoListingTheAvailableOnes() {
         Run r = runRaw("--transport", "nope", "list");
         assertEquals(ExitCodes.USAGE, r.code());
