@@ -15,7 +15,6 @@ import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +31,9 @@ import org.xsocket.connection.NonBlockingConnection;
  * client's own delivery thread hands them to the {@link ClientHandler} in order, then reports the
  * close. When the queue holds its limit of unread bytes the connection stops receiving, and it
  * resumes once the handler has taken half of them: a handler that blocks makes this one client stop
- * reading, as a slow client should look to the agent.
+ * reading, as a slow client should look to the agent. Each data callback takes everything xSocket
+ * has read (see {@link Frames.Cutter}): resuming from the delivery thread can move the callbacks
+ * onto xSocket's worker pool, where the dispatcher no longer waits for them and keeps reading.
  *
  * <p>Receiving is suspended and resumed under one lock, with a flag, because xSocket applies both
  * as queued key updates in call order: the last decision taken is the one that holds. (xSocket's
@@ -51,6 +52,7 @@ final class XsocketClient implements TransportClient {
     private final ClientOptions options;
     private final ConnectionCodec codec;
     private final int readBufferBytes;
+    private final Frames.Cutter cutter;
     private final Object writeLock = new Object();
     private final Object flowLock = new Object();
     private final BlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
@@ -69,6 +71,7 @@ final class XsocketClient implements TransportClient {
         this.options = Objects.requireNonNull(options, "options");
         this.codec = new ConnectionCodec(options.codec());
         this.readBufferBytes = readBufferBytes(options);
+        this.cutter = new Frames.Cutter(codec, options.maxFrameBytes());
     }
 
     @Override
@@ -241,13 +244,14 @@ final class XsocketClient implements TransportClient {
         @Override
         public boolean onData(INonBlockingConnection c) throws IOException {
             try {
+                cutter.drain(c);
                 while (!endQueued.get()) {
-                    int before = c.available();
-                    Message message = Frames.read(c, codec, options.maxFrameBytes());
+                    int before = cutter.buffered();
+                    Message message = cutter.next();
                     if (message == null) {
                         break;
                     }
-                    enqueue(message, Math.max(Framing.LENGTH_FIELD_BYTES, before - c.available()), c);
+                    enqueue(message, before - cutter.buffered(), c);
                 }
             } catch (CodecException e) {
                 if (failure == null) {

@@ -29,9 +29,11 @@ import org.salgate.wire.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
+import org.salgate.wire.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
 import org.salgate.wire.Result;
+import org.salgate.wire.StreamData;
 import org.salgate.wire.Value;
 
 @Timeout(30)
@@ -58,10 +60,7 @@ class XsocketTransportTest {
         Recorder server = new Recorder(true);
         TransportServer s = start(ServerOptions.builder().build(), server);
         ClientRecorder client = new ClientRecorder();
-        TransportClient c = provider.createClient(ClientOptions.builder().port(s.localAddress().getPort())
-                .properties(Map.of(XsocketClient.READ_BUFFER_PROPERTY, "4096")).build());
-        toClose.add(c);
-        c.connect(client);
+        TransportClient c = connectWithReadLimit(s, client, 4096);
         c.send(Hello.of("protobuf", "big"));
         assertInstanceOf(HelloReply.class, client.next());
         byte[] big = new byte[300 * 1024];
@@ -76,6 +75,27 @@ class XsocketTransportTest {
         }
     }
 
+    /**
+     * A client whose read limit is far below the burst keeps suspending and resuming; that resumes
+     * reading from its delivery thread, which moves xSocket's callbacks onto a worker while the
+     * dispatcher keeps reading. The frames and the answer behind them must still all come through.
+     */
+    @Test
+    @Timeout(180)
+    void answerBehindAFloodOfSmallFramesReachesAClientWithASmallReadLimit() throws Exception {
+        int frames = 500_000;
+        Flooder server = new Flooder(frames);
+        TransportServer s = start(ServerOptions.builder().build(), server);
+        FloodCounter client = new FloodCounter();
+        TransportClient c = connectWithReadLimit(s, client, 1024);
+        c.send(Hello.of("protobuf", "flood"));
+        c.send(new Request(7, new Call.Echo(Value.of("after the flood"))));
+        Response r = client.response.poll(150, TimeUnit.SECONDS);
+        assertNotNull(r, "the answer never came; " + client.frames.get() + " of " + frames + " frames arrived");
+        assertEquals(new Result.Echoed(Value.of("after the flood")), r.result());
+        assertEquals(frames, client.frames.get());
+    }
+
     private TransportServer start(ServerOptions options, ServerHandler handler) throws IOException {
         TransportServer s = provider.createServer(options);
         toClose.add(s);
@@ -83,8 +103,10 @@ class XsocketTransportTest {
         return s;
     }
 
-    private TransportClient connect(TransportServer s, ClientHandler handler) throws IOException {
-        TransportClient c = provider.createClient(ClientOptions.builder().port(s.localAddress().getPort()).build());
+    private TransportClient connectWithReadLimit(TransportServer s, ClientHandler handler, int readBufferBytes)
+            throws IOException {
+        TransportClient c = provider.createClient(ClientOptions.builder().port(s.localAddress().getPort())
+                .properties(Map.of(XsocketClient.READ_BUFFER_PROPERTY, Integer.toString(readBufferBytes))).build());
         toClose.add(c);
         c.connect(handler);
         return c;
@@ -163,4 +185,56 @@ class XsocketTransportTest {
         }
     }
 
+    /** Answers an echo request with a burst of small stream frames, then the answer, from its own thread. */
+    static final class Flooder implements ServerHandler {
+        private final int frames;
+
+        Flooder(int frames) {
+            this.frames = frames;
+        }
+
+        @Override
+        public void sessionOpened(Session session) {}
+
+        @Override
+        public void messageReceived(Session session, Message message) {
+            if (message instanceof Hello) {
+                session.send(HelloReply.accept("flood-agent"));
+            } else if (message instanceof Request r && r.call() instanceof Call.Echo e) {
+                Thread t = new Thread(() -> {
+                    for (int i = 0; i < frames; i++) {
+                        session.send(new StreamData(1, Reading.ok("s", i, i, Value.of(i))));
+                    }
+                    session.send(new Response(r.id(), new Result.Echoed(e.payload())));
+                }, "flooder");
+                t.setDaemon(true);
+                t.start();
+            }
+        }
+
+        @Override
+        public void sessionClosed(Session session, Throwable cause) {}
+    }
+
+    static final class FloodCounter implements ClientHandler {
+        final AtomicInteger frames = new AtomicInteger();
+        final BlockingQueue<Response> response = new LinkedBlockingQueue<>();
+
+        @Override
+        public void messageReceived(Message message) {
+            if (message instanceof StreamData) {
+                frames.incrementAndGet();
+                // A couple of microseconds of work per frame: slower than xSocket reads them.
+                long until = System.nanoTime() + 2_000;
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+            } else if (message instanceof Response r) {
+                response.add(r);
+            }
+        }
+
+        @Override
+        public void closed(Throwable cause) {}
+    }
 }
