@@ -14,16 +14,24 @@ public final class Endpoints {
     public static final String OS = "os";
     /** A port for software (dummy) sensors; any address names a separate namespace. */
     public static final String VIRTUAL = "virtual";
+    /**
+     * Another agent, whose sensors a protocol of type {@code agent} serves as its own; the address
+     * ({@code host:port}) is required and checked by that plugin, which holds the connection.
+     */
+    public static final String AGENT = "agent";
+
+    private enum AddressRule { NONE, OPTIONAL, REQUIRED }
 
     private final Map<String, EndpointFactory> factories = new TreeMap<>();
 
     private Endpoints() {}
 
-    /** The endpoint types every agent has: {@code os} and {@code virtual}. */
+    /** The endpoint types every agent has: {@code os}, {@code virtual} and {@code agent}. */
     public static Endpoints standard() {
         Endpoints endpoints = new Endpoints();
-        endpoints.register(new Fixed(OS, false));
-        endpoints.register(new Fixed(VIRTUAL, true));
+        endpoints.register(new Fixed(OS, AddressRule.NONE));
+        endpoints.register(new Fixed(VIRTUAL, AddressRule.OPTIONAL));
+        endpoints.register(new Fixed(AGENT, AddressRule.REQUIRED));
         return endpoints;
     }
 
@@ -70,11 +78,15 @@ public final class Endpoints {
     }
 
     /** A type whose endpoints carry no resource of their own. */
-    private record Fixed(String type, boolean takesAddress) implements EndpointFactory {
+    private record Fixed(String type, AddressRule rule) implements EndpointFactory {
         @Override
         public Endpoint create(String address) throws EndpointException {
-            if (!takesAddress && !address.isEmpty()) {
+            if (rule == AddressRule.NONE && !address.isEmpty()) {
                 throw new EndpointException("endpoint '" + type + "' takes no address; write just '" + type + "'");
+            }
+            if (rule == AddressRule.REQUIRED && address.isBlank()) {
+                throw new EndpointException("endpoint '" + type + "' needs an address; write '" + type
+                        + ":host:port'");
             }
             return new SimpleEndpoint(type, address);
         }

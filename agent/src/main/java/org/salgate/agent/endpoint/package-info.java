@@ -4,15 +4,13 @@
  * into an {@link org.salgate.plugin.spi.Endpoint} handed to the plugin, which together with the
  * plugin forms a logical port.
  *
- * <p>Built in: {@code os} (the machine) and {@code virtual} (software sensors). New types plug in
- * as an {@link org.salgate.agent.endpoint.EndpointFactory} given to
- * {@code AgentBuilder.endpoint(...)}.
+ * <p>Built in: {@code os} (the machine), {@code virtual} (software sensors) and {@code agent}
+ * ({@code agent:host:port}, another agent). New types plug in as an
+ * {@link org.salgate.agent.endpoint.EndpointFactory} given to {@code AgentBuilder.endpoint(...)}.
  *
- * <p>Extension point for hierarchical agents: an {@code agent} endpoint
- * ({@code agent:host:port[/transport]}) would be an {@code EndpointFactory} whose endpoint holds
- * a client connection to the lower agent, paired with a plugin type that lists that agent's
- * sensors as its own and forwards execute and stream calls. It is not implemented here because
- * the agent module must not depend on the client library; it belongs in a module that depends on
- * both.
+ * <p>Hierarchical agents: the {@code agent} endpoint is only an address here, because the agent
+ * module must not depend on the client library. The plugin of type {@code agent}
+ * ({@code salgate-plugin-agent}, which depends on the client) parses it, connects to the lower
+ * agent, serves that agent's sensors as its own and forwards reads to it.
  */
 package org.salgate.agent.endpoint;

@@ -31,20 +31,27 @@ class EndpointsTest {
     }
 
     @Test
+    void agentEndpointNeedsTheLowerAgentsAddress() throws Exception {
+        assertEquals("agent:10.0.0.2:7431", endpoints.parse("agent:10.0.0.2:7431").spec());
+        EndpointException e = assertThrows(EndpointException.class, () -> endpoints.parse("agent"));
+        assertTrue(e.getMessage().contains("agent:host:port"), e.getMessage());
+    }
+
+    @Test
     void newTypesCanBeRegisteredOnce() throws Exception {
-        EndpointFactory agent = new EndpointFactory() {
+        EndpointFactory serial = new EndpointFactory() {
             @Override
             public String type() {
-                return "agent";
+                return "serial";
             }
 
             @Override
             public Endpoint create(String address) {
-                return new SimpleEndpoint("agent", address);
+                return new SimpleEndpoint("serial", address);
             }
         };
-        endpoints.register(agent);
-        assertEquals("agent:10.0.0.2:7431", endpoints.parse("agent:10.0.0.2:7431").spec());
-        assertThrows(IllegalArgumentException.class, () -> endpoints.register(agent));
+        endpoints.register(serial);
+        assertEquals("serial:/dev/ttyS0", endpoints.parse("serial:/dev/ttyS0").spec());
+        assertThrows(IllegalArgumentException.class, () -> endpoints.register(serial));
     }
 }

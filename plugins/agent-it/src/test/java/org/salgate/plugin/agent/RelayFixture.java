@@ -1,0 +1,58 @@
+package org.salgate.plugin.agent;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.salgate.agent.Agent;
+import org.salgate.client.SalClient;
+import org.salgate.sensorml.PlatformConfig;
+import org.salgate.sensorml.ProtocolConfig;
+
+/** Real agents on loopback (netty, port 0) and clients of them, all closed by {@link #close()}. */
+final class RelayFixture implements AutoCloseable {
+
+    static final int LOWER_SENSORS = 3;
+
+    private final List<Runnable> open = new ArrayList<>();
+
+    /** A lower agent with {@value #LOWER_SENSORS} dummy sensors DUMMY_0.. on {@code port} (0: any). */
+    Agent lowerAgent(int port) throws IOException {
+        Agent agent = Agent.builder().transport("netty").port(port)
+                .platform(new PlatformConfig(List.of(dummies(LOWER_SENSORS)))).start();
+        open.add(agent::close);
+        return agent;
+    }
+
+    /** An upper agent with its own two dummy sensors DUMMY_0, DUMMY_1 and the given protocols. */
+    Agent upperAgent(ProtocolConfig... more) throws IOException {
+        List<ProtocolConfig> protocols = new ArrayList<>();
+        protocols.add(dummies(2));
+        protocols.addAll(List.of(more));
+        Agent agent = Agent.builder().transport("netty").port(0).platform(new PlatformConfig(protocols)).start();
+        open.add(agent::close);
+        return agent;
+    }
+
+    /** A protocol relaying the agent on {@code port} under the prefix {@code lab.}. */
+    static ProtocolConfig relay(int port, Map<String, String> parameters) {
+        return new ProtocolConfig("lab", "agent", "agent:127.0.0.1:" + port, parameters);
+    }
+
+    SalClient client(Agent agent) throws IOException {
+        SalClient client = SalClient.builder().transport("netty").port(agent.port()).connect();
+        open.add(client::close);
+        return client;
+    }
+
+    private static ProtocolConfig dummies(int n) {
+        return new ProtocolConfig("dummy", "dummy", "virtual", Map.of("sensors", Integer.toString(n)));
+    }
+
+    @Override
+    public void close() {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).run();
+        }
+    }
+}
