@@ -9,11 +9,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.testing.AgentFixture;
+import org.salgate.agent.core.SensorManager;
 import org.salgate.agent.testing.FakeSession;
+import org.salgate.agent.testing.TestPlugin;
 import org.salgate.wire.Call;
 import org.salgate.wire.Event;
 import org.salgate.wire.EventNotice;
+import org.salgate.wire.Reading;
 import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
 import org.salgate.wire.SensorState;
 import org.salgate.wire.StreamEnded;
 
@@ -86,5 +90,51 @@ class EventsTest {
         int before = s.sent(org.salgate.wire.StreamData.class, d -> d.streamId() == id).size();
         AgentFixture.frames(s, id, before + 50);
         assertEquals(SensorState.IDLE, sensors.get(0).state());
+    }
+
+    @Test
+    void unpluggedSensorIsReportedDisconnectedAtOnceAndConnectedAgainOnItsFirstGoodRead() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(2, Map.of()));
+        FakeSession s = fixture.connect();
+        fixture.ok(s, new Call.SubscribeEvents(), Result.Ack.class);
+        TestPlugin.UNPLUGGED.add("T_1");
+        try {
+            Reading failed = fixture.ok(s, new Call.Execute("T_1", "read", Map.of()), Result.ReadingResult.class)
+                    .reading();
+            assertEquals(Reading.Status.ERROR, failed.status());
+            assertTrue(failed.error().contains("disconnected") && failed.error().contains("unplugged"),
+                    failed.error());
+            EventNotice gone = s.await(EventNotice.class, n -> is(n, Event.Type.SENSOR_STATE, "T_1"), 1,
+                    AgentFixture.WAIT_MS).get(0);
+            assertEquals(SensorState.DISCONNECTED, gone.event().state());
+            assertTrue(gone.event().detail().contains("unplugged"), gone.event().detail());
+            List<SensorInfo> sensors = fixture.ok(s, new Call.ListSensors(false), Result.Sensors.class).sensors();
+            assertEquals(SensorState.IDLE, sensors.get(0).state());
+            assertEquals(SensorState.DISCONNECTED, sensors.get(1).state());
+        } finally {
+            TestPlugin.UNPLUGGED.remove("T_1");
+        }
+        Reading back = fixture.ok(s, new Call.Execute("T_1", "read", Map.of()), Result.ReadingResult.class).reading();
+        assertEquals(Reading.Status.OK, back.status());
+        List<EventNotice> states = s.await(EventNotice.class, n -> is(n, Event.Type.SENSOR_STATE, "T_1"), 2,
+                AgentFixture.WAIT_MS);
+        assertEquals(SensorState.IDLE, states.get(1).event().state());
+        assertEquals(SensorState.IDLE,
+                fixture.ok(s, new Call.ListSensors(false), Result.Sensors.class).sensors().get(1).state());
+    }
+
+    @Test
+    void disconnectedReadsDoNotDisableASensor() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        FakeSession s = fixture.connect();
+        TestPlugin.UNPLUGGED.add("T_0");
+        try {
+            long id = fixture.stream(s, "T_0", "read", 0);
+            AgentFixture.frames(s, id, SensorManager.DISABLE_AFTER_FAILURES * 2);
+            assertEquals(SensorState.DISCONNECTED,
+                    fixture.ok(s, new Call.ListSensors(false), Result.Sensors.class).sensors().get(0).state());
+        } finally {
+            TestPlugin.UNPLUGGED.remove("T_0");
+        }
     }
 }

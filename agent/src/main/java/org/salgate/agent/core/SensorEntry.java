@@ -23,6 +23,7 @@ public final class SensorEntry {
     int activeStreams;
     volatile int consecutiveFailures;
     boolean disabled;
+    volatile boolean disconnected;
 
     SensorEntry(SensorDescription description, LoadedProtocol protocol, List<CommandDescription> commands) {
         this.description = description;
@@ -61,6 +62,9 @@ public final class SensorEntry {
 
     /** Its current state. */
     public synchronized SensorState state() {
+        if (disconnected) {
+            return SensorState.DISCONNECTED;
+        }
         if (disabled) {
             return SensorState.DISABLED;
         }

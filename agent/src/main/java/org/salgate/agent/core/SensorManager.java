@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import org.salgate.plugin.spi.PluginException;
+import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * {@value #DISABLE_AFTER_FAILURES} consecutive failed reads a sensor is reported
  * {@link SensorState#DISABLED} (with an event); the agent keeps trying it, and its first good
  * read reports it back as idle or streaming. An UNAVAILABLE reading is not a failure.
- * {@link SensorState#DISCONNECTED} is not reported yet: it is meant for endpoints that can lose
- * their device, such as another agent.
+ * A read that throws {@link SensorDisconnectedException} (the device or the agent behind it is
+ * gone) gives an ERROR reading and reports the sensor {@link SensorState#DISCONNECTED} at once,
+ * without counting towards disabling it; its first good read reports it back.
  */
 public final class SensorManager {
 
@@ -165,6 +167,9 @@ public final class SensorManager {
         } catch (SensorUnavailableException e) {
             succeeded(sensor);
             return Reading.unavailable(id, now, 0, message(e));
+        } catch (SensorDisconnectedException e) {
+            disconnected(sensor, e);
+            return Reading.error(id, now, 0, "sensor " + id + " is disconnected: " + message(e));
         } catch (Exception | LinkageError | AssertionError e) {
             failed(sensor, commandId, e);
             return Reading.error(id, now, 0, "sensor " + id + " failed to read '" + commandId + "': " + message(e));
@@ -190,7 +195,7 @@ public final class SensorManager {
     }
 
     private void succeeded(SensorEntry sensor) {
-        if (sensor.consecutiveFailures == 0) {
+        if (sensor.consecutiveFailures == 0 && !sensor.disconnected) {
             return;
         }
         synchronized (sensor) {
@@ -200,7 +205,26 @@ public final class SensorManager {
                 sensor.disabled = false;
                 LOG.info("sensor {} reads again and is enabled", sensor.id());
             }
+            if (sensor.disconnected) {
+                sensor.disconnected = false;
+                LOG.info("sensor {} is connected again", sensor.id());
+            }
             announce(sensor, before, "reads again");
+        }
+    }
+
+    private void disconnected(SensorEntry sensor, SensorDisconnectedException e) {
+        if (sensor.disconnected) {
+            return;
+        }
+        synchronized (sensor) {
+            SensorState before = sensor.state();
+            if (!sensor.disconnected) {
+                sensor.disconnected = true;
+                LOG.warn("sensor {} (protocol {}) is disconnected: {}", sensor.id(), sensor.protocol().name(),
+                        message(e));
+            }
+            announce(sensor, before, message(e));
         }
     }
 

@@ -14,6 +14,7 @@ import org.salgate.plugin.spi.PluginContext;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorPlugin;
 import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.Argument;
 import org.salgate.sensorml.CommandDescription;
@@ -30,7 +31,7 @@ import org.salgate.wire.Value;
  * {@code flag} (required BOOLEAN {@code on}), {@code count} (INTEGER {@code n} 1..5, optional,
  * no default). Parameter {@code throwing} lists sensors whose reads throw, {@code unavailable}
  * those that are unavailable, {@code blocking} those whose reads wait for {@link #RELEASE};
- * {@code failOpen=true} makes open fail.
+ * {@code failOpen=true} makes open fail. Sensors in {@link #UNPLUGGED} read as disconnected.
  */
 public final class TestPlugin implements SensorPlugin {
 
@@ -38,6 +39,8 @@ public final class TestPlugin implements SensorPlugin {
     public static volatile CountDownLatch RELEASE = new CountDownLatch(0);
     /** How many reads are waiting on {@link #RELEASE}. */
     public static final java.util.concurrent.atomic.AtomicInteger BLOCKED = new java.util.concurrent.atomic.AtomicInteger();
+    /** Sensors whose device is unplugged: their reads throw {@link SensorDisconnectedException}. */
+    public static final Set<String> UNPLUGGED = ConcurrentHashMap.newKeySet();
     /** Arguments of every execute, most recent last. */
     public static final List<Map<String, String>> ARGUMENTS = new CopyOnWriteArrayList<>();
 
@@ -123,6 +126,9 @@ public final class TestPlugin implements SensorPlugin {
             ARGUMENTS.add(arguments);
             if (throwing.contains(sensorId)) {
                 throw new IllegalStateException("boom");
+            }
+            if (UNPLUGGED.contains(sensorId)) {
+                throw new SensorDisconnectedException("the test device of " + sensorId + " is unplugged");
             }
             if (unavailable.contains(sensorId)) {
                 throw new SensorUnavailableException("no such probe here");

@@ -32,6 +32,7 @@ import org.salgate.wire.ErrorCode;
 import org.salgate.wire.ProtocolInfo;
 import org.salgate.wire.Reading;
 import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SensorState;
 import org.salgate.wire.Value;
 
 /** An upper agent serving a lower agent's sensors through the {@code agent} plugin, driven by the client. */
@@ -147,6 +148,8 @@ class AgentOfAgentsTest {
             return r.status() == Reading.Status.ERROR ? r : null;
         });
         assertTrue(failed.error().contains("lower agent at 127.0.0.1:" + lowerPort), failed.error());
+        assertEquals(SensorState.DISCONNECTED, state(upper, "lab.DUMMY_0"));
+        assertEquals(SensorState.IDLE, state(upper, "DUMMY_0"));
         Reading streamed = await("a streamed reading to fail", () -> {
             Reading r = readings.poll();
             return r != null && r.status() == Reading.Status.ERROR ? r : null;
@@ -175,6 +178,7 @@ class AgentOfAgentsTest {
             Reading r = upper.execute("lab.DUMMY_1", "read", Map.of()).join();
             return r.status() == Reading.Status.ERROR ? r : null;
         });
+        assertEquals(SensorState.DISCONNECTED, state(upper, "lab.DUMMY_1"));
 
         fixture.lowerAgent(lowerPort);
 
@@ -183,6 +187,12 @@ class AgentOfAgentsTest {
             return r.status() == Reading.Status.OK ? r : null;
         });
         assertEquals(new Value.Num(42.0), back.value());
+        assertEquals(SensorState.IDLE, state(upper, "lab.DUMMY_1"));
+    }
+
+    private static SensorState state(SalClient client, String sensorId) {
+        return client.listSensors().join().stream().filter(s -> s.id().equals(sensorId)).findFirst()
+                .orElseThrow(() -> new AssertionError("no sensor " + sensorId)).state();
     }
 
     @Test

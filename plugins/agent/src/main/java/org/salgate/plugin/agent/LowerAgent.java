@@ -9,6 +9,7 @@ import java.util.function.Function;
 import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
 import org.salgate.plugin.spi.PluginException;
+import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +61,8 @@ final class LowerAgent implements AutoCloseable {
      * the answer.
      *
      * @param what what is asked, for the message when it fails, such as {@code the read of DUMMY_0}
-     * @throws PluginException when the lower agent is unreachable, refuses or does not answer in time
+     * @throws SensorDisconnectedException when the lower agent is unreachable or does not answer in time
+     * @throws PluginException when it refuses the request
      */
     <T> T call(String what, Function<SalClient, CompletableFuture<T>> request) throws PluginException {
         SalClient c = connected();
@@ -134,13 +136,14 @@ final class LowerAgent implements AutoCloseable {
         }
     }
 
-    private PluginException unreachable() {
-        return new PluginException("the lower agent at " + address() + " is unreachable (" + lastFailure
+    /** The relayed sensors are disconnected while their agent cannot be reached. */
+    private SensorDisconnectedException unreachable() {
+        return new SensorDisconnectedException("the lower agent at " + address() + " is unreachable (" + lastFailure
                 + "); protocol " + protocolName + " retries every " + config.retry().toMillis() + " ms");
     }
 
     /** Drops a connection that failed, so that the next request reconnects. */
-    private PluginException lost(SalClient c, String why) {
+    private SensorDisconnectedException lost(SalClient c, String why) {
         synchronized (lock) {
             if (client == c) {
                 client = null;
@@ -149,7 +152,7 @@ final class LowerAgent implements AutoCloseable {
             }
         }
         c.close();
-        return new PluginException("the lower agent at " + address() + " is not answering: " + why);
+        return new SensorDisconnectedException("the lower agent at " + address() + " is not answering: " + why);
     }
 
     @Override
