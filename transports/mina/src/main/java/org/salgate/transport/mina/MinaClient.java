@@ -42,6 +42,7 @@ final class MinaClient implements TransportClient {
     private SimpleIoProcessorPool<NioSession> processor;
     private NioSocketConnector connector;
     private volatile IoSession session;
+    private volatile FrameWriter writer;
     private volatile Throwable failure;
 
     MinaClient(ClientOptions options) {
@@ -88,9 +89,15 @@ final class MinaClient implements TransportClient {
     public void send(Message message) throws IOException {
         IoSession s = session;
         if (s == null || !s.isConnected() || s.isClosing() || closed.get()) {
-            throw new IOException("the connection to " + options.host() + ":" + options.port() + " is closed");
+            throw closedConnection();
         }
-        s.write(message);
+        if (!writer.write(message)) {
+            throw closedConnection();
+        }
+    }
+
+    private IOException closedConnection() {
+        return new IOException("the connection to " + options.host() + ":" + options.port() + " is closed");
     }
 
     @Override
@@ -149,7 +156,14 @@ final class MinaClient implements TransportClient {
 
         @Override
         public void sessionCreated(IoSession io) {
-            io.setAttribute(FrameDecoder.CONNECTION_CODEC, new ConnectionCodec(options.codec()));
+            ConnectionCodec codec = new ConnectionCodec(options.codec());
+            io.setAttribute(FrameDecoder.CONNECTION_CODEC, codec);
+            writer = new FrameWriter(io, codec);
+        }
+
+        @Override
+        public void messageSent(IoSession io, Object message) {
+            writer.onSent();
         }
 
         @Override
@@ -174,6 +188,7 @@ final class MinaClient implements TransportClient {
         @Override
         public void sessionClosed(IoSession io) {
             closed.set(true);
+            writer.discard();
             if (closeReported.compareAndSet(false, true)) {
                 try {
                     handler.closed(failure);

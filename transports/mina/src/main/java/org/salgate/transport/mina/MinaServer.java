@@ -155,9 +155,10 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionCreated(IoSession io) {
-            io.setAttribute(FrameDecoder.CONNECTION_CODEC, new ConnectionCodec(options.codec()));
-            io.setAttribute(MinaSession.KEY, new MinaSession(io, options.writeHighWaterBytes(),
-                    options.writeLowWaterBytes(), suspendReads));
+            ConnectionCodec codec = new ConnectionCodec(options.codec());
+            io.setAttribute(FrameDecoder.CONNECTION_CODEC, codec);
+            io.setAttribute(MinaSession.KEY, new MinaSession(io, new FrameWriter(io, codec),
+                    options.writeHighWaterBytes(), options.writeLowWaterBytes(), suspendReads));
         }
 
         @Override
@@ -193,7 +194,11 @@ final class MinaServer implements TransportServer {
         @Override
         public void sessionClosed(IoSession io) {
             MinaSession session = MinaSession.of(io);
-            if (session != null && session.markCloseReported()) {
+            if (session == null) {
+                return;
+            }
+            session.onClosed();
+            if (session.markCloseReported()) {
                 handler.sessionClosed(session, session.failure());
             }
         }

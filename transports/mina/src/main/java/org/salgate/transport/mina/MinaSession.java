@@ -11,12 +11,14 @@ import org.slf4j.LoggerFactory;
 /**
  * A server session over a MINA {@link IoSession}.
  *
- * <p>MINA queues writes without limit and has no writability event, so this class makes one: the
- * session turns unwritable once its scheduled write bytes reach the high-water mark, and
- * {@link #onMessageSent()} (MINA's {@code messageSent}, after the bytes left) turns it writable
- * again and runs the listener once they are below the low-water mark. The flag is set before the
- * byte count is checked again, so a drain that completes between a check and the flag is not
- * missed: whichever side sees both the flag and a low count clears the flag and runs the listener.
+ * <p>Messages go out through a {@link FrameWriter}, which merges the frames sent while a write is
+ * under way. MINA queues writes without limit and has no writability event, so this class makes
+ * one from the queued bytes (MINA's scheduled write bytes plus the frames waiting in the writer):
+ * the session turns unwritable once they reach the high-water mark, and {@link #onMessageSent()}
+ * (MINA's {@code messageSent}, after a buffer left) turns it writable again and runs the listener
+ * once they are below the low-water mark. The flag is set before the byte count is checked again,
+ * so a drain that completes between a check and the flag is not missed: whichever side sees both
+ * the flag and a low count clears the flag and runs the listener.
  */
 final class MinaSession implements Session {
 
@@ -26,6 +28,7 @@ final class MinaSession implements Session {
     private static final Runnable NO_LISTENER = () -> {};
 
     private final IoSession io;
+    private final FrameWriter writer;
     private final long highWaterBytes;
     private final long lowWaterBytes;
     private final long suspendReadsAboveBytes;
@@ -37,11 +40,13 @@ final class MinaSession implements Session {
     private volatile Throwable failure;
 
     /**
-     * @param suspendReadsAboveBytes above this many scheduled bytes the session stops reading until
+     * @param suspendReadsAboveBytes above this many queued bytes the session stops reading until
      *     they drop below the high-water mark; 0 never stops reading
      */
-    MinaSession(IoSession io, long highWaterBytes, long lowWaterBytes, long suspendReadsAboveBytes) {
+    MinaSession(IoSession io, FrameWriter writer, long highWaterBytes, long lowWaterBytes,
+            long suspendReadsAboveBytes) {
         this.io = io;
+        this.writer = writer;
         this.highWaterBytes = highWaterBytes;
         this.lowWaterBytes = lowWaterBytes;
         this.suspendReadsAboveBytes = suspendReadsAboveBytes;
@@ -49,6 +54,11 @@ final class MinaSession implements Session {
 
     static MinaSession of(IoSession io) {
         return (MinaSession) io.getAttribute(KEY);
+    }
+
+    /** The MINA session underneath; tests read its counters. */
+    IoSession ioSession() {
+        return io;
     }
 
     @Override
@@ -66,12 +76,12 @@ final class MinaSession implements Session {
         if (!isOpen()) {
             return;
         }
-        io.write(message);
-        long scheduled = io.getScheduledWriteBytes();
-        if (scheduled >= highWaterBytes) {
+        writer.write(message);
+        long queued = queuedBytes();
+        if (queued >= highWaterBytes) {
             markUnwritable();
         }
-        if (suspendReadsAboveBytes > 0 && (readsSuspended || scheduled >= suspendReadsAboveBytes)) {
+        if (suspendReadsAboveBytes > 0 && (readsSuspended || queued >= suspendReadsAboveBytes)) {
             updateReads();
         }
     }
@@ -81,7 +91,7 @@ final class MinaSession implements Session {
         if (unwritable.get()) {
             return false;
         }
-        if (io.getScheduledWriteBytes() < highWaterBytes) {
+        if (queuedBytes() < highWaterBytes) {
             return true;
         }
         markUnwritable();
@@ -100,17 +110,23 @@ final class MinaSession implements Session {
 
     @Override
     public void close() {
-        io.closeOnFlush();
+        writer.closeWhenWritten();
     }
 
-    /** MINA finished writing a message of this session. */
+    /** MINA finished writing a buffer of this session. */
     void onMessageSent() {
+        writer.onSent();
         if (unwritable.get()) {
             checkDrained();
         }
         if (readsSuspended) {
             updateReads();
         }
+    }
+
+    /** MINA closed the session: the frames still waiting in the writer can no longer leave. */
+    void onClosed() {
+        writer.discard();
     }
 
     /** Records the first failure of this session, reported when it closes. */
@@ -129,6 +145,11 @@ final class MinaSession implements Session {
         return closeReported.compareAndSet(false, true);
     }
 
+    /** Outbound bytes not yet handed to the socket: in MINA's write queue or waiting in the writer. */
+    private long queuedBytes() {
+        return io.getScheduledWriteBytes() + writer.waitingBytes();
+    }
+
     private void markUnwritable() {
         if (unwritable.compareAndSet(false, true)) {
             checkDrained();
@@ -136,7 +157,7 @@ final class MinaSession implements Session {
     }
 
     private void checkDrained() {
-        if (io.getScheduledWriteBytes() < lowWaterBytes && unwritable.compareAndSet(true, false)) {
+        if (queuedBytes() < lowWaterBytes && unwritable.compareAndSet(true, false)) {
             try {
                 writabilityListener.run();
             } catch (RuntimeException e) {
@@ -146,7 +167,7 @@ final class MinaSession implements Session {
     }
 
     /**
-     * Stops reading once the scheduled bytes pass the read limit (a client that sends requests but
+     * Stops reading once the queued bytes pass the read limit (a client that sends requests but
      * does not read the answers cannot grow them without bound) and reads again once they are below
      * the high-water mark. A well-behaved producer stops at the high-water mark and never gets here.
      * The count is read again after the flag is set, and each {@code messageSent} checks while the
@@ -154,11 +175,11 @@ final class MinaSession implements Session {
      */
     private void updateReads() {
         synchronized (readControl) {
-            if (!readsSuspended && io.getScheduledWriteBytes() >= suspendReadsAboveBytes) {
+            if (!readsSuspended && queuedBytes() >= suspendReadsAboveBytes) {
                 readsSuspended = true;
                 io.suspendRead();
             }
-            if (readsSuspended && io.getScheduledWriteBytes() < highWaterBytes) {
+            if (readsSuspended && queuedBytes() < highWaterBytes) {
                 readsSuspended = false;
                 io.resumeRead();
             }
