@@ -1,7 +1,6 @@
 package org.salgate.transport.xsocket;
 
 import java.io.IOException;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
@@ -22,30 +21,6 @@ final class Frames {
         frame.put(body);
         frame.flip();
         return frame;
-    }
-
-    /**
-     * Reads the next whole frame, or returns null and leaves the bytes in place when it has not fully
-     * arrived (xSocket's mark/reset idiom).
-     *
-     * @throws CodecException if the length is out of bounds or the bytes do not decode
-     */
-    static Message read(INonBlockingConnection connection, ConnectionCodec codec, int maxFrameBytes)
-            throws IOException, CodecException {
-        if (connection.available() < Framing.LENGTH_FIELD_BYTES) {
-            return null;
-        }
-        connection.markReadPosition();
-        byte[] body;
-        try {
-            int length = Framing.checkLength(connection.readInt(), maxFrameBytes);
-            body = connection.readBytesByLength(length);
-            connection.removeReadMark();
-        } catch (BufferUnderflowException incomplete) {
-            connection.resetToReadMark();
-            return null;
-        }
-        return codec.decode(body);
     }
 
     /**
@@ -86,7 +61,8 @@ final class Frames {
             ByteBuffer[] chunks = connection.readByteBufferByLength(available);
             if (bytes.length - end < available) {
                 int kept = end - start;
-                byte[] next = new byte[Math.max(MIN_CAPACITY, kept + available)];
+                // Doubling: a large frame arriving in many chunks is not copied once per chunk.
+                byte[] next = new byte[Math.max(MIN_CAPACITY, Math.max(kept + available, 2 * kept))];
                 System.arraycopy(bytes, start, next, 0, kept);
                 bytes = next;
                 start = 0;

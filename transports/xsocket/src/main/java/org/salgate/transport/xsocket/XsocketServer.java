@@ -15,9 +15,7 @@ import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
@@ -143,8 +141,11 @@ final class XsocketServer implements TransportServer {
     }
 
     /**
-     * xSocket's callbacks. NONTHREADED: they run on the connection's dispatcher thread, serialized
-     * per connection, so one session's messages reach the handler in order and one at a time.
+     * xSocket's callbacks. NONTHREADED: they run serialized per connection (on its dispatcher thread,
+     * or on a worker once xSocket has queued them), so one session's messages reach the handler in
+     * order and one at a time. Each data callback takes everything xSocket has read (see
+     * {@link Frames.Cutter}): a client that pipelines a flood of requests must not make each frame
+     * slower to cut than the next chunk is to read.
      */
     @Execution(Execution.NONTHREADED)
     private final class ConnectionHandler implements IConnectHandler, IDataHandler, IDisconnectHandler {
@@ -154,8 +155,8 @@ final class XsocketServer implements TransportServer {
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            XsocketSession session = new XsocketSession(connection, new ConnectionCodec(options.codec()),
-                    options.writeHighWaterBytes(), options.writeLowWaterBytes(), suspendReads);
+            XsocketSession session = new XsocketSession(connection, handler, new ConnectionCodec(options.codec()),
+                    options.maxFrameBytes(), options.writeHighWaterBytes(), options.writeLowWaterBytes(), suspendReads);
             connection.setAttachment(session);
             sessions.put(session.id(), session);
             handler.sessionOpened(session);
@@ -166,25 +167,10 @@ final class XsocketServer implements TransportServer {
         }
 
         @Override
-        public boolean onData(INonBlockingConnection connection) throws IOException {
+        public boolean onData(INonBlockingConnection connection) {
             XsocketSession session = (XsocketSession) connection.getAttachment();
-            if (session == null) {
-                return true;
-            }
-            try {
-                while (session.isOpen() && !connection.isReceivingSuspended()) {
-                    Message message = Frames.read(connection, session.codec(), options.maxFrameBytes());
-                    if (message == null) {
-                        break;
-                    }
-                    handler.messageReceived(session, message);
-                }
-            } catch (CodecException e) {
-                LOG.debug("closing session {}: {}", session.id(), e.getMessage());
-                session.closeNow(e);
-            } catch (RuntimeException e) {
-                LOG.warn("closing session {} after an unexpected error", session.id(), e);
-                session.closeNow(e);
+            if (session != null) {
+                session.receive();
             }
             return true;
         }

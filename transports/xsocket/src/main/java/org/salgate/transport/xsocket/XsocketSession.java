@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
+import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
@@ -16,15 +18,20 @@ import org.xsocket.connection.IWriteCompletionHandler;
 /**
  * A server session over an xSocket {@link INonBlockingConnection}.
  *
- * <p>Writes are asynchronous ({@code FlushMode.ASYNC}); the session is unwritable once
- * {@code getPendingWriteDataSize()} reaches the high-water mark, and writable again, with the
- * listener run, once it is below the low-water mark. xSocket reports written data only to an
- * {@link IWriteCompletionHandler}, so every write that leaves the pending data at or above the
- * low-water mark carries one, and the drain is checked when it completes; a write that leaves less
- * is followed by a check at once. So the last write before a drain always leads to a check, and
- * since the flag is set before the pending size is read again, a drain racing with the check that
- * set it is seen by one side or the other. Writes on a fast connection, which stays below the
- * low-water mark, carry no completion handler and cost nothing extra.
+ * <p>Writes are asynchronous ({@code FlushMode.ASYNC}) and at most one is on its way at a time:
+ * a frame sent while none is goes to xSocket at once, so a lone answer waits for nothing; frames
+ * sent meanwhile wait in the session's {@link Outbox} and leave together, as one write, when the
+ * write before them has left. A burst of small frames so costs xSocket a few buffers and one
+ * flush rather than one of each per frame. Every write carries the {@link IWriteCompletionHandler}
+ * that hands on the next one, so every drop of the pending bytes is followed by a check.
+ *
+ * <p>The pending bytes are xSocket's {@code getPendingWriteDataSize()} plus the outbox. The
+ * session is unwritable once they reach the high-water mark and writable again, with the listener
+ * run, once they are below the low-water mark; since the flag is set before the pending bytes are
+ * read again, a drain racing with the check that set it is seen by one side or the other.
+ *
+ * <p>Received bytes are cut into frames by a {@link Frames.Cutter}, in xSocket's callbacks, which
+ * run one at a time per connection (data callbacks and write completions share one task queue).
  */
 final class XsocketSession implements Session {
 
@@ -35,15 +42,19 @@ final class XsocketSession implements Session {
     private final long id = IDS.incrementAndGet();
     private final INonBlockingConnection connection;
     private final String remoteAddress;
+    private final ServerHandler handler;
     private final ConnectionCodec codec;
+    private final Frames.Cutter cutter;
     private final int highWaterBytes;
     private final int lowWaterBytes;
     private final long suspendReadsAboveBytes;
     private final Object writeLock = new Object();
     private final Object readControl = new Object();
+    private final Outbox outbox = new Outbox();
     private final AtomicBoolean unwritable = new AtomicBoolean();
     private final AtomicBoolean closeReported = new AtomicBoolean();
-    private final IWriteCompletionHandler drainWatch = new DrainWatch();
+    private final IWriteCompletionHandler written = new WriteDone();
+    private boolean writing;
     private volatile boolean readsSuspended;
     private volatile boolean open = true;
     private volatile Runnable writabilityListener = NO_LISTENER;
@@ -53,11 +64,13 @@ final class XsocketSession implements Session {
      * @param suspendReadsAboveBytes above this many pending bytes the session stops reading until
      *     they drop below the high-water mark; 0 never stops reading
      */
-    XsocketSession(INonBlockingConnection connection, ConnectionCodec codec, int highWaterBytes, int lowWaterBytes,
-                   long suspendReadsAboveBytes) {
+    XsocketSession(INonBlockingConnection connection, ServerHandler handler, ConnectionCodec codec, int maxFrameBytes,
+                   int highWaterBytes, int lowWaterBytes, long suspendReadsAboveBytes) {
         this.connection = connection;
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
+        this.handler = handler;
         this.codec = codec;
+        this.cutter = new Frames.Cutter(codec, maxFrameBytes);
         this.highWaterBytes = highWaterBytes;
         this.lowWaterBytes = lowWaterBytes;
         this.suspendReadsAboveBytes = suspendReadsAboveBytes;
@@ -79,31 +92,31 @@ final class XsocketSession implements Session {
             return;
         }
         ByteBuffer frame = Frames.encode(codec, message);
-        int size = frame.remaining();
         synchronized (writeLock) {
             if (!connection.isOpen()) {
                 return;
             }
-            try {
-                if (unwritable.get() || readsSuspended || connection.getPendingWriteDataSize() + size >= lowWaterBytes) {
-                    connection.write(frame, drainWatch);
-                } else {
-                    connection.write(frame);
+            if (writing) {
+                outbox.add(frame);
+            } else {
+                try {
+                    connection.write(frame, written);
+                    writing = true;
+                } catch (IOException e) {
+                    LOG.debug("send on session {} failed, closing it: {}", id, e.toString());
+                    closeNow(e);
+                    return;
                 }
-            } catch (IOException e) {
-                LOG.debug("send on session {} failed, closing it: {}", id, e.toString());
-                closeNow(e);
-                return;
             }
         }
-        int pending = connection.getPendingWriteDataSize();
+        long pending = pendingBytes();
         if (pending >= highWaterBytes) {
             markUnwritable();
         } else if (unwritable.get()) {
             checkDrained();
         }
-        if (suspendReadsAboveBytes > 0 && (readsSuspended || pending >= suspendReadsAboveBytes)) {
-            updateReads();
+        if (suspendReadsAboveBytes > 0 && !readsSuspended && pending >= suspendReadsAboveBytes) {
+            suspendReads();
         }
     }
 
@@ -112,7 +125,7 @@ final class XsocketSession implements Session {
         if (unwritable.get()) {
             return false;
         }
-        if (connection.getPendingWriteDataSize() < highWaterBytes) {
+        if (pendingBytes() < highWaterBytes) {
             return true;
         }
         markUnwritable();
@@ -129,15 +142,52 @@ final class XsocketSession implements Session {
         return open && connection.isOpen();
     }
 
+    /** Closes once what was sent before has been handed to xSocket, which writes it before closing. */
     @Override
     public void close() {
         open = false;
         synchronized (writeLock) {
             try {
+                ByteBuffer[] rest = outbox.take();
+                if (rest.length > 0 && connection.isOpen()) {
+                    connection.write(rest);
+                }
                 connection.close();
             } catch (IOException e) {
                 LOG.debug("closing session {}: {}", id, e.toString());
+            } finally {
+                outbox.clear();
             }
+        }
+    }
+
+    /**
+     * Takes everything xSocket has read and hands the whole frames to the handler until reads are
+     * suspended; frames already cut then wait here until reads resume. Called from xSocket's data
+     * callback only. A malformed or oversize frame closes this session with the cause.
+     */
+    void receive() {
+        if (!isOpen()) {
+            return;
+        }
+        try {
+            cutter.drain(connection);
+            while (isOpen() && !readsSuspended) {
+                Message message = cutter.next();
+                if (message == null) {
+                    break;
+                }
+                handler.messageReceived(this, message);
+            }
+        } catch (CodecException e) {
+            LOG.debug("closing session {}: {}", id, e.getMessage());
+            closeNow(e);
+        } catch (IOException e) {
+            LOG.debug("reading session {} failed, closing it: {}", id, e.toString());
+            closeNow(e);
+        } catch (RuntimeException e) {
+            LOG.warn("closing session {} after an unexpected error", id, e);
+            closeNow(e);
         }
     }
 
@@ -145,10 +195,6 @@ final class XsocketSession implements Session {
     void closeNow(Throwable cause) {
         fail(cause);
         close();
-    }
-
-    ConnectionCodec codec() {
-        return codec;
     }
 
     void fail(Throwable cause) {
@@ -167,6 +213,11 @@ final class XsocketSession implements Session {
         return closeReported.compareAndSet(false, true);
     }
 
+    /** Bytes sent but not yet written to the socket: xSocket's and the outbox's. */
+    long pendingBytes() {
+        return connection.getPendingWriteDataSize() + outbox.bytes();
+    }
+
     private void markUnwritable() {
         if (unwritable.compareAndSet(false, true)) {
             checkDrained();
@@ -174,7 +225,7 @@ final class XsocketSession implements Session {
     }
 
     private void checkDrained() {
-        if (connection.getPendingWriteDataSize() < lowWaterBytes && unwritable.compareAndSet(true, false)) {
+        if (pendingBytes() < lowWaterBytes && unwritable.compareAndSet(true, false)) {
             try {
                 writabilityListener.run();
             } catch (RuntimeException e) {
@@ -184,26 +235,66 @@ final class XsocketSession implements Session {
     }
 
     /**
-     * Stops reading once the pending bytes pass the read limit (a client that sends requests but
-     * does not read the answers cannot grow them without bound) and reads again once they are below
-     * the high-water mark. Streams stop at the high-water mark and never get here. Every write while
-     * stopped is tracked, the count is read again after the flag is set, and xSocket applies
-     * suspend and resume in call order, so the last decision holds and a drain is not missed.
+     * Stops reading once the pending bytes pass the read limit: a client that sends requests but
+     * does not read the answers cannot grow them without bound. Streams stop at the high-water mark
+     * and never get here. Decided under the same lock as {@link #resumeReadsIfDrained}, with the
+     * pending bytes read inside it: bytes pending then belong to a write whose completion is still
+     * to come and will check again. xSocket applies suspend and resume in call order, so the last
+     * decision holds.
      */
-    private void updateReads() {
+    private void suspendReads() {
         synchronized (readControl) {
-            try {
-                if (!readsSuspended && connection.getPendingWriteDataSize() >= suspendReadsAboveBytes) {
-                    readsSuspended = true;
+            if (!readsSuspended && pendingBytes() >= suspendReadsAboveBytes) {
+                readsSuspended = true;
+                try {
                     connection.suspendReceiving();
+                } catch (IOException e) {
+                    LOG.debug("suspending reads of session {}: {}", id, e.toString());
                 }
-                if (readsSuspended && connection.getPendingWriteDataSize() < highWaterBytes) {
-                    readsSuspended = false;
-                    connection.resumeReceiving();
-                }
-            } catch (IOException e) {
-                LOG.debug("changing reads of session {}: {}", id, e.toString());
             }
+        }
+    }
+
+    /**
+     * Reads again once the pending bytes are below the high-water mark. Only write completions get
+     * here, so the frames the cutter already holds are handed on in the same serialized callbacks
+     * as received data: xSocket calls the data handler on resuming only if its own buffer holds
+     * bytes, and the cutter may have taken them all.
+     */
+    private void resumeReadsIfDrained() {
+        synchronized (readControl) {
+            if (!readsSuspended || pendingBytes() >= highWaterBytes) {
+                return;
+            }
+            readsSuspended = false;
+            try {
+                connection.resumeReceiving();
+            } catch (IOException e) {
+                LOG.debug("resuming reads of session {}: {}", id, e.toString());
+            }
+        }
+        receive();
+    }
+
+    /** Hands the outbox to xSocket as the next write, or notes that nothing is on its way. */
+    private void writeNext() {
+        IOException failed = null;
+        synchronized (writeLock) {
+            if (outbox.isEmpty() || !connection.isOpen()) {
+                writing = false;
+                outbox.clear();
+            } else {
+                try {
+                    connection.write(outbox.take(), written);
+                } catch (IOException e) {
+                    writing = false;
+                    failed = e;
+                }
+            }
+        }
+        if (failed != null) {
+            LOG.debug("send on session {} failed, closing it: {}", id, failed.toString());
+            closeNow(failed);
         }
     }
 
@@ -212,22 +303,27 @@ final class XsocketSession implements Session {
         return "XsocketSession[" + id + " " + remoteAddress + "]";
     }
 
-    /** Runs on the dispatcher thread when a tracked write has left. */
+    /** Runs in the connection's serialized callbacks when a write has left. */
     @Execution(Execution.NONTHREADED)
-    private final class DrainWatch implements IWriteCompletionHandler {
+    private final class WriteDone implements IWriteCompletionHandler {
         @Override
-        public void onWritten(int written) {
+        public void onWritten(int bytes) {
+            writeNext();
             if (unwritable.get()) {
                 checkDrained();
             }
             if (readsSuspended) {
-                updateReads();
+                resumeReadsIfDrained();
             }
         }
 
         @Override
         public void onException(IOException e) {
             fail(e);
+            synchronized (writeLock) {
+                writing = false;
+                outbox.clear();
+            }
         }
     }
 }

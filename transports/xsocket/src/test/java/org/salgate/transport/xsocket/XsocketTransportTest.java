@@ -1,14 +1,23 @@
 package org.salgate.transport.xsocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +35,8 @@ import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.Call;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
@@ -44,6 +55,7 @@ import org.salgate.wire.Value;
 class XsocketTransportTest {
 
     private static final long WAIT_SECONDS = 10;
+    private static final long FLOOD_WAIT_SECONDS = 60;
 
     private final TransportProvider provider = new XsocketTransportProvider();
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -94,6 +106,88 @@ class XsocketTransportTest {
         assertNotNull(r, "the answer never came; " + client.frames.get() + " of " + frames + " frames arrived");
         assertEquals(new Result.Echoed(Value.of("after the flood")), r.result());
         assertEquals(frames, client.frames.get());
+    }
+
+    /**
+     * Low water marks and a low read limit make the server suspend and resume reading over and over; the
+     * frames it has already cut when it suspends must still be answered once it resumes.
+     */
+    @Test
+    @Timeout(120)
+    void pipelinedFloodOfRequestsIsAnsweredInOrder() throws Exception {
+        int requests = 200_000;
+        TransportServer server = start(ServerOptions.builder().writeWaterMarks(2048, 4096)
+                .properties(Map.of(XsocketServer.SUSPEND_READS_PROPERTY, "1")).build(), new Recorder(true));
+        RawClient client = connectRaw(server);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try {
+                client.write(Hello.of("protobuf", "pipeliner"));
+                for (int i = 0; i < requests; i++) {
+                    client.write(new Request(i, new Call.Echo(Value.of(i))));
+                }
+                client.flush();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertInstanceOf(HelloReply.class, client.read());
+        for (int i = 0; i < requests; i++) {
+            Response r = assertInstanceOf(Response.class, client.read());
+            assertEquals(i, r.id(), "answers out of order");
+            assertEquals(new Result.Echoed(Value.of((long) i)), r.result());
+        }
+        writer.get(FLOOD_WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A client that does not read makes the session unwritable once the high-water mark is reached,
+     * counting the frames the session holds back while a write is on its way; when the client
+     * reads, the listener runs and every frame arrives whole and in order.
+     */
+    @Test
+    @Timeout(120)
+    void burstToALateReaderStopsAtTheHighWaterMarkAndArrivesInOrder() throws Exception {
+        int high = 64 * 1024;
+        Recorder handler = new Recorder(true);
+        TransportServer server = start(ServerOptions.builder().writeWaterMarks(16 * 1024, high).build(), handler);
+        RawClient client = connectRaw(server);
+        client.write(Hello.of("protobuf", "late reader"));
+        client.flush();
+        XsocketSession session = (XsocketSession) handler.opened.poll(FLOOD_WAIT_SECONDS, TimeUnit.SECONDS);
+        assertNotNull(session, "no session opened");
+        assertInstanceOf(HelloReply.class, client.read());
+        CountDownLatch writableAgain = new CountDownLatch(1);
+        session.setWritabilityListener(writableAgain::countDown);
+
+        int frameBytes = Frames.encode(new ConnectionCodec(Codecs.defaultCodec()), reading(0)).remaining();
+        int sent = 0;
+        // Loopback socket buffers take a few MB before anything stays pending.
+        while (session.isWritable() && sent < 20_000_000) {
+            session.send(reading(sent));
+            sent++;
+        }
+        assertFalse(session.isWritable(), "still writable after " + sent + " frames");
+        assertTrue(session.pendingBytes() < high + frameBytes,
+                session.pendingBytes() + " bytes pending, past the high-water mark by more than a frame");
+
+        for (int i = 0; i < sent; i++) {
+            StreamData data = assertInstanceOf(StreamData.class, client.read());
+            assertEquals(i, data.reading().sequence(), "frames out of order");
+        }
+        assertTrue(writableAgain.await(FLOOD_WAIT_SECONDS, TimeUnit.SECONDS), "the writability listener never ran");
+        assertTrue(session.isWritable());
+        session.send(new Response(1, new Result.Echoed(Value.of("after"))));
+        assertEquals(new Response(1, new Result.Echoed(Value.of("after"))), client.read());
+    }
+
+    private static StreamData reading(long i) {
+        return new StreamData(1, Reading.ok("s", i, i, Value.of(i)));
+    }
+
+    private RawClient connectRaw(TransportServer server) throws IOException {
+        RawClient c = new RawClient(server.localAddress());
+        toClose.add(c);
+        return c;
     }
 
     private TransportServer start(ServerOptions options, ServerHandler handler) throws IOException {
@@ -236,5 +330,42 @@ class XsocketTransportTest {
 
         @Override
         public void closed(Throwable cause) {}
+    }
+
+    /** A plain socket speaking the framing, writing without waiting for answers. */
+    static final class RawClient implements AutoCloseable {
+        private final Socket socket;
+        private final DataOutputStream out;
+        private final DataInputStream in;
+        private final ConnectionCodec codec = new ConnectionCodec(Codecs.defaultCodec());
+
+        RawClient(InetSocketAddress address) throws IOException {
+            socket = new Socket();
+            socket.connect(new InetSocketAddress("127.0.0.1", address.getPort()), 5_000);
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(FLOOD_WAIT_SECONDS));
+            out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
+            in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
+        }
+
+        void write(Message message) throws IOException {
+            byte[] body = codec.encode(message);
+            out.writeInt(body.length);
+            out.write(body);
+        }
+
+        void flush() throws IOException {
+            out.flush();
+        }
+
+        Message read() throws Exception {
+            byte[] body = new byte[in.readInt()];
+            in.readFully(body);
+            return codec.decode(body);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
     }
 }
