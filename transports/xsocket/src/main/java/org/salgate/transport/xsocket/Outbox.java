@@ -1,18 +1,20 @@
 package org.salgate.transport.xsocket;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.ArrayDeque;
 
 /**
- * The frames a session sends while its previous write is still on its way, handed to xSocket
- * together as one write once that write has left. A run of small frames becomes one buffer: each
- * buffer xSocket holds costs it a queue entry, a write-completion lookup and, queued one by one,
- * a selector wake-up, and its queues copy their arrays on every append. Large frames keep their
- * own buffer and are not copied.
+ * The frames a connection sends while its previous write is still on its way, handed to xSocket
+ * one buffer at a time once that write has left (see {@link SerialWriter} for why one). A run of
+ * small frames becomes one buffer: each buffer xSocket holds costs it a queue entry, a
+ * write-completion lookup and a selector wake-up. Large frames keep their own buffer and are not
+ * copied.
  *
- * <p>Not thread-safe: the session guards it with its write lock. {@link #bytes} may be read
- * without it.
+ * <p>The bytes of a buffer taken with {@link #next} or {@link #takeAll} stay counted until the
+ * writer reports them {@link #handedOver} to xSocket, which counts them from then on: the pending
+ * bytes may be counted twice for a moment, never missed.
+ *
+ * <p>Not thread-safe: the writer guards it with its lock. {@link #bytes} may be read without it.
  */
 final class Outbox {
 
@@ -21,13 +23,11 @@ final class Outbox {
     /** One merged buffer holds at most this much, so it stays an ordinary (non-humongous) allocation. */
     static final int MERGED_MAX_BYTES = 256 * 1024;
 
-    private static final ByteBuffer[] NONE = new ByteBuffer[0];
-
-    private final List<ByteBuffer> frames = new ArrayList<>();
+    private final ArrayDeque<ByteBuffer> frames = new ArrayDeque<>();
     private volatile long bytes;
 
     void add(ByteBuffer frame) {
-        frames.add(frame);
+        frames.addLast(frame);
         bytes += frame.remaining();
     }
 
@@ -35,51 +35,63 @@ final class Outbox {
         return frames.isEmpty();
     }
 
-    /** Bytes held, counted in the session's pending writes. */
+    /** Bytes held, counted in the connection's pending writes. */
     long bytes() {
         return bytes;
     }
 
-    /** Everything held, in order, as few buffers as possible; the outbox is empty afterwards. */
-    ByteBuffer[] take() {
+    /** Stops counting bytes taken out earlier: xSocket holds them now. */
+    void handedOver(int taken) {
+        bytes -= taken;
+    }
+
+    /**
+     * The next buffer to write, in order: a large frame as it is, or the run of small frames at the
+     * head merged into one buffer of at most {@link #MERGED_MAX_BYTES}; null when empty.
+     */
+    ByteBuffer next() {
         if (frames.isEmpty()) {
-            return NONE;
+            return null;
         }
-        List<ByteBuffer> out = new ArrayList<>();
-        int n = frames.size();
-        int i = 0;
-        while (i < n) {
-            int end = i;
-            int merged = 0;
-            while (end < n && frames.get(end).remaining() <= COPY_LIMIT_BYTES
-                    && merged + frames.get(end).remaining() <= MERGED_MAX_BYTES) {
-                merged += frames.get(end).remaining();
-                end++;
+        int size = 0;
+        int count = 0;
+        for (ByteBuffer frame : frames) {
+            int n = frame.remaining();
+            if (n > COPY_LIMIT_BYTES || size + n > MERGED_MAX_BYTES) {
+                break;
             }
-            if (end - i > 1) {
-                out.add(merge(i, end, merged));
-                i = end;
-            } else {
-                out.add(frames.get(i));
-                i++;
-            }
+            size += n;
+            count++;
         }
-        frames.clear();
-        bytes = 0;
-        return out.toArray(NONE);
+        if (count <= 1) {
+            return frames.removeFirst();
+        }
+        ByteBuffer merged = ByteBuffer.allocate(size);
+        for (int i = 0; i < count; i++) {
+            merged.put(frames.removeFirst());
+        }
+        return merged.flip();
+    }
+
+    /** Everything held, in order, as one buffer (null when empty); the outbox is empty afterwards. */
+    ByteBuffer takeAll() {
+        if (frames.size() <= 1) {
+            return frames.isEmpty() ? null : frames.removeFirst();
+        }
+        int size = 0;
+        for (ByteBuffer frame : frames) {
+            size = Math.addExact(size, frame.remaining());
+        }
+        ByteBuffer all = ByteBuffer.allocate(size);
+        while (!frames.isEmpty()) {
+            all.put(frames.removeFirst());
+        }
+        return all.flip();
     }
 
     /** Drops everything held: the connection is gone. */
     void clear() {
         frames.clear();
         bytes = 0;
-    }
-
-    private ByteBuffer merge(int from, int to, int size) {
-        ByteBuffer merged = ByteBuffer.allocate(size);
-        for (int i = from; i < to; i++) {
-            merged.put(frames.get(i));
-        }
-        return merged.flip();
     }
 }

@@ -35,6 +35,9 @@ import org.xsocket.connection.NonBlockingConnection;
  * has read (see {@link Frames.Cutter}): resuming from the delivery thread can move the callbacks
  * onto xSocket's worker pool, where the dispatcher no longer waits for them and keeps reading.
  *
+ * <p>Sends go through a {@link SerialWriter}, which keeps at most one buffer in xSocket's hands: a
+ * burst of requests must not be left half-written while the client waits for their answers.
+ *
  * <p>Receiving is suspended and resumed under one lock, with a flag, because xSocket applies both
  * as queued key updates in call order: the last decision taken is the one that holds. (xSocket's
  * own read-buffer threshold checks the key state, which lags those updates, and can stay
@@ -53,7 +56,6 @@ final class XsocketClient implements TransportClient {
     private final ConnectionCodec codec;
     private final int readBufferBytes;
     private final Frames.Cutter cutter;
-    private final Object writeLock = new Object();
     private final Object flowLock = new Object();
     private final BlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
     private final AtomicBoolean connecting = new AtomicBoolean();
@@ -65,6 +67,7 @@ final class XsocketClient implements TransportClient {
     private volatile ClientHandler handler;
     private volatile Throwable failure;
     private volatile INonBlockingConnection connection;
+    private volatile SerialWriter writer;
     private volatile Thread delivery;
 
     XsocketClient(ClientOptions options) {
@@ -90,6 +93,7 @@ final class XsocketClient implements TransportClient {
             c.setFlushmode(IConnection.FlushMode.ASYNC);
             c.setAutoflush(true);
             c.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
+            writer = new SerialWriter(c, () -> { }, this::writeFailed);
             connection = c;
         } catch (IOException | RuntimeException e) {
             throw new IOException("cannot connect to " + options.host() + ":" + options.port() + ": "
@@ -103,16 +107,16 @@ final class XsocketClient implements TransportClient {
 
     @Override
     public void send(Message message) throws IOException {
-        INonBlockingConnection c = connection;
-        if (c == null || closed.get() || !c.isOpen()) {
+        SerialWriter w = writer;
+        if (w == null || closed.get()) {
             throw closedException();
         }
-        synchronized (writeLock) {
-            try {
-                c.write(Frames.encode(codec, message));
-            } catch (ClosedChannelException e) {
+        try {
+            if (!w.send(Frames.encode(codec, message))) {
                 throw closedException();
             }
+        } catch (ClosedChannelException e) {
+            throw closedException();
         }
     }
 
@@ -140,14 +144,21 @@ final class XsocketClient implements TransportClient {
         }
     }
 
+    /** Closes once what was sent before has been handed to xSocket, which writes it before closing. */
     private void closeConnection() {
-        synchronized (writeLock) {
-            try {
-                connection.close();
-            } catch (IOException e) {
-                LOG.debug("closing the connection to {}:{}: {}", options.host(), options.port(), e.toString());
-            }
+        try {
+            writer.close();
+        } catch (IOException e) {
+            LOG.debug("closing the connection to {}:{}: {}", options.host(), options.port(), e.toString());
         }
+    }
+
+    private void writeFailed(IOException e) {
+        LOG.debug("writing to {}:{} failed, closing the connection: {}", options.host(), options.port(), e.toString());
+        if (failure == null) {
+            failure = e;
+        }
+        closeConnection();
     }
 
     /** Called by xSocket's dispatcher for each whole frame. */

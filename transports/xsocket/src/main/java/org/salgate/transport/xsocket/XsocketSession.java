@@ -1,7 +1,6 @@
 package org.salgate.transport.xsocket;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
@@ -11,24 +10,20 @@ import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.xsocket.Execution;
 import org.xsocket.connection.INonBlockingConnection;
-import org.xsocket.connection.IWriteCompletionHandler;
 
 /**
  * A server session over an xSocket {@link INonBlockingConnection}.
  *
- * <p>Writes are asynchronous ({@code FlushMode.ASYNC}) and at most one is on its way at a time:
- * a frame sent while none is goes to xSocket at once, so a lone answer waits for nothing; frames
- * sent meanwhile wait in the session's {@link Outbox} and leave together, as one write, when the
- * write before them has left. A burst of small frames so costs xSocket a few buffers and one
- * flush rather than one of each per frame. Every write carries the {@link IWriteCompletionHandler}
- * that hands on the next one, so every drop of the pending bytes is followed by a check.
+ * <p>Writes are asynchronous ({@code FlushMode.ASYNC}) and go through a {@link SerialWriter}: at
+ * most one buffer is in xSocket's hands at a time, and frames sent meanwhile leave merged when it
+ * has been written. A burst of small frames so costs xSocket a few buffers and flushes rather than
+ * one of each per frame. After every write the session checks its pending bytes again.
  *
- * <p>The pending bytes are xSocket's {@code getPendingWriteDataSize()} plus the outbox. The
- * session is unwritable once they reach the high-water mark and writable again, with the listener
- * run, once they are below the low-water mark; since the flag is set before the pending bytes are
- * read again, a drain racing with the check that set it is seen by one side or the other.
+ * <p>The pending bytes are xSocket's {@code getPendingWriteDataSize()} plus the writer's outbox.
+ * The session is unwritable once they reach the high-water mark and writable again, with the
+ * listener run, once they are below the low-water mark; since the flag is set before the pending
+ * bytes are read again, a drain racing with the check that set it is seen by one side or the other.
  *
  * <p>Received bytes are cut into frames by a {@link Frames.Cutter}, in xSocket's callbacks, which
  * run one at a time per connection (data callbacks and write completions share one task queue).
@@ -48,13 +43,10 @@ final class XsocketSession implements Session {
     private final int highWaterBytes;
     private final int lowWaterBytes;
     private final long suspendReadsAboveBytes;
-    private final Object writeLock = new Object();
     private final Object readControl = new Object();
-    private final Outbox outbox = new Outbox();
+    private final SerialWriter writer;
     private final AtomicBoolean unwritable = new AtomicBoolean();
     private final AtomicBoolean closeReported = new AtomicBoolean();
-    private final IWriteCompletionHandler written = new WriteDone();
-    private boolean writing;
     private volatile boolean readsSuspended;
     private volatile boolean open = true;
     private volatile Runnable writabilityListener = NO_LISTENER;
@@ -74,6 +66,7 @@ final class XsocketSession implements Session {
         this.highWaterBytes = highWaterBytes;
         this.lowWaterBytes = lowWaterBytes;
         this.suspendReadsAboveBytes = suspendReadsAboveBytes;
+        this.writer = new SerialWriter(connection, this::afterWrite, this::writeFailed);
     }
 
     @Override
@@ -91,23 +84,14 @@ final class XsocketSession implements Session {
         if (!isOpen()) {
             return;
         }
-        ByteBuffer frame = Frames.encode(codec, message);
-        synchronized (writeLock) {
-            if (!connection.isOpen()) {
+        try {
+            if (!writer.send(Frames.encode(codec, message))) {
                 return;
             }
-            if (writing) {
-                outbox.add(frame);
-            } else {
-                try {
-                    connection.write(frame, written);
-                    writing = true;
-                } catch (IOException e) {
-                    LOG.debug("send on session {} failed, closing it: {}", id, e.toString());
-                    closeNow(e);
-                    return;
-                }
-            }
+        } catch (IOException e) {
+            LOG.debug("send on session {} failed, closing it: {}", id, e.toString());
+            closeNow(e);
+            return;
         }
         long pending = pendingBytes();
         if (pending >= highWaterBytes) {
@@ -146,18 +130,10 @@ final class XsocketSession implements Session {
     @Override
     public void close() {
         open = false;
-        synchronized (writeLock) {
-            try {
-                ByteBuffer[] rest = outbox.take();
-                if (rest.length > 0 && connection.isOpen()) {
-                    connection.write(rest);
-                }
-                connection.close();
-            } catch (IOException e) {
-                LOG.debug("closing session {}: {}", id, e.toString());
-            } finally {
-                outbox.clear();
-            }
+        try {
+            writer.close();
+        } catch (IOException e) {
+            LOG.debug("closing session {}: {}", id, e.toString());
         }
     }
 
@@ -213,9 +189,9 @@ final class XsocketSession implements Session {
         return closeReported.compareAndSet(false, true);
     }
 
-    /** Bytes sent but not yet written to the socket: xSocket's and the outbox's. */
+    /** Bytes sent but not yet written to the socket. */
     long pendingBytes() {
-        return connection.getPendingWriteDataSize() + outbox.bytes();
+        return writer.pendingBytes();
     }
 
     private void markUnwritable() {
@@ -276,54 +252,26 @@ final class XsocketSession implements Session {
         receive();
     }
 
-    /** Hands the outbox to xSocket as the next write, or notes that nothing is on its way. */
-    private void writeNext() {
-        IOException failed = null;
-        synchronized (writeLock) {
-            if (outbox.isEmpty() || !connection.isOpen()) {
-                writing = false;
-                outbox.clear();
-            } else {
-                try {
-                    connection.write(outbox.take(), written);
-                } catch (IOException e) {
-                    writing = false;
-                    failed = e;
-                }
-            }
+    /** Runs in the connection's serialized callbacks each time a write has left. */
+    private void afterWrite() {
+        if (unwritable.get()) {
+            checkDrained();
         }
-        if (failed != null) {
-            LOG.debug("send on session {} failed, closing it: {}", id, failed.toString());
-            closeNow(failed);
+        if (readsSuspended) {
+            resumeReadsIfDrained();
+        }
+    }
+
+    private void writeFailed(IOException e) {
+        LOG.debug("writing to session {} failed, closing it: {}", id, e.toString());
+        fail(e);
+        if (open) {
+            close();
         }
     }
 
     @Override
     public String toString() {
         return "XsocketSession[" + id + " " + remoteAddress + "]";
-    }
-
-    /** Runs in the connection's serialized callbacks when a write has left. */
-    @Execution(Execution.NONTHREADED)
-    private final class WriteDone implements IWriteCompletionHandler {
-        @Override
-        public void onWritten(int bytes) {
-            writeNext();
-            if (unwritable.get()) {
-                checkDrained();
-            }
-            if (readsSuspended) {
-                resumeReadsIfDrained();
-            }
-        }
-
-        @Override
-        public void onException(IOException e) {
-            fail(e);
-            synchronized (writeLock) {
-                writing = false;
-                outbox.clear();
-            }
-        }
     }
 }
