@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.rmi.RemoteException;
+import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +19,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
@@ -24,6 +29,8 @@ import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Call;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
@@ -35,6 +42,7 @@ import org.salgate.wire.Response;
 import org.salgate.wire.Result;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.Value;
+import java.util.stream.Stream;
 import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
 
@@ -254,6 +262,58 @@ class RmiTransportTest {
         assertFalse(client.isOpen());
         serverHandler.closed.get(10, TimeUnit.SECONDS); // the client left (or the refused push failed)
         assertFalse(session.isOpen());
+    }
+
+    /**
+     * The conformance suite sends malformed bytes over a raw socket, which RMI does not carry; its
+     * frames are byte arrays handed to {@link SessionRemote#call}. These are the suite's cases as a
+     * client of the remote interface can send them.
+     */
+    static Stream<Arguments> malformedFrames() {
+        byte[] garbage = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1, 2, 3};
+        byte[] requestFirst = new ConnectionCodec(Codecs.defaultCodec()).encode(new Request(1, new Call.ListProtocols()));
+        return Stream.of(
+                Arguments.of("garbage instead of a hello", false, garbage),
+                Arguments.of("garbage after the hello", true, garbage),
+                Arguments.of("a request before the hello", false, requestFirst),
+                Arguments.of("an empty frame", true, new byte[0]));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedFrames")
+    void malformedFrameClosesOnlyThatSession(String what, boolean helloFirst, byte[] frame) throws Exception {
+        startServer(ServerOptions.builder());
+        RecordingClientHandler good = new RecordingClientHandler();
+        connect(good, Framing.DEFAULT_MAX_FRAME_BYTES);
+        serverSession();
+
+        CallbackRemote callback = new CallbackRemote() {
+            @Override
+            public void push(long[] sequences, byte[][] frames) {}
+
+            @Override
+            public void sessionClosed(long sequence, String reason) {}
+        };
+        CallbackRemote stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0);
+        try {
+            AgentRemote agent = (AgentRemote) LocateRegistry.getRegistry("127.0.0.1", server.localAddress().getPort())
+                    .lookup(RmiTransportProvider.BINDING_NAME);
+            SessionRemote rogue = agent.open(stub);
+            byte[] hello = new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of(ProtobufCodec.NAME, "rogue"));
+            if (helloFirst) {
+                rogue.call(hello);
+            }
+            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame));
+            assertTrue(refused.getMessage().contains("the session is closed"), "the refusal says why: " + refused);
+            assertNotNull(serverHandler.closed.get(10, TimeUnit.SECONDS), what + " must close the session with a cause");
+            assertThrows(RemoteException.class, () -> rogue.call(hello), "the session stays closed");
+        } finally {
+            UnicastRemoteObject.unexportObject(callback, true);
+        }
+
+        client.send(new Request(9, new Call.Echo(Value.of("still served"))));
+        assertEquals(new Response(9, new Result.Echoed(Value.of("still served"))), good.received.poll(10, TimeUnit.SECONDS),
+                "the other client is still served after " + what);
     }
 
     @Test
