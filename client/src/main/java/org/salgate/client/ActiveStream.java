@@ -98,7 +98,7 @@ final class ActiveStream implements SensorStream {
     }
 
     /** The agent no longer knows the stream: it ended on its side while the stop was on its way. */
-    private static boolean isUnknownStream(Throwable error) {
+    static boolean isUnknownStream(Throwable error) {
         Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         return e instanceof SalException se && se.code() == ErrorCode.UNKNOWN_STREAM;
     }

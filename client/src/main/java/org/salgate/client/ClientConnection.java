@@ -326,7 +326,7 @@ final class ClientConnection implements ClientHandler {
         return closedFuture;
     }
 
-    private static CompletionException asCompletion(Throwable error) {
+    static CompletionException asCompletion(Throwable error) {
         return error instanceof CompletionException ce ? ce : new CompletionException(error);
     }
 

@@ -134,10 +134,23 @@ public final class SalClient implements AutoCloseable {
     public CompletableFuture<SensorStream> stream(String sensorId, String commandId, Map<String, String> args,
                                                   long intervalMs, StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
-        Call.SetupStream setup = new Call.SetupStream(sensorId, commandId, copy(args), intervalMs);
         // Async: StartStream is sent off the transport's thread, where some transports must not block.
-        return call(setup, Result.StreamHandle.class)
-                .thenComposeAsync(handle -> connection.start(handle.streamId(), listener));
+        return setupStream(sensorId, commandId, args, intervalMs).thenComposeAsync(pending -> pending.start(listener));
+    }
+
+    /**
+     * Sets up a stream without starting it: the agent checks the sensor, the command, its arguments
+     * and the interval, and holds the stream until it is started or cancelled (it counts towards the
+     * agent's limit of streams per client meanwhile). A refusal fails the future with a
+     * {@link SalException}, as for {@link #stream}.
+     *
+     * @param args the command's arguments; null for none
+     * @param intervalMs the interval between readings; 0 for as fast as this client takes them
+     */
+    public CompletableFuture<PendingStream> setupStream(String sensorId, String commandId, Map<String, String> args,
+                                                        long intervalMs) {
+        Call.SetupStream setup = new Call.SetupStream(sensorId, commandId, copy(args), intervalMs);
+        return call(setup, Result.StreamHandle.class).thenApply(handle -> new SetUpStream(handle.streamId(), connection));
     }
 
     // ---- platform configuration

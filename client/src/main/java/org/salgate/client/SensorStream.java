@@ -2,7 +2,7 @@ package org.salgate.client;
 
 import java.util.concurrent.CompletableFuture;
 
-/** A started stream, as returned by {@link SalClient#stream}. Thread-safe. */
+/** A started stream, as returned by {@link SalClient#stream} or {@link PendingStream#start}. Thread-safe. */
 public interface SensorStream {
 
     /** The stream id the agent gave it. */

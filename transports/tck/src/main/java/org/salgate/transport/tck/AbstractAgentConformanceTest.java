@@ -3,6 +3,7 @@ package org.salgate.transport.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.client.PendingStream;
 import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
 import org.salgate.client.SensorStream;
@@ -455,6 +457,35 @@ public abstract class AbstractAgentConformanceTest {
             assertNull(l.violation(), l.toString());
             assertEquals(0, l.errors(), l.toString());
         }
+    }
+
+    @Test
+    @Timeout(30)
+    void aStreamSetUpIsStartedLaterOrCancelled() throws Exception {
+        startAgent();
+        SalClient client = client("planner");
+        PendingStream later = Await.result("set up a stream", client.setupStream("DUMMY_6", "read", Map.of(), 1));
+        PendingStream dropped = Await.result("set up another", client.setupStream("DUMMY_7", "read", Map.of(), 1));
+        assertNotEquals(later.id(), dropped.id(), "each stream has its own id");
+        assertTrue(Await.result("active sensors", client.listActiveSensors()).stream()
+                .noneMatch(i -> i.id().equals("DUMMY_6") || i.id().equals("DUMMY_7")), "a set-up stream is not running");
+
+        Await.result("cancel", dropped.cancel());
+        assertInstanceOf(IllegalStateException.class, Await.failure("a start after the cancel", Await.DEFAULT,
+                dropped.start(RecordingStreamListener.fast("too late"))));
+
+        RecordingStreamListener listener = RecordingStreamListener.fast("later");
+        SensorStream started = Await.result("start the set-up stream", later.start(listener));
+        assertEquals(later.id(), started.id());
+        Await.until("readings of the started stream", () -> listener.received() >= 20);
+        assertInstanceOf(IllegalStateException.class, Await.failure("a second start", Await.DEFAULT,
+                later.start(RecordingStreamListener.fast("again"))));
+        Await.result("stop", started.stop());
+        assertNull(listener.violation(), listener.toString());
+
+        assertFails(ErrorCode.INVALID_ARGUMENT, "arguments out of bounds are refused at set-up",
+                client.setupStream("DUMMY_0", "payload", Map.of("size", "16777217"), 10));
+        assertServes(client);
     }
 
     @Test
