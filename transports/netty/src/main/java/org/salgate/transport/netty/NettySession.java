@@ -3,7 +3,6 @@ package org.salgate.transport.netty;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
 import java.net.SocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A server session on one Netty channel. Messages are encoded on the caller's thread and queued on
- * the channel; writability is the channel's, with the server's water marks.
+ * A server session on one Netty channel. Messages are encoded and framed on the caller's thread
+ * and handed to the channel in batches by a {@link FrameBatcher}; writability is the channel's,
+ * with the server's water marks, counting the frames that wait in the batcher.
  */
 final class NettySession implements Session {
 
@@ -28,12 +28,14 @@ final class NettySession implements Session {
     private final long id;
     private final Channel channel;
     private final ConnectionCodec codec;
+    private final FrameBatcher batcher;
     private volatile Runnable writabilityListener;
 
-    NettySession(long id, Channel channel, ConnectionCodec codec) {
+    NettySession(long id, Channel channel, ConnectionCodec codec, int writeHighWaterBytes) {
         this.id = id;
         this.channel = channel;
         this.codec = codec;
+        this.batcher = new FrameBatcher(channel, writeHighWaterBytes, this::fireWritable);
     }
 
     ConnectionCodec codec() {
@@ -56,12 +58,12 @@ final class NettySession implements Session {
         if (!channel.isActive()) {
             return;
         }
-        channel.writeAndFlush(Frames.encode(codec, message));
+        batcher.add(codec.encode(message));
     }
 
     @Override
     public boolean isWritable() {
-        return channel.isWritable();
+        return batcher.isWritable();
     }
 
     @Override
@@ -74,20 +76,18 @@ final class NettySession implements Session {
         return channel.isActive();
     }
 
+    /** Closes once every frame sent before has been written, or after a grace period. */
     @Override
     public void close() {
         if (!channel.isOpen()) {
             return;
         }
-        // An empty write from the first handler skips the length prepender; it completes once every
-        // frame queued before it has been flushed.
-        ChannelHandlerContext first = channel.pipeline().firstContext();
-        if (first == null) {
-            channel.close();
-            return;
-        }
-        first.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         try {
+            channel.eventLoop().execute(() -> {
+                // The batcher's frames first; the empty write completes once they have been flushed.
+                batcher.drain();
+                channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            });
             ScheduledFuture<?> forced = channel.eventLoop().schedule(() -> {
                 channel.close();
             }, CLOSE_FLUSH_GRACE_MILLIS, TimeUnit.MILLISECONDS);
@@ -95,6 +95,11 @@ final class NettySession implements Session {
         } catch (RejectedExecutionException e) {
             channel.close(); // the server is stopping; its sessions close anyway
         }
+    }
+
+    /** The channel closed: frames still waiting to be handed to it are released. */
+    void discardWaiting() {
+        batcher.discard();
     }
 
     /** Called on the channel's event loop when the channel became writable again. */

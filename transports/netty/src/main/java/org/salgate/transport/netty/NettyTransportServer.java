@@ -11,8 +11,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldPrepender;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -22,7 +20,6 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Framing;
 
 /** A Netty server: one acceptor thread and {@link ServerOptions#ioThreads()} I/O threads. */
 final class NettyTransportServer implements TransportServer {
@@ -63,14 +60,10 @@ final class NettyTransportServer implements TransportServer {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         NettySession session = new NettySession(sessionIds.incrementAndGet(), ch,
-                                new ConnectionCodec(options.codec()));
+                                new ConnectionCodec(options.codec()), options.writeHighWaterBytes());
                         sessions.add(ch);
-                        // Streams push small frames one send at a time; merging the flushes of the
-                        // writes queued on the event loop saves a syscall per frame.
-                        ch.pipeline().addLast("flushConsolidation", new FlushConsolidationHandler(
-                                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+                        // Outbound frames are framed and batched by the session (FrameBatcher).
                         ch.pipeline().addLast("frameDecoder", new FrameDecoder(options.maxFrameBytes()));
-                        ch.pipeline().addLast("framePrepender", new LengthFieldPrepender(Framing.LENGTH_FIELD_BYTES));
                         ch.pipeline().addLast("session", new ServerChannelHandler(handler, session,
                                 options.writeHighWaterBytes()));
                     }

@@ -103,6 +103,7 @@ final class ServerChannelHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        session.discardWaiting();
         try {
             handler.sessionClosed(session, failure);
         } catch (RuntimeException e) {
