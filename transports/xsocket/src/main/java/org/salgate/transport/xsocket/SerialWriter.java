@@ -56,9 +56,15 @@ final class SerialWriter {
             }
             if (writing) {
                 outbox.add(frame);
-            } else {
+                return true;
+            }
+            // Set first: a completion run from inside write() must find the write on its way.
+            writing = true;
+            try {
                 connection.write(frame, written);
-                writing = true;
+            } catch (IOException e) {
+                writing = false;
+                throw e;
             }
             return true;
         }
