@@ -1,0 +1,119 @@
+package org.salgate.transport.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.bridge.BridgeSession;
+import org.salgate.wire.EventNotice;
+import org.salgate.wire.Message;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.StreamEnded;
+
+/**
+ * A Server-Sent Events answer fed by a {@link BridgeSession}: one event per reading, whose
+ * {@code id:} is the reading's sequence number, or one per agent event, numbered from 0. When the
+ * agent ends the stream, an {@code end} event says why and the connection closes; when the caller
+ * goes away, the session closes and the agent stops the stream.
+ *
+ * <p>Backpressure is the connection's: the session is writable while the channel is, and the
+ * agent resumes a held stream when the channel drains.
+ */
+final class EventStream implements BridgeSession.Sink {
+
+    private final Exchange exchange;
+    private final Channel channel;
+    private final AtomicBoolean begun = new AtomicBoolean();
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final AtomicLong eventIds = new AtomicLong();
+
+    EventStream(Exchange exchange) {
+        this.exchange = exchange;
+        this.channel = exchange.context().channel();
+    }
+
+    /** Sends the event-stream headers; from now on the connection is this stream's. */
+    void begin(BridgeSession session) {
+        if (!begun.compareAndSet(false, true)) {
+            return;
+        }
+        exchange.stream(session::writableAgain);
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+        HttpUtil.setTransferEncodingChunked(response, true);
+        channel.writeAndFlush(response, channel.voidPromise());
+    }
+
+    boolean begun() {
+        return begun.get();
+    }
+
+    @Override
+    public void pushed(Message message) {
+        if (message instanceof StreamData data) {
+            send(Long.toString(data.reading().sequence()), null, JsonViews.reading(data.reading()));
+        } else if (message instanceof EventNotice notice) {
+            send(Long.toString(eventIds.getAndIncrement()), null, JsonViews.event(notice.event()));
+        } else if (message instanceof StreamEnded end) {
+            var node = Replies.JSON.createObjectNode().put("reason", end.reason());
+            send(null, "end", node);
+            end();
+        }
+    }
+
+    @Override
+    public void closed(boolean byAgent) {
+        end();
+    }
+
+    /** The stream failed after its headers went out: an {@code error} event with the JSON error, then the end. */
+    void fail(FullHttpResponse error) {
+        try {
+            JsonNode body = Replies.JSON.readTree(error.content().toString(StandardCharsets.UTF_8));
+            send(null, "error", body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an error reply is not JSON", e);
+        } finally {
+            error.release();
+        }
+        end();
+    }
+
+    private void send(String id, String event, JsonNode data) {
+        if (ended.get()) {
+            return;
+        }
+        StringBuilder text = new StringBuilder(128);
+        if (id != null) {
+            text.append("id: ").append(id).append('\n');
+        }
+        if (event != null) {
+            text.append("event: ").append(event).append('\n');
+        }
+        text.append("data: ").append(data.toString()).append("\n\n");
+        channel.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8)),
+                channel.voidPromise());
+    }
+
+    private void end() {
+        if (ended.compareAndSet(false, true) && begun.get()) {
+            channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+        } else if (!begun.get()) {
+            ended.set(true);
+        }
+    }
+}

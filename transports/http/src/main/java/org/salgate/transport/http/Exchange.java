@@ -1,0 +1,127 @@
+package org.salgate.transport.http;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One HTTP request being answered: its path parameters, query and body, and the way back. An
+ * exchange is answered once, by {@link #respond} (from any thread), or turned into an event
+ * stream by {@link #stream}.
+ */
+final class Exchange {
+
+    private final RestHandler connection;
+    private final ChannelHandlerContext ctx;
+    private final FullHttpRequest request;
+    private final QueryStringDecoder uri;
+    private Map<String, String> parameters = Map.of();
+
+    Exchange(RestHandler connection, ChannelHandlerContext ctx, FullHttpRequest request) {
+        this.connection = connection;
+        this.ctx = ctx;
+        this.request = request;
+        this.uri = new QueryStringDecoder(request.uri());
+    }
+
+    FullHttpRequest request() {
+        return request;
+    }
+
+    ChannelHandlerContext context() {
+        return ctx;
+    }
+
+    String path() {
+        return uri.path();
+    }
+
+    void parameters(Map<String, String> matched) {
+        this.parameters = Map.copyOf(matched);
+    }
+
+    /** A path parameter of the route, such as {@code id}. */
+    String parameter(String name) {
+        return parameters.get(name);
+    }
+
+    /** A query parameter's first value, or null. */
+    String query(String name) {
+        List<String> values = uri.parameters().get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    /** Every query parameter but the named ones, first values, in order. */
+    Map<String, String> queryExcept(String... names) {
+        Map<String, String> result = new LinkedHashMap<>();
+        uri.parameters().forEach((name, values) -> {
+            if (!values.isEmpty() && !List.of(names).contains(name)) {
+                result.put(name, values.get(0));
+            }
+        });
+        return result;
+    }
+
+    String body() {
+        return request.content().toString(StandardCharsets.UTF_8);
+    }
+
+    boolean hasBody() {
+        return request.content().isReadable();
+    }
+
+    /** The token of an {@code Authorization: Bearer} header, or the empty string. */
+    String bearerToken() {
+        String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (header == null) {
+            return "";
+        }
+        String h = header.trim();
+        if (h.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return h.substring(7).trim();
+        }
+        return "";
+    }
+
+    /** Whether the client asked for XML rather than JSON. */
+    boolean wantsXml() {
+        String accept = request.headers().get(HttpHeaderNames.ACCEPT);
+        if (accept == null) {
+            return false;
+        }
+        int xml = Math.max(accept.indexOf("application/xml"), accept.indexOf("text/xml"));
+        int json = accept.indexOf("application/json");
+        return xml >= 0 && (json < 0 || xml < json);
+    }
+
+    String remoteAddress() {
+        return String.valueOf(ctx.channel().remoteAddress());
+    }
+
+    /** Answers the request; callable from any thread, once. */
+    void respond(FullHttpResponse response) {
+        if (ctx.executor().inEventLoop()) {
+            connection.finish(this, response);
+        } else {
+            ctx.executor().execute(() -> connection.finish(this, response));
+        }
+    }
+
+    /**
+     * This exchange becomes an event stream: the connection carries nothing else from now on, and
+     * {@code onWritable} runs each time it can take more after it could not.
+     */
+    void stream(Runnable onWritable) {
+        if (ctx.executor().inEventLoop()) {
+            connection.streaming(this, onWritable);
+        } else {
+            ctx.executor().execute(() -> connection.streaming(this, onWritable));
+        }
+    }
+}

@@ -1,0 +1,384 @@
+package org.salgate.transport.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.bridge.BridgeSession;
+import org.salgate.wire.Call;
+import org.salgate.wire.Message;
+import org.salgate.wire.Result;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST/JSON API, the event streams and the web page: each call is one {@link BridgeSession} on
+ * the agent's {@link ServerHandler} (hello with the request's bearer token, the call, close), each
+ * event stream one session for as long as it lasts. The agent's refusals come back as JSON errors
+ * with the agent's own words and a status that fits their code.
+ */
+final class RestApi {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RestApi.class);
+
+    /** The command a stream reads when the request names none: every built-in sensor has it. */
+    static final String DEFAULT_COMMAND = "read";
+    /** The interval of a stream whose request gives none, in milliseconds. */
+    static final long DEFAULT_INTERVAL_MILLIS = 1_000;
+
+    private final ServerHandler handler;
+    private final String codecName;
+    private final AtomicLong sessionIds;
+    private final Router router = new Router();
+    private final StaticFiles files = new StaticFiles();
+    private final Set<BridgeSession> open = ConcurrentHashMap.newKeySet();
+
+    RestApi(ServerHandler handler, String codecName, AtomicLong sessionIds) {
+        this.handler = handler;
+        this.codecName = codecName;
+        this.sessionIds = sessionIds;
+        for (String file : StaticFiles.FILES) {
+            router.add(HttpMethod.GET, "/" + file, ex -> ex.respond(files.get(file)));
+        }
+        router.add(HttpMethod.GET, "/", ex -> ex.respond(files.get(StaticFiles.INDEX)))
+                .add(HttpMethod.GET, "/api/openapi.json", ex -> ex.respond(files.openApi()))
+                .add(HttpMethod.GET, HttpTransportProvider.WEBSOCKET_PATH, ex -> ex.respond(Replies.error(
+                        HttpResponseStatus.UPGRADE_REQUIRED, "UPGRADE_REQUIRED",
+                        "this path is the salgate clients' WebSocket: open it with a WebSocket handshake")))
+                .add(HttpMethod.GET, "/api/sensors", this::listSensors)
+                .add(HttpMethod.POST, "/api/sensors", this::addSensor)
+                .add(HttpMethod.GET, "/api/sensors/{id}", this::describeSensor)
+                .add(HttpMethod.DELETE, "/api/sensors/{id}", this::removeSensor)
+                .add(HttpMethod.GET, "/api/sensors/{id}/commands", this::listCommands)
+                .add(HttpMethod.POST, "/api/sensors/{id}/commands/{command}", this::execute)
+                .add(HttpMethod.GET, "/api/sensors/{id}/stream", this::stream)
+                .add(HttpMethod.GET, "/api/protocols", this::listProtocols)
+                .add(HttpMethod.POST, "/api/protocols", this::addProtocol)
+                .add(HttpMethod.DELETE, "/api/protocols/{name}", this::removeProtocol)
+                .add(HttpMethod.GET, "/api/config", this::config)
+                .add(HttpMethod.GET, "/api/events", this::events);
+    }
+
+    Router router() {
+        return router;
+    }
+
+    void dispatch(Exchange ex) {
+        Router.Match match = router.match(ex.request().method(), ex.path());
+        if (match.route() != null) {
+            ex.parameters(match.parameters());
+            match.route().action().accept(ex);
+        } else if (!match.allowed().isEmpty()) {
+            FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
+                    ex.path() + " does not take " + ex.request().method() + "; it takes "
+                            + match.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", ")));
+            response.headers().set(HttpHeaderNames.ALLOW,
+                    match.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", ")));
+            ex.respond(response);
+        } else {
+            ex.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + ex.path()
+                    + "; the API is described at /api/openapi.json"));
+        }
+    }
+
+    /** Closes the sessions still open, when the server stops. */
+    void closeAll() {
+        for (BridgeSession session : open) {
+            session.closeByCaller();
+        }
+    }
+
+    // ------------------------------------------------------------------ the routes
+
+    private void listSensors(Exchange ex) {
+        boolean activeOnly = Boolean.parseBoolean(ex.query("active"));
+        answer(ex, session -> expect(session.call(new Call.ListSensors(activeOnly)))
+                .thenApply(r -> Replies.json(HttpResponseStatus.OK, JsonViews.sensors(((Result.Sensors) r).sensors()))));
+    }
+
+    private void addSensor(Exchange ex) {
+        String document = ex.body();
+        answer(ex, session -> expect(session.call(new Call.AddSensor(document)))
+                .thenApply(r -> Replies.json(HttpResponseStatus.CREATED, JsonViews.sensor(((Result.Sensor) r).sensor()))));
+    }
+
+    private void describeSensor(Exchange ex) {
+        String id = ex.parameter("id");
+        boolean xml = ex.wantsXml();
+        answer(ex, session -> expect(session.call(new Call.DescribeSensor(id))).thenCompose(described -> {
+            if (xml) {
+                return CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()));
+            }
+            return expect(session.call(new Call.ListSensors(false))).thenApply(listed -> {
+                var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
+                        .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
+                                org.salgate.wire.ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
+                var node = JsonViews.sensor(sensor);
+                node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
+                node.put("commands", "/api/sensors/" + id + "/commands");
+                return Replies.json(HttpResponseStatus.OK, node);
+            });
+        }));
+    }
+
+    private void removeSensor(Exchange ex) {
+        String id = ex.parameter("id");
+        answer(ex, session -> expect(session.call(new Call.RemoveSensor(id)))
+                .thenApply(r -> Replies.empty(HttpResponseStatus.NO_CONTENT)));
+    }
+
+    private void listCommands(Exchange ex) {
+        String id = ex.parameter("id");
+        answer(ex, session -> expect(session.call(new Call.ListCommands(id)))
+                .thenApply(r -> Replies.xml(((Result.Document) r).xml())));
+    }
+
+    private void execute(Exchange ex) {
+        Map<String, String> arguments;
+        try {
+            arguments = arguments(ex);
+        } catch (BadRequest e) {
+            ex.respond(errorReply(e));
+            return;
+        }
+        Call call = new Call.Execute(ex.parameter("id"), ex.parameter("command"), arguments);
+        answer(ex, session -> expect(session.call(call))
+                .thenApply(r -> Replies.json(HttpResponseStatus.OK, JsonViews.reading(((Result.ReadingResult) r).reading()))));
+    }
+
+    private void listProtocols(Exchange ex) {
+        answer(ex, session -> expect(session.call(new Call.ListProtocols()))
+                .thenApply(r -> Replies.json(HttpResponseStatus.OK, JsonViews.protocols(((Result.Protocols) r).protocols()))));
+    }
+
+    private void addProtocol(Exchange ex) {
+        String document = ex.body();
+        answer(ex, session -> expect(session.call(new Call.AddProtocol(document)))
+                .thenApply(r -> Replies.json(HttpResponseStatus.CREATED, JsonViews.protocols(((Result.Protocols) r).protocols()))));
+    }
+
+    private void removeProtocol(Exchange ex) {
+        String name = ex.parameter("name");
+        answer(ex, session -> expect(session.call(new Call.RemoveProtocol(name)))
+                .thenApply(r -> Replies.empty(HttpResponseStatus.NO_CONTENT)));
+    }
+
+    private void config(Exchange ex) {
+        answer(ex, session -> expect(session.call(new Call.GetPlatformConfig()))
+                .thenApply(r -> Replies.xml(((Result.Document) r).xml())));
+    }
+
+    private void stream(Exchange ex) {
+        String command = ex.query("command") == null ? DEFAULT_COMMAND : ex.query("command");
+        long interval;
+        try {
+            interval = ex.query("interval") == null ? DEFAULT_INTERVAL_MILLIS : Long.parseLong(ex.query("interval"));
+        } catch (NumberFormatException e) {
+            ex.respond(errorReply(new BadRequest("interval", "must be a whole number of milliseconds, got '"
+                    + ex.query("interval") + "'")));
+            return;
+        }
+        Call setup = new Call.SetupStream(ex.parameter("id"), command, ex.queryExcept("command", "interval"), interval);
+        EventStream events = new EventStream(ex);
+        BridgeSession session = open(ex, events);
+        greet(ex, session)
+                .thenCompose(greeted -> expect(session.call(setup)))
+                .thenCompose(handle -> {
+                    events.begin(session);
+                    return expect(session.call(new Call.StartStream(((Result.StreamHandle) handle).streamId())));
+                })
+                .whenComplete((started, error) -> {
+                    if (error != null) {
+                        failStream(ex, session, events, error);
+                    }
+                });
+    }
+
+    private void events(Exchange ex) {
+        EventStream events = new EventStream(ex);
+        BridgeSession session = open(ex, events);
+        greet(ex, session)
+                .thenCompose(greeted -> {
+                    events.begin(session);
+                    return expect(session.call(new Call.SubscribeEvents()));
+                })
+                .whenComplete((subscribed, error) -> {
+                    if (error != null) {
+                        failStream(ex, session, events, error);
+                    }
+                });
+    }
+
+    private void failStream(Exchange ex, BridgeSession session, EventStream events, Throwable error) {
+        if (events.begun()) {
+            events.fail(errorReply(error));
+        } else {
+            session.closeByCaller();
+            ex.respond(errorReply(error));
+        }
+    }
+
+    // ------------------------------------------------------------------ sessions and errors
+
+    private BridgeSession open(Exchange ex, BridgeSession.Sink sink) {
+        var channel = ex.context().channel();
+        BridgeSession session = BridgeSession.open(handler, sessionIds.incrementAndGet(), "http " + ex.remoteAddress(),
+                channel::isWritable, sink);
+        open.add(session);
+        channel.closeFuture().addListener(f -> {
+            session.closeByCaller();
+            open.remove(session);
+        });
+        return session;
+    }
+
+    /** Says hello with the request's bearer token; fails with {@link Refused} when the agent refuses. */
+    private CompletableFuture<Void> greet(Exchange ex, BridgeSession session) {
+        return session.hello("http " + ex.remoteAddress(), codecName, ex.bearerToken()).thenAccept(reply -> {
+            if (!reply.accepted()) {
+                throw new CompletionException(new Refused(reply.error()));
+            }
+        });
+    }
+
+    /** One call's life: open, hello, {@code work}, close; its outcome or its failure answers the request. */
+    private void answer(Exchange ex, Function<BridgeSession, CompletableFuture<FullHttpResponse>> work) {
+        BridgeSession session = open(ex, NO_PUSHES);
+        greet(ex, session).thenCompose(greeted -> work.apply(session)).whenComplete((response, error) -> {
+            session.closeByCaller();
+            open.remove(session);
+            ex.respond(error == null ? response : errorReply(error));
+        });
+    }
+
+    /** The result, or a failed future carrying the agent's {@link Result.Failure}. */
+    private static CompletableFuture<Result> expect(CompletableFuture<Result> answer) {
+        return answer.thenApply(result -> {
+            if (result instanceof Result.Failure failure) {
+                throw new CompletionException(new Failed(failure));
+            }
+            return result;
+        });
+    }
+
+    /** The JSON error for a failed call. */
+    static FullHttpResponse errorReply(Throwable error) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof Failed failed) {
+            String code = failed.failure.code().name();
+            return Replies.error(statusOf(code), code, failed.failure.message());
+        }
+        if (cause instanceof Refused refused) {
+            // The bridge always speaks the agent's protocol version and codec, so the one thing
+            // the agent can refuse a REST caller's hello for is its credentials.
+            return Replies.error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED", refused.getMessage());
+        }
+        if (cause instanceof BadRequest bad) {
+            return Replies.error(HttpResponseStatus.BAD_REQUEST, "INVALID_ARGUMENT", bad.getMessage());
+        }
+        if (cause instanceof BridgeSession.SessionClosedException) {
+            return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE",
+                    "the agent closed the session before answering; it may be stopping");
+        }
+        LOG.warn("a REST call failed", cause);
+        return Replies.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL",
+                "the agent failed to answer this request; its log has the details");
+    }
+
+    /** The HTTP status for one of the agent's error codes. */
+    static HttpResponseStatus statusOf(String errorCode) {
+        return switch (errorCode) {
+            case "UNKNOWN_SENSOR", "UNKNOWN_COMMAND", "UNKNOWN_STREAM", "UNKNOWN_PROTOCOL" -> HttpResponseStatus.NOT_FOUND;
+            case "INVALID_ARGUMENT", "INVALID_DOCUMENT", "PROTOCOL_ERROR" -> HttpResponseStatus.BAD_REQUEST;
+            case "CONFLICT" -> HttpResponseStatus.CONFLICT;
+            case "PLUGIN_FAILURE" -> HttpResponseStatus.BAD_GATEWAY;
+            case "UNSUPPORTED" -> HttpResponseStatus.NOT_IMPLEMENTED;
+            case "OVERLOADED" -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+            case "UNAUTHENTICATED" -> HttpResponseStatus.UNAUTHORIZED;
+            case "PERMISSION_DENIED" -> HttpResponseStatus.FORBIDDEN;
+            default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
+        };
+    }
+
+    /** A command's arguments: the query's parameters, then a JSON object body's members. */
+    private static Map<String, String> arguments(Exchange ex) throws BadRequest {
+        Map<String, String> arguments = new LinkedHashMap<>(ex.queryExcept());
+        String body = ex.body().trim();
+        if (body.isEmpty()) {
+            return arguments;
+        }
+        JsonNode node;
+        try {
+            node = Replies.JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new BadRequest("body", "must be a JSON object of arguments: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw new BadRequest("body", "must be a JSON object of arguments, such as {\"size\": 1024}");
+        }
+        var fields = node.fields();
+        while (fields.hasNext()) {
+            var field = fields.next();
+            if (!field.getValue().isValueNode() || field.getValue().isNull()) {
+                throw new BadRequest(field.getKey(), "must be a string, a number or a boolean");
+            }
+            arguments.put(field.getKey(), field.getValue().asText());
+        }
+        return arguments;
+    }
+
+    private static final BridgeSession.Sink NO_PUSHES = new BridgeSession.Sink() {
+        @Override
+        public void pushed(Message message) {
+            LOG.debug("a REST call's session was pushed a {}; ignored", message.getClass().getSimpleName());
+        }
+
+        @Override
+        public void closed(boolean byAgent) {
+        }
+    };
+
+    /** The agent answered a call with a failure. */
+    static final class Failed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient Result.Failure failure;
+
+        Failed(Result.Failure failure) {
+            super(failure.code() + ": " + failure.message(), null, false, false);
+            this.failure = failure;
+        }
+    }
+
+    /** The agent refused the hello. */
+    static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    /** A request argument is malformed; the message names it. */
+    static final class BadRequest extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        BadRequest(String argument, String why) {
+            super("argument '" + argument + "' " + why, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package org.salgate.transport.http;
+
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The web page's files and the OpenAPI document, read once from this jar's resources. */
+final class StaticFiles {
+
+    /** Where the page's files are in the jar. */
+    static final String WWW = "org/salgate/transport/http/www/";
+    /** Where the OpenAPI document is in the jar. */
+    static final String OPENAPI = "org/salgate/transport/http/openapi.json";
+    static final String INDEX = "index.html";
+    /** The page's files, each served at {@code /name}. */
+    static final List<String> FILES = List.of(INDEX, "app.js", "chart.js", "style.css");
+
+    private static final Map<String, String> TYPES = Map.of(
+            "html", "text/html; charset=utf-8",
+            "js", "text/javascript; charset=utf-8",
+            "css", "text/css; charset=utf-8",
+            "json", Replies.JSON_TYPE);
+
+    private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
+
+    FullHttpResponse get(String file) {
+        return answer(WWW + file);
+    }
+
+    FullHttpResponse openApi() {
+        return answer(OPENAPI);
+    }
+
+    private FullHttpResponse answer(String resource) {
+        byte[] body = cache.computeIfAbsent(resource, StaticFiles::read);
+        String type = TYPES.getOrDefault(resource.substring(resource.lastIndexOf('.') + 1), "application/octet-stream");
+        FullHttpResponse response = Replies.of(HttpResponseStatus.OK, type, body);
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+        return response;
+    }
+
+    /** The bytes of a resource of this jar. */
+    static byte[] read(String resource) {
+        try (InputStream in = StaticFiles.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks " + resource + "; it was built wrongly");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource + " from the jar", e);
+        }
+    }
+}
