@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.bridge.BridgeSession;
@@ -39,23 +41,33 @@ final class EventStream implements BridgeSession.Sink {
     private final AtomicBoolean begun = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicLong eventIds = new AtomicLong();
+    private List<Message> beforeBegin = new ArrayList<>();
 
     EventStream(Exchange exchange) {
         this.exchange = exchange;
         this.channel = exchange.context().channel();
     }
 
-    /** Sends the event-stream headers; from now on the connection is this stream's. */
+    /**
+     * Sends the event-stream headers, then what was pushed before them; from now on the connection
+     * is this stream's.
+     */
     void begin(BridgeSession session) {
-        if (!begun.compareAndSet(false, true)) {
-            return;
+        List<Message> early;
+        synchronized (this) {
+            if (!begun.compareAndSet(false, true)) {
+                return;
+            }
+            exchange.stream(session::writableAgain);
+            HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+            response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+            HttpUtil.setTransferEncodingChunked(response, true);
+            channel.writeAndFlush(response, channel.voidPromise());
+            early = beforeBegin;
+            beforeBegin = null;
+            early.forEach(this::pushed); // under the lock, so that no later push overtakes them
         }
-        exchange.stream(session::writableAgain);
-        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
-        HttpUtil.setTransferEncodingChunked(response, true);
-        channel.writeAndFlush(response, channel.voidPromise());
     }
 
     boolean begun() {
@@ -64,6 +76,12 @@ final class EventStream implements BridgeSession.Sink {
 
     @Override
     public void pushed(Message message) {
+        synchronized (this) {
+            if (!begun.get()) {
+                beforeBegin.add(message); // pushed while the call that starts the stream is answered
+                return;
+            }
+        }
         if (message instanceof StreamData data) {
             send(Long.toString(data.reading().sequence()), null, JsonViews.reading(data.reading()));
         } else if (message instanceof EventNotice notice) {

@@ -91,6 +91,7 @@ final class HttpTransportServer implements TransportServer {
                         p.addLast("http", new HttpServerCodec(limits.decoderConfig()));
                         p.addLast("guard", new RequestGuard(deadline));
                         p.addLast("body", new BodyAggregator(limits.maxBodyBytes()));
+                        p.addLast("gate", new WebSocketGate("websocket"));
                         p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
                         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
                         p.addLast("session", new WebSocketServerHandler(handler,

@@ -210,13 +210,12 @@ final class RestApi {
         EventStream events = new EventStream(ex);
         BridgeSession session = open(ex, events);
         greet(ex, session)
-                .thenCompose(greeted -> {
-                    events.begin(session);
-                    return expect(session.call(new Call.SubscribeEvents()));
-                })
+                .thenCompose(greeted -> expect(session.call(new Call.SubscribeEvents())))
                 .whenComplete((subscribed, error) -> {
                     if (error != null) {
                         failStream(ex, session, events, error);
+                    } else {
+                        events.begin(session); // subscribed first: every event after the headers is sent
                     }
                 });
     }
