@@ -5,7 +5,7 @@
 var selected = null;
 var source = null;
 var plot = new Plot(document.getElementById("chart"), 600);
-var stats = { count: 0, gaps: 0, lastSequence: -1, times: [] };
+var stats = { count: 0, gaps: 0, lastSequence: -1, times: [], started: performance.now() };
 
 function $(id) { return document.getElementById(id); }
 
@@ -93,7 +93,7 @@ function startStream() {
   }
   stopStream();
   plot.clear();
-  stats = { count: 0, gaps: 0, lastSequence: -1, times: [] };
+  stats = { count: 0, gaps: 0, lastSequence: -1, times: [], started: performance.now() };
   showStats();
   var path = "/api/sensors/" + encodeURIComponent(selected) + "/stream?command="
     + encodeURIComponent($("command").value) + "&interval=" + encodeURIComponent($("interval").value);
@@ -144,7 +144,8 @@ function showStats() {
   var now = performance.now();
   stats.times = stats.times.filter(function (t) { return now - t <= 2000; });
   $("stream-count").textContent = String(stats.count);
-  $("stream-rate").textContent = (stats.times.length / 2).toFixed(1);
+  var span = Math.min(2000, now - stats.started) / 1000;
+  $("stream-rate").textContent = span > 0.2 ? (stats.times.length / span).toFixed(1) : "0";
   $("stream-gaps").textContent = String(stats.gaps);
 }
 
@@ -152,4 +153,26 @@ $("read-button").addEventListener("click", read);
 $("stream-start").addEventListener("click", startStream);
 $("stream-stop").addEventListener("click", function () { stopStream(false); });
 setInterval(function () { showStats(); plot.draw(); }, 250);
-loadSensors();
+loadSensors().then(watchEvents);
+
+// The agent's events keep the table current: a state changes in place, anything else reloads it.
+function watchEvents() {
+  var events = new EventSource("/api/events");
+  events.onopen = function () { document.body.dataset.events = "open"; };
+  events.onmessage = function (e) {
+    var event = JSON.parse(e.data);
+    if (event.type === "SENSOR_STATE") {
+      var row = document.querySelector("#sensors tr[data-id='" + CSS.escape(event.subject) + "']");
+      if (row) {
+        row.cells[2].textContent = event.state;
+      }
+    } else {
+      loadSensors().then(function () {
+        var row = selected && document.querySelector("#sensors tr[data-id='" + CSS.escape(selected) + "']");
+        if (row) {
+          row.classList.add("selected");
+        }
+      });
+    }
+  };
+}

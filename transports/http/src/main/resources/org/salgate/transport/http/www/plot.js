@@ -39,7 +39,7 @@ Plot.prototype.draw = function () {
   ctx.fillText(String(+max.toPrecision(4)), 2, 14);
   ctx.fillText(String(+min.toPrecision(4)), 2, h - pad);
   var x0 = pad, x1 = w - 5, y0 = h - pad, y1 = 5;
-  var n = this.capacity;
+  var n = Math.max(this.values.length, 60); // fills from the left, then scrolls at capacity
   ctx.strokeStyle = "#2266cc";
   ctx.beginPath();
   var started = false;

@@ -82,6 +82,8 @@ class LivePageBrowserTest {
         browser.findElement(By.id("read-button")).click();
         wait.until(d -> text("reading").equals("42"));
 
+        // The page follows the agent's events (subscribed once the event stream is open).
+        wait.until(d -> "open".equals(d.findElement(By.tagName("body")).getAttribute("data-events")));
         browser.findElement(By.id("interval")).clear();
         browser.findElement(By.id("interval")).sendKeys("50");
         browser.findElement(By.id("stream-start")).click();
@@ -89,6 +91,7 @@ class LivePageBrowserTest {
         assertEquals("0", text("stream-gaps"), "the stream skipped sequence numbers");
         assertTrue(Double.parseDouble(text("stream-rate")) > 0, "no reading rate shown");
         assertFalse(browser.findElement(By.id("stream-start")).isEnabled(), "start stays enabled while streaming");
+        wait.until(d -> dummy.findElements(By.tagName("td")).get(2).getText().equals("STREAMING"));
 
         Path screenshot = Path.of(System.getProperty("salgate.screenshot", "target/browser/page.png"));
         Files.createDirectories(screenshot.getParent());
@@ -96,5 +99,6 @@ class LivePageBrowserTest {
 
         browser.findElement(By.id("stream-stop")).click();
         wait.until(d -> agent.streamCount() == 0);
+        wait.until(d -> dummy.findElements(By.tagName("td")).get(2).getText().equals("IDLE"));
     }
 }
