@@ -26,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
+import org.salgate.transport.netty.EventLoops;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 
@@ -69,7 +70,7 @@ final class HttpTransportClient implements TransportClient {
                 .dropPongFrames(true)
                 .build();
         CompletableFuture<Void> handshake = new CompletableFuture<>();
-        group = HttpEventLoops.create(1, "salgate-http-client", true);
+        group = EventLoops.create(1, "salgate-http-client", true);
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
@@ -107,17 +108,18 @@ final class HttpTransportClient implements TransportClient {
             connecting.channel().close();
             throw failed("interrupted", e);
         } catch (IOException e) {
-            HttpEventLoops.shutdown(group);
+            EventLoops.shutdown(group);
             throw e;
         }
         Channel ch = connecting.channel();
         EventLoopGroup ownGroup = group;
-        ch.closeFuture().addListener(f -> ownGroup.shutdownGracefully(0, 2_000, TimeUnit.MILLISECONDS));
+        ch.closeFuture().addListener(f -> ownGroup.shutdownGracefully(EventLoops.SHUTDOWN_QUIET_MILLIS,
+                EventLoops.SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
         channel = ch;
     }
 
     private IOException failed(String why, Throwable cause) {
-        HttpEventLoops.shutdown(group);
+        EventLoops.shutdown(group);
         return new IOException("cannot connect to " + target() + ": " + why
                 + "; check that an agent listens there with the http transport", cause);
     }
@@ -157,7 +159,7 @@ final class HttpTransportClient implements TransportClient {
         if (ch != null) {
             ch.close();
         }
-        HttpEventLoops.shutdown(g);
+        EventLoops.shutdown(g);
     }
 
     private String target() {

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.netty.EventLoops;
 import org.salgate.wire.ConnectionCodec;
 
 /**
@@ -62,8 +63,8 @@ final class HttpTransportServer implements TransportServer {
         }
         started = true;
         api = new RestApi(handler, options.codec().name(), sessionIds);
-        acceptor = HttpEventLoops.create(1, "salgate-http-accept", false);
-        workers = HttpEventLoops.create(options.ioThreads(), "salgate-http-io", false);
+        acceptor = EventLoops.create(1, "salgate-http-accept", false);
+        workers = EventLoops.create(options.ioThreads(), "salgate-http-io", false);
         WebSocketServerProtocolConfig webSocket = WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(HttpTransportProvider.WEBSOCKET_PATH)
                 .checkStartsWith(false)
@@ -131,7 +132,7 @@ final class HttpTransportServer implements TransportServer {
             return;
         }
         closed = true;
-        boolean wait = !HttpEventLoops.inGroup(workers) && !HttpEventLoops.inGroup(acceptor);
+        boolean wait = !EventLoops.inGroup(workers) && !EventLoops.inGroup(acceptor);
         if (serverChannel != null) {
             ChannelFuture unbound = serverChannel.close();
             if (wait) {
@@ -147,7 +148,7 @@ final class HttpTransportServer implements TransportServer {
     }
 
     private void shutdownGroups() {
-        HttpEventLoops.shutdown(acceptor);
-        HttpEventLoops.shutdown(workers);
+        EventLoops.shutdown(acceptor);
+        EventLoops.shutdown(workers);
     }
 }

@@ -7,23 +7,23 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.TimeUnit;
 
-/** Creates and stops the NIO event loop groups of this transport. */
-final class EventLoops {
+/** Creates and stops the NIO event loop groups of this transport, and of the HTTP transport, also on Netty. */
+public final class EventLoops {
 
     /** Stopping waits this long for tasks already queued; a stopping transport takes no new work. */
-    static final long SHUTDOWN_QUIET_MILLIS = 0;
+    public static final long SHUTDOWN_QUIET_MILLIS = 0;
     /** Upper bound on how long stopping a group may take. */
-    static final long SHUTDOWN_TIMEOUT_MILLIS = 2_000;
+    public static final long SHUTDOWN_TIMEOUT_MILLIS = 2_000;
 
     private EventLoops() {}
 
-    static EventLoopGroup create(int threads, String name, boolean daemon) {
+    public static EventLoopGroup create(int threads, String name, boolean daemon) {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, daemon),
                 NioIoHandler.newFactory());
     }
 
     /** Whether the calling thread belongs to {@code group}, where waiting on it would deadlock. */
-    static boolean inGroup(EventLoopGroup group) {
+    public static boolean inGroup(EventLoopGroup group) {
         for (EventExecutor executor : group) {
             if (executor.inEventLoop()) {
                 return true;
@@ -33,7 +33,7 @@ final class EventLoops {
     }
 
     /** Stops a group promptly; waits for its threads unless called from one of them. */
-    static void shutdown(EventLoopGroup group) {
+    public static void shutdown(EventLoopGroup group) {
         if (group == null) {
             return;
         }

@@ -49,7 +49,7 @@ Plot.prototype.draw = function () {
       started = false;
       continue;
     }
-    var x = x0 + (x1 - x0) * (i + n - this.values.length) / (n - 1);
+    var x = x0 + (x1 - x0) * i / (n - 1);
     var y = y0 + (y1 - y0) * (v - min) / (max - min);
     if (started) {
       ctx.lineTo(x, y);

@@ -1,0 +1,49 @@
+package org.salgate.transport.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import org.junit.jupiter.api.Test;
+import org.salgate.wire.ErrorCode;
+
+/** Each of the agent's error codes gets an HTTP status that says the same. */
+class ErrorStatusTest {
+
+    @Test
+    void refusalsMapToTheStatusAPersonExpects() {
+        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_SENSOR.name()));
+        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_COMMAND.name()));
+        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_PROTOCOL.name()));
+        assertEquals(HttpResponseStatus.BAD_REQUEST, RestApi.statusOf(ErrorCode.INVALID_ARGUMENT.name()));
+        assertEquals(HttpResponseStatus.BAD_REQUEST, RestApi.statusOf(ErrorCode.INVALID_DOCUMENT.name()));
+        assertEquals(HttpResponseStatus.CONFLICT, RestApi.statusOf(ErrorCode.CONFLICT.name()));
+        assertEquals(HttpResponseStatus.SERVICE_UNAVAILABLE, RestApi.statusOf(ErrorCode.OVERLOADED.name()));
+        assertEquals(HttpResponseStatus.UNAUTHORIZED, RestApi.statusOf(ErrorCode.UNAUTHENTICATED.name()));
+        assertEquals(HttpResponseStatus.FORBIDDEN, RestApi.statusOf("PERMISSION_DENIED"));
+        assertEquals(HttpResponseStatus.INTERNAL_SERVER_ERROR, RestApi.statusOf(ErrorCode.INTERNAL.name()));
+    }
+
+    @Test
+    void onlyInternalFailuresAre500() {
+        for (ErrorCode code : ErrorCode.values()) {
+            if (code != ErrorCode.INTERNAL) {
+                assertNotEquals(HttpResponseStatus.INTERNAL_SERVER_ERROR, RestApi.statusOf(code.name()), code.name());
+            }
+        }
+    }
+
+    @Test
+    void overloadedAnswerCarriesTheAgentsWords() throws Exception {
+        var response = RestApi.errorReply(new RestApi.Failed(new org.salgate.wire.Result.Failure(ErrorCode.OVERLOADED,
+                "the agent is too busy to take this request now; retry later")));
+        try {
+            assertEquals(503, response.status().code());
+            var body = Replies.JSON.readTree(response.content().toString(java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals("OVERLOADED", body.get("error").asText());
+            assertEquals("the agent is too busy to take this request now; retry later", body.get("message").asText());
+        } finally {
+            response.release();
+        }
+    }
+}
