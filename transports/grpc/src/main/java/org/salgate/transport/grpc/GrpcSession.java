@@ -113,12 +113,9 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
         ended(cause);
     }
 
+    /** Why gRPC ended the stream: null when the client went away, else the error (a message above the limit). */
     private Throwable cancellationCause() {
-        Throwable cause = context.cancellationCause();
-        if (cause == null || Status.fromThrowable(cause).getCode() == Status.Code.CANCELLED) {
-            return null; // the client went away: not an error
-        }
-        return cause;
+        return StreamStatus.errorOf(context);
     }
 
     /** Reports the end to the handler, once. */

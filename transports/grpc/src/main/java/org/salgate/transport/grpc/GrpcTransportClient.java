@@ -13,6 +13,7 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
 final class GrpcTransportClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(GrpcTransportClient.class);
+    /** How long a closing client waits for its channel, then for its I/O thread, to stop. */
+    private static final long SHUTDOWN_WAIT_SECONDS = 5;
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
@@ -149,14 +152,28 @@ final class GrpcTransportClient implements TransportClient {
         shutdown();
     }
 
+    /**
+     * Stops the channel, then its I/O thread once the channel has terminated (the channel still runs
+     * tasks on it while it stops); the waiting happens off that thread, which may be the caller.
+     */
     private void shutdown() {
         ManagedChannel ch = channel;
+        EventLoopGroup g = group;
         if (ch != null) {
             ch.shutdownNow();
         }
-        EventLoopGroup g = group;
-        if (g != null) {
-            g.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        if (g != null && !g.isShuttingDown()) {
+            CompletableFuture.runAsync(() -> {
+                try {
+                    if (ch != null) {
+                        ch.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    g.shutdownGracefully(0, SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+                }
+            });
         }
     }
 

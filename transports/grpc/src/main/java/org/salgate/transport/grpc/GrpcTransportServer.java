@@ -61,6 +61,7 @@ final class GrpcTransportServer implements TransportServer {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
                 .maxInboundMessageSize(options.maxFrameBytes())
                 .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
+                .addStreamTracerFactory(StreamStatus.FACTORY)
                 .addService(ServerInterceptors.intercept(new SessionService(handler, options.codec(),
                         options.writeHighWaterBytes(), sessionIds, sessions), context))
                 .addService(ServerInterceptors.intercept(new SalService(handler, options.codec().name(),
