@@ -71,7 +71,7 @@ def main():
             try:
                 sensors = sal.ListSensors(wire.ListSensors(), timeout=options.timeout, metadata=metadata).sensors
                 for s in sensors:
-                    print("%-20s %-8s %s" % (s.id, s.protocol, wire.SensorState.Name(s.state)))
+                    print("%-20s %-8s %s" % (s.id, s.protocol, wire.SensorState.Name(s.state).replace("SENSOR_STATE_", "")))
                 print("%d sensors" % len(sensors))
 
                 stream = sal.StreamSensor(wire.SetupStream(sensor_id=options.sensor, command_id=options.command,
@@ -80,7 +80,7 @@ def main():
                 printed = 0
                 for reading in stream:
                     print("%s #%d %s %s" % (reading.sensor_id, reading.sequence, value_text(reading.value),
-                                            wire.ReadingStatus.Name(reading.status)))
+                                            wire.ReadingStatus.Name(reading.status).replace("READING_STATUS_", "")))
                     printed += 1
                     if printed >= options.count:
                         stream.cancel()
