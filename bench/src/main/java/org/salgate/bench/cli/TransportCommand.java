@@ -24,7 +24,7 @@ final class TransportCommand extends RunCommand {
 
     @Override
     List<String> defaultTransports() {
-        return List.of("netty", "mina", "xsocket", "socket");
+        return List.of("netty", "mina", "xsocket", "socket", "grpc");
     }
 
     @Override
