@@ -26,7 +26,7 @@ final class MatrixCommand extends BaseCommand {
     static final int QUICK_PERSONS = 100;
     static final int QUICK_WARMUP_CALLS = 20;
 
-    @Option(names = "--transports", split = ",", paramLabel = "NAME", defaultValue = "netty,rmi,mina,xsocket,socket,http",
+    @Option(names = "--transports", split = ",", paramLabel = "NAME", defaultValue = "netty,rmi,mina,xsocket,socket,http,grpc",
             description = "Transports, in column order (default: ${DEFAULT-VALUE}).")
     List<String> transports;
 

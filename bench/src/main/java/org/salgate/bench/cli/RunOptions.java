@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 final class RunOptions {
 
     @Option(names = "--transports", split = ",", paramLabel = "NAME",
-            description = "Transports to compare with the baseline (default: netty,mina,xsocket,socket,http; agent: netty).")
+            description = "Transports to compare with the baseline (default: netty,mina,xsocket,socket,http,grpc; agent: netty).")
     List<String> transports;
 
     @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "rmi",

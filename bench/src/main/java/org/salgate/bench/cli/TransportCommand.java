@@ -24,7 +24,7 @@ final class TransportCommand extends RunCommand {
 
     @Override
     List<String> defaultTransports() {
-        return List.of("netty", "mina", "xsocket", "socket", "http");
+        return List.of("netty", "mina", "xsocket", "socket", "http", "grpc");
     }
 
     @Override

@@ -57,10 +57,10 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         return new Builder();
     }
 
-    /** Defaults: transport level, netty/mina/xsocket/socket/http against rmi, 1-100 clients, every method, 3 reps. */
+    /** Defaults: transport level, netty/mina/xsocket/socket/http/grpc against rmi, 1-100 clients, every method, 3 reps. */
     public static final class Builder {
         private Level level = Level.TRANSPORT;
-        private List<String> transports = List.of("netty", "mina", "xsocket", "socket", "http");
+        private List<String> transports = List.of("netty", "mina", "xsocket", "socket", "http", "grpc");
         private String baseline = "rmi";
         private List<Integer> clients = List.of(1, 10, 30, 70, 100);
         private Set<Method> methods = EnumSet.of(Method.RTT, Method.TP, Method.STREAM, Method.RESOURCE_SYNC,

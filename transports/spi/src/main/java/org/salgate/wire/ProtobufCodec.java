@@ -41,7 +41,11 @@ public final class ProtobufCodec implements Codec {
 
     // ------------------------------------------------------------------ to protobuf
 
-    static WireProto.Frame toProto(Message message) {
+    /**
+     * The protobuf form of a message, for transports that carry the schema's messages themselves
+     * (the gRPC service answers with a frame's reading, event or result).
+     */
+    public static WireProto.Frame toProto(Message message) {
         WireProto.Frame.Builder f = WireProto.Frame.newBuilder();
         if (message instanceof Hello h) {
             f.setHello(WireProto.Hello.newBuilder().setProtocolVersion(h.protocolVersion()).setCodec(h.codec())
@@ -221,6 +225,16 @@ public final class ProtobufCodec implements Codec {
             default:
                 throw new IllegalArgumentException("empty frame");
         }
+    }
+
+    /**
+     * The call of a protobuf request, for transports that receive the schema's call messages
+     * themselves (the gRPC service's typed calls).
+     *
+     * @throws IllegalArgumentException if the request has no call or an invalid one
+     */
+    public static Call call(WireProto.Request r) {
+        return fromProto(r);
     }
 
     private static Call fromProto(WireProto.Request r) {

@@ -1,0 +1,239 @@
+package org.salgate.transport.grpc;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ConnectivityState;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.salgate.transport.ClientHandler;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.TransportClient;
+import org.salgate.transport.grpc.proto.EncodedFrame;
+import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client of the {@code SalSession} service: one channel with its own I/O thread, one session stream
+ * on it. The agent's frames reach the {@link ClientHandler} in order, one at a time; a handler that
+ * blocks holds this connection only, and gRPC flow control then stops the agent pushing to it.
+ */
+final class GrpcTransportClient implements TransportClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GrpcTransportClient.class);
+    /** How long a closing client waits for its channel, then for its I/O thread, to stop. */
+    private static final long SHUTDOWN_WAIT_SECONDS = 5;
+
+    private final ClientOptions options;
+    private final ConnectionCodec codec;
+    private final AtomicBoolean reported = new AtomicBoolean();
+    private EventLoopGroup group;
+    private ManagedChannel channel;
+    private volatile ClientCallStreamObserver<EncodedFrame> call;
+    private volatile ClientHandler handler;
+    private volatile boolean closing;
+    private volatile boolean ended;
+
+    GrpcTransportClient(ClientOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.codec = new ConnectionCodec(options.codec());
+    }
+
+    @Override
+    public synchronized void connect(ClientHandler handler) throws IOException {
+        Objects.requireNonNull(handler, "handler");
+        if (closing) {
+            throw new IOException("this client is closed; create a new one to connect again");
+        }
+        if (channel != null) {
+            throw new IllegalStateException("this client is connected already");
+        }
+        this.handler = handler;
+        group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(options.host(), options.port())
+                .eventLoopGroup(group)
+                .channelType(NioSocketChannel.class)
+                .maxInboundMessageSize(options.maxFrameBytes())
+                .flowControlWindow(GrpcTransportServer.FLOW_CONTROL_WINDOW_BYTES);
+        // TLS goes here: builder.sslContext(...) instead of plaintext.
+        builder.usePlaintext();
+        if (GrpcTransportProvider.directExecutor(options.properties())) {
+            // Safe: this channel has its own I/O thread, so a handler that blocks holds this connection only.
+            builder.directExecutor();
+        }
+        channel = builder.build();
+        try {
+            awaitReady();
+        } catch (IOException e) {
+            shutdown();
+            throw e;
+        }
+        SalSessionGrpc.newStub(channel).session(new Responses());
+    }
+
+    private void awaitReady() throws IOException {
+        long deadline = System.nanoTime() + options.connectTimeout().toNanos();
+        ConnectivityState state = channel.getState(true);
+        while (state != ConnectivityState.READY) {
+            if (state == ConnectivityState.TRANSIENT_FAILURE || state == ConnectivityState.SHUTDOWN) {
+                throw new IOException("cannot connect to " + target() + " (" + state
+                        + "); check that an agent listens there with the grpc transport");
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new IOException("cannot connect to " + target() + ": timed out after "
+                        + options.connectTimeout().toMillis() + " ms");
+            }
+            CountDownLatch changed = new CountDownLatch(1);
+            channel.notifyWhenStateChanged(state, changed::countDown);
+            try {
+                changed.await(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while connecting to " + target(), e);
+            }
+            state = channel.getState(true);
+        }
+    }
+
+    @Override
+    public void send(Message message) throws IOException {
+        ClientCallStreamObserver<EncodedFrame> c = call;
+        if (c == null || closing || ended) {
+            throw new IOException("the connection to " + target() + " is closed");
+        }
+        EncodedFrame frame = EncodedFrame.newBuilder().setFrame(ByteString.copyFrom(codec.encode(message))).build();
+        synchronized (c) {
+            if (closing || ended) {
+                throw new IOException("the connection to " + target() + " is closed");
+            }
+            c.onNext(frame);
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return call != null && !closing && !ended;
+    }
+
+    @Override
+    public void close() {
+        ClientCallStreamObserver<EncodedFrame> c;
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+            c = call;
+        }
+        if (c != null && !ended) {
+            synchronized (c) {
+                c.cancel("the client closed the connection", null);
+            }
+        }
+        if (handler != null && c == null) {
+            report(null);
+        }
+        shutdown();
+    }
+
+    /**
+     * Stops the channel, then its I/O thread once the channel has terminated (the channel still runs
+     * tasks on it while it stops); the waiting happens off that thread, which may be the caller.
+     */
+    private void shutdown() {
+        ManagedChannel ch = channel;
+        EventLoopGroup g = group;
+        if (ch != null) {
+            ch.shutdownNow();
+        }
+        if (g != null && !g.isShuttingDown()) {
+            CompletableFuture.runAsync(() -> {
+                try {
+                    if (ch != null) {
+                        ch.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    g.shutdownGracefully(0, SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+                }
+            });
+        }
+    }
+
+    private void report(Throwable cause) {
+        ended = true;
+        if (!reported.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            handler.closed(cause);
+        } catch (RuntimeException e) {
+            LOG.warn("the client handler failed on close", e);
+        }
+    }
+
+    private String target() {
+        return options.host() + ":" + options.port();
+    }
+
+    /** The agent's side of the session stream. */
+    private final class Responses implements ClientResponseObserver<EncodedFrame, EncodedFrame> {
+
+        @Override
+        public void beforeStart(ClientCallStreamObserver<EncodedFrame> requests) {
+            call = requests;
+        }
+
+        @Override
+        public void onNext(EncodedFrame frame) {
+            if (ended) {
+                return;
+            }
+            Message message;
+            try {
+                message = codec.decode(frame.getFrame().toByteArray());
+            } catch (CodecException e) {
+                LOG.debug("closing the connection to {}: {}", target(), e.toString());
+                ended = true;
+                call.cancel("malformed frame from the agent", e);
+                report(e);
+                shutdown();
+                return;
+            }
+            try {
+                handler.messageReceived(message);
+            } catch (RuntimeException e) {
+                LOG.warn("the client handler failed on a message", e);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            report(closing && Status.fromThrowable(t).getCode() == Status.Code.CANCELLED ? null : t);
+            shutdown();
+        }
+
+        @Override
+        public void onCompleted() {
+            report(null);
+            shutdown();
+        }
+    }
+}

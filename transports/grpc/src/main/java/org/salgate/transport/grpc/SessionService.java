@@ -1,0 +1,40 @@
+package org.salgate.transport.grpc;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.grpc.proto.EncodedFrame;
+import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.wire.Codec;
+import org.salgate.wire.ConnectionCodec;
+
+/** {@code SalSession}: each call is one {@link GrpcSession} on the agent's handler. */
+final class SessionService extends SalSessionGrpc.SalSessionImplBase {
+
+    private final ServerHandler handler;
+    private final Codec codec;
+    private final int writeHighWaterBytes;
+    private final AtomicLong ids;
+    private final Set<GrpcSession> open;
+
+    SessionService(ServerHandler handler, Codec codec, int writeHighWaterBytes, AtomicLong ids, Set<GrpcSession> open) {
+        this.handler = handler;
+        this.codec = codec;
+        this.writeHighWaterBytes = writeHighWaterBytes;
+        this.ids = ids;
+        this.open = open;
+    }
+
+    @Override
+    public StreamObserver<EncodedFrame> session(StreamObserver<EncodedFrame> responses) {
+        GrpcSession[] self = new GrpcSession[1];
+        GrpcSession session = new GrpcSession(ids.incrementAndGet(), handler, new ConnectionCodec(codec),
+                (ServerCallStreamObserver<EncodedFrame>) responses, writeHighWaterBytes, () -> open.remove(self[0]));
+        self[0] = session;
+        open.add(session);
+        session.open();
+        return session;
+    }
+}

@@ -1,0 +1,339 @@
+package org.salgate.transport.grpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.transport.ClientHandler;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.Session;
+import org.salgate.transport.TransportClient;
+import org.salgate.transport.TransportServer;
+import org.salgate.transport.grpc.proto.EncodedFrame;
+import org.salgate.transport.grpc.proto.SalGrpc;
+import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.transport.testing.RecordingServerHandler;
+import org.salgate.wire.Call;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.ProtobufCodec;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SensorState;
+import org.salgate.wire.Value;
+import org.salgate.wire.proto.WireProto;
+
+/**
+ * What the conformance suite's raw-byte cases check, in gRPC's terms (a message above the limit,
+ * a malformed frame inside a valid gRPC message), and the typed service's mapping of hellos and
+ * failures; the agent-level behaviour of the typed service is tested with a real agent in the
+ * conformance module (GrpcServiceTest).
+ */
+class GrpcTransportTest {
+
+    private static final int MAX = 64 * 1024;
+
+    private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            resources.get(i).close();
+        }
+    }
+
+    private TransportServer server(RecordingServerHandler handler) throws IOException {
+        TransportServer server = new GrpcTransportProvider().createServer(
+                ServerOptions.builder().host("127.0.0.1").port(0).maxFrameBytes(MAX).build());
+        resources.add(server);
+        server.start(handler);
+        return server;
+    }
+
+    private ManagedChannel channel(TransportServer server) {
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.localAddress().getPort())
+                .usePlaintext().build();
+        resources.add(() -> channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+        return channel;
+    }
+
+    /** A client of the transport that has completed its hello. */
+    private Recorder client(TransportServer server, int maxFrameBytes) throws IOException, InterruptedException {
+        TransportClient client = new GrpcTransportProvider().createClient(ClientOptions.builder().host("127.0.0.1")
+                .port(server.localAddress().getPort()).maxFrameBytes(maxFrameBytes).build());
+        resources.add(client);
+        Recorder recorder = new Recorder();
+        client.connect(recorder);
+        client.send(Hello.of(ProtobufCodec.NAME, "test"));
+        assertInstanceOf(HelloReply.class, recorder.next());
+        recorder.client = client;
+        return recorder;
+    }
+
+    private static void assertEchoes(Recorder client) throws Exception {
+        client.client.send(new Request(7, new Call.Echo(Value.of("still there?"))));
+        assertEquals(new Response(7, new Result.Echoed(Value.of("still there?"))), client.next());
+    }
+
+    /** Frames sent on a raw SalSession call, and how the call ended. */
+    private static final class RawCall implements StreamObserver<EncodedFrame> {
+        final CompletableFuture<Status> ended = new CompletableFuture<>();
+        StreamObserver<EncodedFrame> requests;
+
+        RawCall send(byte[] frame) {
+            requests.onNext(EncodedFrame.newBuilder().setFrame(ByteString.copyFrom(frame)).build());
+            return this;
+        }
+
+        @Override
+        public void onNext(EncodedFrame value) {
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            ended.complete(Status.fromThrowable(t));
+        }
+
+        @Override
+        public void onCompleted() {
+            ended.complete(Status.OK);
+        }
+    }
+
+    private static RawCall rawSession(ManagedChannel channel) {
+        RawCall call = new RawCall();
+        call.requests = SalSessionGrpc.newStub(channel).session(call);
+        return call;
+    }
+
+    private static final class Recorder implements ClientHandler {
+        final java.util.concurrent.BlockingQueue<Message> received = new java.util.concurrent.LinkedBlockingQueue<>();
+        final CompletableFuture<Throwable> closed = new CompletableFuture<>();
+        TransportClient client;
+
+        Message next() throws InterruptedException {
+            Message m = received.poll(10, TimeUnit.SECONDS);
+            assertNotNull(m, "nothing received within 10 s");
+            return m;
+        }
+
+        @Override
+        public void messageReceived(Message message) {
+            received.add(message);
+        }
+
+        @Override
+        public void closed(Throwable cause) {
+            closed.complete(cause);
+        }
+    }
+
+    // ------------------------------------------------------------------ the session stream
+
+    /**
+     * gRPC refuses the message (RESOURCE_EXHAUSTED, the session's cause); grpc-java resets the stream
+     * rather than sending that status when it is not the call's first message (grpc-java issue 11245),
+     * so the client sees CANCELLED. A typed call's request is its first message: see the next test.
+     */
+    @Test
+    @Timeout(30)
+    void aFrameAboveTheLimitClosesOnlyThatSessionWithResourceExhausted() throws Exception {
+        RecordingServerHandler handler = new RecordingServerHandler();
+        TransportServer server = server(handler);
+        Recorder good = client(server, MAX);
+        handler.opened.poll(5, TimeUnit.SECONDS);
+
+        RawCall big = rawSession(channel(server))
+                .send(ProtobufCodec.toProto(Hello.of(ProtobufCodec.NAME, "big")).toByteArray())
+                .send(new byte[MAX + 1]);
+
+        Status seen = big.ended.get(10, TimeUnit.SECONDS);
+        assertTrue(!seen.isOk(), "the oversize call ended OK");
+        assertNotNull(handler.opened.poll(5, TimeUnit.SECONDS), "the oversize session never opened");
+        Throwable cause = handler.closed.get(10, TimeUnit.SECONDS);
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, Status.fromThrowable(cause).getCode(), String.valueOf(cause));
+        assertEchoes(good);
+        assertEchoes(client(server, MAX));
+    }
+
+    @Test
+    @Timeout(30)
+    void aTypedRequestAboveTheLimitIsResourceExhausted() throws Exception {
+        RecordingServerHandler handler = new RecordingServerHandler();
+        TransportServer server = server(handler);
+        SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel(server)).withDeadlineAfter(10, TimeUnit.SECONDS);
+
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sal.echo(
+                WireProto.Value.newBuilder().setBytes(ByteString.copyFrom(new byte[MAX + 1])).build()));
+
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.getStatus().getCode(), refused.toString());
+        assertTrue(handler.opened.isEmpty(), "a refused call must not reach the agent");
+        assertEchoes(client(server, MAX));
+    }
+
+    @Test
+    @Timeout(30)
+    void aMalformedFrameClosesOnlyThatSessionWithInvalidArgumentAndACause() throws Exception {
+        RecordingServerHandler handler = new RecordingServerHandler();
+        TransportServer server = server(handler);
+        Recorder good = client(server, MAX);
+
+        RawCall garbage = rawSession(channel(server)).send(new byte[] {(byte) 0xff, (byte) 0xff, 1, 2, 3});
+
+        Status status = garbage.ended.get(10, TimeUnit.SECONDS);
+        assertEquals(Status.Code.INVALID_ARGUMENT, status.getCode());
+        assertTrue(status.getDescription().startsWith("malformed frame"), status.getDescription());
+        assertInstanceOf(CodecException.class, handler.closed.get(10, TimeUnit.SECONDS));
+        assertEchoes(good);
+    }
+
+    @Test
+    @Timeout(30)
+    void theClientRefusesAMessageAboveItsLimitFromTheServer() throws Exception {
+        RecordingServerHandler handler = new RecordingServerHandler();
+        TransportServer server = server(handler);
+        Recorder small = client(server, 16 * 1024);
+
+        small.client.send(new Request(1, new Call.Echo(Value.of(new byte[32 * 1024]))));
+
+        Throwable cause = small.closed.get(10, TimeUnit.SECONDS);
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, Status.fromThrowable(cause).getCode());
+        assertTrue(small.received.isEmpty(), "the oversize answer was delivered");
+        assertTrue(!small.client.isOpen());
+        assertThrows(IOException.class, () -> small.client.send(new Request(2, new Call.ListProtocols())));
+        assertEchoes(client(server, MAX));
+    }
+
+    // ------------------------------------------------------------------ the typed service
+
+    /** Greets only the token "letmein", answers ListSensors with one sensor and fails everything else. */
+    private static final class GuardedAgent extends RecordingServerHandler {
+        final List<String> credentials = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void messageReceived(Session session, Message message) {
+            if (message instanceof Hello hello) {
+                credentials.add(hello.credentials());
+                if (hello.credentials().equals("letmein")) {
+                    session.send(HelloReply.accept("guarded"));
+                } else {
+                    session.send(HelloReply.refuse("guarded", "a valid token is needed: pass one as the bearer token"));
+                    session.close();
+                }
+            } else if (message instanceof Request r && r.call() instanceof Call.ListSensors) {
+                session.send(new Response(r.id(), new Result.Sensors(
+                        List.of(new SensorInfo("S1", "dummy", SensorState.IDLE, "one")))));
+            } else if (message instanceof Request r) {
+                session.send(Response.failure(r.id(), org.salgate.wire.ErrorCode.UNKNOWN_SENSOR, "no sensor 'X'"));
+            }
+        }
+    }
+
+    private static SalGrpc.SalBlockingStub withToken(SalGrpc.SalBlockingStub stub, String token) {
+        Metadata metadata = new Metadata();
+        metadata.put(CallContext.AUTHORIZATION, "Bearer " + token);
+        return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(metadata))
+                .withDeadlineAfter(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    @Timeout(30)
+    void theBearerTokenOfTheCallIsTheHellosCredentials() throws Exception {
+        GuardedAgent agent = new GuardedAgent();
+        SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel(server(agent)));
+
+        WireProto.SensorList sensors = withToken(sal, "letmein").listSensors(WireProto.ListSensors.getDefaultInstance());
+
+        assertEquals("S1", sensors.getSensors(0).getId());
+        assertEquals(List.of("letmein"), agent.credentials);
+    }
+
+    @Test
+    @Timeout(30)
+    void aRefusedHelloIsUnauthenticatedInTheAgentsWords() throws Exception {
+        GuardedAgent agent = new GuardedAgent();
+        SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel(server(agent)));
+
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
+                () -> withToken(sal, "wrong").listSensors(WireProto.ListSensors.getDefaultInstance()));
+
+        assertEquals(Status.Code.UNAUTHENTICATED, refused.getStatus().getCode());
+        assertEquals("a valid token is needed: pass one as the bearer token", refused.getStatus().getDescription());
+    }
+
+    @Test
+    @Timeout(30)
+    void aFailureKeepsTheAgentsMessageUnderTheMappedCode() throws Exception {
+        SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel(server(new GuardedAgent())));
+
+        StatusRuntimeException failed = assertThrows(StatusRuntimeException.class, () -> withToken(sal, "letmein")
+                .describeSensor(WireProto.SensorRef.newBuilder().setSensorId("X").build()));
+
+        assertEquals(Status.Code.NOT_FOUND, failed.getStatus().getCode());
+        assertEquals("no sensor 'X'", failed.getStatus().getDescription());
+    }
+
+    @Test
+    void everyErrorCodeHasAStatusOtherThanUnknown() {
+        for (org.salgate.wire.ErrorCode code : org.salgate.wire.ErrorCode.values()) {
+            assertTrue(Statuses.code(code).getCode() != Status.Code.UNKNOWN, code + " maps to UNKNOWN");
+        }
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, Statuses.code(org.salgate.wire.ErrorCode.OVERLOADED).getCode());
+        assertEquals(Status.Code.INVALID_ARGUMENT,
+                Statuses.code(org.salgate.wire.ErrorCode.INVALID_ARGUMENT).getCode());
+    }
+
+    @Test
+    void theExecutorPropertyIsCheckedByName() {
+        assertTrue(GrpcTransportProvider.directExecutor(Map.of()));
+        assertTrue(!GrpcTransportProvider.directExecutor(Map.of(GrpcTransportProvider.EXECUTOR, "pool")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> GrpcTransportProvider.directExecutor(Map.of(GrpcTransportProvider.EXECUTOR, "fast")));
+        assertTrue(e.getMessage().contains("'fast'"), e.getMessage());
+    }
+
+    // ------------------------------------------------------------------ any language
+
+    @Test
+    void theDocsCarryTheServiceProtoAndTheWireProtoUnchanged() throws IOException {
+        Path module = Path.of("").toAbsolutePath();
+        Path docs = module.resolve("../../docs/grpc");
+        assertEquals(Files.readString(module.resolve("src/main/proto/salgate_service.proto")),
+                Files.readString(docs.resolve("salgate_service.proto")), "docs/grpc/salgate_service.proto is stale");
+        assertEquals(Files.readString(module.resolve("../spi/src/main/proto/salgate.proto")),
+                Files.readString(docs.resolve("salgate.proto")), "docs/grpc/salgate.proto is stale");
+    }
+
+    @Test
+    void theJarCarriesBothProtoFiles() {
+        assertNotNull(getClass().getResource("/salgate_service.proto"), "salgate_service.proto is not a resource");
+        assertNotNull(getClass().getResource("/salgate.proto"), "salgate.proto is not a resource");
+    }
+}
