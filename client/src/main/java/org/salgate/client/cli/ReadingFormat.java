@@ -11,13 +11,13 @@ final class ReadingFormat {
 
     private ReadingFormat() {}
 
-    /** "42.5 Cel  OK  2025-01-01T00:00:00.000001Z", or "-  UNAVAILABLE: why  timestamp". */
+    /** "42.5 [Cel]  OK  2025-01-01T00:00:00.000001Z", or "-  UNAVAILABLE: why  timestamp"; the unit in brackets, as CML shows it. */
     static String line(Reading reading, String unit) {
         StringBuilder b = new StringBuilder();
         b.append(value(reading.value()));
         if (reading.status() == Reading.Status.OK && unit != null && !unit.isEmpty()
                 && (reading.value() instanceof Value.Num || reading.value() instanceof Value.Int)) {
-            b.append(' ').append(unit);
+            b.append(" [").append(unit).append(']');
         }
         b.append("  ").append(reading.status());
         if (!reading.error().isEmpty()) {
