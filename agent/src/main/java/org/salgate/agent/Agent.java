@@ -54,6 +54,7 @@ public final class Agent implements AutoCloseable {
     private final AgentServerHandler handler;
     private final AtomicBoolean closed = new AtomicBoolean();
     private TransportServer server;
+    private String host;
 
     private Agent(AgentBuilder b, String transportName, String codecName) {
         this.agentId = b.agentId != null ? b.agentId : defaultAgentId();
@@ -115,8 +116,9 @@ public final class Agent implements AutoCloseable {
             agent.close();
             throw e;
         }
-        LOG.info("agent {} listening on {} with transport {} and codec {}: {} protocols, {} sensors", agent.agentId,
-                agent.address(), agent.transportName, agent.codecName, agent.protocols().size(),
+        agent.host = b.host;
+        LOG.info("agent {} listening on {} ({}, codec {}): {} protocols, {} sensors", agent.agentId,
+                agent.listenAddress(), agent.transportName, agent.codecName, agent.protocols().size(),
                 agent.sensors().size());
         return agent;
     }
@@ -124,6 +126,14 @@ public final class Agent implements AutoCloseable {
     /** Where it listens, with the real port when port 0 was asked. */
     public InetSocketAddress address() {
         return server.localAddress();
+    }
+
+    /**
+     * Where it listens as {@code host:port}, the same way on every transport: the host it was given
+     * ({@code 0.0.0.0} stays so, an IPv6 address in brackets) and the real port.
+     */
+    public String listenAddress() {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port();
     }
 
     /** The port it listens on. */

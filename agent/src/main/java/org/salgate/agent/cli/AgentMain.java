@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -38,6 +39,22 @@ public final class AgentMain implements Callable<Integer> {
     static final int EXIT_USAGE = 2;
     /** Exit code when the agent cannot start (port in use, ...). */
     static final int EXIT_FAILED = 1;
+
+    static {
+        // slf4j-simple's settings for the command line (agent.jar carries slf4j-simple; the library
+        // jar carries no logging configuration); set before the first logger, -D still wins.
+        Map.of("org.slf4j.simpleLogger.defaultLogLevel", "info",
+                "org.slf4j.simpleLogger.showDateTime", "true",
+                "org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS",
+                "org.slf4j.simpleLogger.showThreadName", "false",
+                "org.slf4j.simpleLogger.showShortLogName", "true",
+                "org.slf4j.simpleLogger.levelInBrackets", "true")
+                .forEach((key, value) -> {
+                    if (System.getProperty(key) == null) {
+                        System.setProperty(key, value);
+                    }
+                });
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentMain.class);
 
@@ -120,8 +137,13 @@ public final class AgentMain implements Callable<Integer> {
             err.println("unknown codec '" + codec + "'; available: " + String.join(", ", Codecs.available().keySet()));
             return EXIT_USAGE;
         }
-        if (dummySensors < 0 || maxFrameBytes <= 0 || port < 0 || port > 65535) {
-            err.println("--dummy-sensors must be 0 or more, --max-frame-bytes positive and --port 0..65535");
+        List<String> problems = StartupProblems.ofOptions(port, dummySensors, maxFrameBytes);
+        String hostProblem = StartupProblems.ofHost(host);
+        if (hostProblem != null) {
+            problems.add(hostProblem);
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(err::println);
             return EXIT_USAGE;
         }
         AgentBuilder builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
@@ -134,10 +156,10 @@ public final class AgentMain implements Callable<Integer> {
             try {
                 builder.platform(Pcml.read(Files.readString(config)));
             } catch (IOException e) {
-                err.println("cannot read the configuration " + config + ": " + e.getMessage());
+                err.println(StartupProblems.ofConfigRead(config, e));
                 return EXIT_USAGE;
             } catch (DocumentException e) {
-                err.println("the configuration " + config + " is not valid PCML: " + e.getMessage());
+                err.println(StartupProblems.ofConfigDocument(config, e.getMessage()));
                 return EXIT_USAGE;
             }
         } else {
@@ -147,7 +169,7 @@ public final class AgentMain implements Callable<Integer> {
         try {
             agent = builder.start();
         } catch (IOException | RuntimeException e) {
-            err.println("the agent could not start on " + host + ":" + port + ": " + e.getMessage());
+            err.println(StartupProblems.ofStart(host, port, e));
             return EXIT_FAILED;
         }
         logLoaded(agent);
@@ -176,7 +198,7 @@ public final class AgentMain implements Callable<Integer> {
             LOG.info("protocol {} (type {}, endpoint {}): {} sensors: {}", p.name(), p.type(), p.endpoint(),
                     p.sensorCount(), ids);
         }
-        LOG.info("listening on {} with transport {} (codec {}); Ctrl-C stops", agent.address(), agent.transportName(),
+        LOG.info("listening on {} ({}, codec {}); Ctrl-C stops", agent.listenAddress(), agent.transportName(),
                 agent.codecName());
     }
 

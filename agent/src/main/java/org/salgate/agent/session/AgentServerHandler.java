@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
  * transport thread; the rest run on a bounded worker pool, and a request that finds the pool full
  * is answered {@link ErrorCode#OVERLOADED}. Every failure becomes a failure response; the session
  * and the agent keep working. A closed session's streams and event subscription are dropped.
+ * Each client that connects (its hello accepted), is refused or disconnects is logged at INFO.
  */
 public final class AgentServerHandler implements ServerHandler {
 
@@ -42,6 +43,7 @@ public final class AgentServerHandler implements ServerHandler {
     private static final class SessionState {
         volatile boolean greeted;
         volatile String clientName = "";
+        volatile boolean refused;
     }
 
     public AgentServerHandler(String agentId, String codecName, RequestDispatcher dispatcher, StreamRegistry streams,
@@ -98,8 +100,10 @@ public final class AgentServerHandler implements ServerHandler {
                     + "'.";
         }
         if (refusal != null) {
-            LOG.info("session {} ({}, client '{}') refused: {}", session.id(), session.remoteAddress(),
-                    hello.clientName(), refusal);
+            state.clientName = hello.clientName();
+            state.refused = true;
+            LOG.info("client '{}' from {} (session {}) refused: {}", hello.clientName(), session.remoteAddress(),
+                    session.id(), refusal);
             session.send(HelloReply.refuse(agentId, refusal));
             session.close();
             return;
@@ -107,7 +111,7 @@ public final class AgentServerHandler implements ServerHandler {
         state.clientName = hello.clientName();
         state.greeted = true;
         session.send(HelloReply.accept(agentId));
-        LOG.debug("session {} ({}, client '{}') greeted", session.id(), session.remoteAddress(), hello.clientName());
+        LOG.info("client '{}' connected from {} (session {})", hello.clientName(), session.remoteAddress(), session.id());
     }
 
     private void dispatch(Session session, Request request) {
@@ -163,12 +167,15 @@ public final class AgentServerHandler implements ServerHandler {
         SessionState state = sessions.remove(session.id());
         events.unsubscribe(session.id());
         streams.discardSession(session.id());
+        String who = state == null ? "a connection"
+                : state.greeted ? "client '" + state.clientName + "'"
+                : state.refused ? "refused client '" + state.clientName + "'"
+                : "a connection that sent no hello";
         if (cause != null) {
-            LOG.info("session {} ({}{}) closed after an error: {}", session.id(), session.remoteAddress(),
-                    state == null || state.clientName.isEmpty() ? "" : ", client '" + state.clientName + "'",
-                    cause.getMessage());
+            LOG.info("{} from {} (session {}) disconnected after an error: {}", who, session.remoteAddress(),
+                    session.id(), cause.getMessage());
         } else {
-            LOG.debug("session {} closed", session.id());
+            LOG.info("{} from {} (session {}) disconnected", who, session.remoteAddress(), session.id());
         }
     }
 }

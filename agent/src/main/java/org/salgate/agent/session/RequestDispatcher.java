@@ -7,7 +7,7 @@ import org.salgate.agent.core.EventBus;
 import org.salgate.agent.core.ProtocolManager;
 import org.salgate.agent.core.SensorEntry;
 import org.salgate.agent.core.SensorManager;
-import org.salgate.agent.stream.SensorStream;
+import org.salgate.agent.stream.ServedStream;
 import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SamplingBounds;
@@ -110,7 +110,7 @@ public final class RequestDispatcher {
         }
         Map<String, String> arguments = ArgumentChecker.check(sensor.id(), command, c.arguments());
         CommandSource source = new CommandSource(sensors, sensor, command.id(), arguments);
-        SensorStream stream = streams.create(session, source, c.intervalMs(), maxStreamsPerSession)
+        ServedStream stream = streams.create(session, source, c.intervalMs(), maxStreamsPerSession)
                 .orElseThrow(() -> new CallException(ErrorCode.OVERLOADED, "this connection has "
                         + maxStreamsPerSession + " streams already; stop some before setting up another"));
         return new Result.StreamHandle(stream.id());
@@ -128,7 +128,7 @@ public final class RequestDispatcher {
      *                       {@code sendAnswer} did not run then
      */
     public Result start(Session session, long streamId, Runnable sendAnswer) throws CallException {
-        SensorStream stream = stream(session, streamId);
+        ServedStream stream = stream(session, streamId);
         if (sensors.find(stream.sensorId()).isEmpty()) {
             stream.end("sensor " + stream.sensorId() + " was removed");
             throw new CallException(ErrorCode.UNKNOWN_SENSOR, "sensor " + stream.sensorId()
@@ -140,7 +140,7 @@ public final class RequestDispatcher {
         return ack();
     }
 
-    private SensorStream stream(Session session, long streamId) throws CallException {
+    private ServedStream stream(Session session, long streamId) throws CallException {
         return streams.find(session.id(), streamId).orElseThrow(() -> new CallException(ErrorCode.UNKNOWN_STREAM,
                 "there is no stream " + streamId + " on this connection; it may have ended already"));
     }

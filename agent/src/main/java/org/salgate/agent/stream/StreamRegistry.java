@@ -25,8 +25,8 @@ public final class StreamRegistry implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor scheduler;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, SensorStream> byId = new ConcurrentHashMap<>();
-    private final Map<Long, Set<SensorStream>> bySession = new ConcurrentHashMap<>();
+    private final Map<Long, ServedStream> byId = new ConcurrentHashMap<>();
+    private final Map<Long, Set<ServedStream>> bySession = new ConcurrentHashMap<>();
 
     /** @param threads the scheduler's threads */
     public StreamRegistry(int threads) {
@@ -42,16 +42,16 @@ public final class StreamRegistry implements AutoCloseable {
     }
 
     /**
-     * Sets up a stream for a session; it starts with {@link SensorStream#start()}.
+     * Sets up a stream for a session; it starts with {@link ServedStream#start()}.
      *
      * @return the stream, or empty when the session has {@code maxPerSession} streams already
      */
-    public Optional<SensorStream> create(Session session, StreamSource source, long intervalMs, int maxPerSession) {
-        Set<SensorStream> mine = bySession.computeIfAbsent(session.id(), k -> ConcurrentHashMap.newKeySet());
+    public Optional<ServedStream> create(Session session, StreamSource source, long intervalMs, int maxPerSession) {
+        Set<ServedStream> mine = bySession.computeIfAbsent(session.id(), k -> ConcurrentHashMap.newKeySet());
         if (mine.size() >= maxPerSession) {
             return Optional.empty();
         }
-        SensorStream stream = new SensorStream(nextId.getAndIncrement(), session, source, intervalMs, scheduler,
+        ServedStream stream = new ServedStream(nextId.getAndIncrement(), session, source, intervalMs, scheduler,
                 this::forget);
         byId.put(stream.id(), stream);
         mine.add(stream);
@@ -59,14 +59,14 @@ public final class StreamRegistry implements AutoCloseable {
     }
 
     /** A stream of this session, if it exists. */
-    public Optional<SensorStream> find(long sessionId, long streamId) {
-        SensorStream s = byId.get(streamId);
+    public Optional<ServedStream> find(long sessionId, long streamId) {
+        ServedStream s = byId.get(streamId);
         return s != null && s.sessionId() == sessionId ? Optional.of(s) : Optional.empty();
     }
 
     /** The streams of a session. */
-    public List<SensorStream> ofSession(long sessionId) {
-        Set<SensorStream> mine = bySession.get(sessionId);
+    public List<ServedStream> ofSession(long sessionId) {
+        Set<ServedStream> mine = bySession.get(sessionId);
         return mine == null ? List.of() : List.copyOf(mine);
     }
 
@@ -77,9 +77,9 @@ public final class StreamRegistry implements AutoCloseable {
 
     /** The session can take frames again. */
     public void writable(long sessionId) {
-        Set<SensorStream> mine = bySession.get(sessionId);
+        Set<ServedStream> mine = bySession.get(sessionId);
         if (mine != null) {
-            for (SensorStream s : mine) {
+            for (ServedStream s : mine) {
                 s.writable();
             }
         }
@@ -87,9 +87,9 @@ public final class StreamRegistry implements AutoCloseable {
 
     /** The session is gone: its streams end silently and are forgotten. */
     public void discardSession(long sessionId) {
-        Set<SensorStream> mine = bySession.remove(sessionId);
+        Set<ServedStream> mine = bySession.remove(sessionId);
         if (mine != null) {
-            for (SensorStream s : mine) {
+            for (ServedStream s : mine) {
                 s.discard();
             }
         }
@@ -97,7 +97,7 @@ public final class StreamRegistry implements AutoCloseable {
 
     /** Ends every stream of a sensor, telling their clients why. */
     public void endForSensor(String sensorId, String reason) {
-        for (SensorStream s : byId.values()) {
+        for (ServedStream s : byId.values()) {
             if (s.sensorId().equals(sensorId)) {
                 s.end(reason);
             }
@@ -106,14 +106,14 @@ public final class StreamRegistry implements AutoCloseable {
 
     /** Ends every stream, telling their clients why. */
     public void endAll(String reason) {
-        for (SensorStream s : byId.values()) {
+        for (ServedStream s : byId.values()) {
             s.end(reason);
         }
     }
 
-    private void forget(SensorStream stream) {
+    private void forget(ServedStream stream) {
         byId.remove(stream.id());
-        Set<SensorStream> mine = bySession.get(stream.sessionId());
+        Set<ServedStream> mine = bySession.get(stream.sessionId());
         if (mine != null) {
             mine.remove(stream);
         }

@@ -1,15 +1,21 @@
 package org.salgate.agent.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.salgate.agent.Agent;
+import org.salgate.sensorml.PlatformConfig;
 import org.salgate.transport.Transports;
 import picocli.CommandLine;
 
@@ -65,6 +71,75 @@ class AgentMainTest {
         assertEquals(2, run("--transport", transport, "--config", bad.toString()));
         assertTrue(err.toString().contains("bad.xml"), err.toString());
         assertEquals(2, run("--transport", transport, "--config", dir.resolve("missing.xml").toString()));
+    }
+
+    private String firstTransport() {
+        return Transports.available().keySet().stream().findFirst().orElse("netty");
+    }
+
+    @Test
+    void eachBrokenRuleHasItsOwnMessage() {
+        assertEquals(2, run("--port", "70000"));
+        assertEquals("--port must be 0..65535 (0 picks a free port), got 70000\n", err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--dummy-sensors", "-1"));
+        assertEquals("--dummy-sensors must be 0 or more, got -1\n", err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--max-frame-bytes", "0"));
+        assertEquals("--max-frame-bytes must be 1 or more, got 0\n", err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "-1", "--max-frame-bytes", "0"));
+        assertEquals(2, err.toString().lines().count(), err.toString());
+    }
+
+    @Test
+    void aMissingConfigurationSaysWhy(@TempDir Path dir) {
+        Path missing = dir.resolve("missing.pcml");
+        assertEquals(2, run("--transport", firstTransport(), "--config", missing.toString()));
+        assertEquals("cannot read the configuration " + missing + ": no such file\n", err.toString());
+    }
+
+    @Test
+    void aMalformedConfigurationIsSaidOnce(@TempDir Path dir) throws Exception {
+        Path bad = Files.writeString(dir.resolve("bad.pcml"), "<platform");
+        assertEquals(2, run("--transport", firstTransport(), "--config", bad.toString()));
+        String e = err.toString();
+        assertTrue(e.startsWith("the configuration " + bad + " is not well-formed XML"), e);
+        assertFalse(e.contains("PCML document"), e);
+    }
+
+    @Test
+    void anAddressTheMachineDoesNotHaveIsCalledSo() {
+        // 192.0.2.0/24 is reserved for documentation (RFC 5737): no machine has it
+        assertEquals(2, run("--transport", firstTransport(), "--host", "192.0.2.7", "--port", "0"));
+        String e = err.toString();
+        assertTrue(e.startsWith("--host 192.0.2.7 is not an address of this machine"), e);
+        assertFalse(e.contains("another port"), e);
+    }
+
+    @Test
+    void aPortInUseSaysSo() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            for (String transport : Transports.available().keySet()) {
+                err.getBuffer().setLength(0);
+                assertEquals(1, run("--transport", transport, "--host", "127.0.0.1", "--port",
+                        Integer.toString(taken.getLocalPort())), transport);
+                assertTrue(err.toString().startsWith("the agent cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                        + ": the port is in use"), transport + ": " + err);
+            }
+        }
+    }
+
+    @Test
+    void theListenAddressIsWrittenOneWayOnEveryTransport() throws Exception {
+        for (String transport : Transports.available().keySet()) {
+            for (String host : new String[] {"0.0.0.0", "127.0.0.1"}) {
+                try (Agent agent = Agent.builder().transport(transport).host(host).port(0)
+                        .platform(new PlatformConfig(List.of())).start()) {
+                    assertEquals(host + ":" + agent.port(), agent.listenAddress(), transport);
+                }
+            }
+        }
     }
 
     @Test

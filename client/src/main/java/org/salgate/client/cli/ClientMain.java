@@ -3,6 +3,7 @@ package org.salgate.client.cli;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.util.Arrays;
+import java.util.Map;
 
 import picocli.CommandLine;
 
@@ -19,13 +20,20 @@ public final class ClientMain {
         }
         PrintWriter out = new PrintWriter(System.out, true, Charset.defaultCharset());
         PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
-        System.exit(execute(out, err, args));
+        System.exit(execute(out, err, System.getenv(), args));
     }
 
-    /** Runs the CLI with its output going to {@code out} and {@code err}; returns the exit code. */
+    /** Runs the CLI with its output going to {@code out} and {@code err}, without environment variables; returns the exit code. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        return execute(out, err, Map.of(), args);
+    }
+
+    /** Runs the CLI with these environment variables (see {@code --help}); returns the exit code. */
+    public static int execute(PrintWriter out, PrintWriter err, Map<String, String> environment, String... args) {
         try {
-            return commandLine(out, err).execute(args);
+            CommandLine cmd = commandLine(out, err);
+            cmd.setDefaultValueProvider(ConnectionOptions.fromEnvironment(environment));
+            return cmd.execute(args);
         } finally {
             out.flush();
             err.flush();

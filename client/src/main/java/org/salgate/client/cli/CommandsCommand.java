@@ -1,7 +1,10 @@
 package org.salgate.client.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 
 import org.salgate.client.SalClient;
@@ -10,6 +13,7 @@ import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -21,6 +25,12 @@ final class CommandsCommand extends BaseCommand {
 
     @Option(names = "--xml", description = "Print the CML document instead of a table.")
     boolean xml;
+
+    @Mixin
+    OutputOption output;
+
+    static final List<String> COLUMNS = List.of("id", "arguments", "responseType", "responseUnit", "minIntervalMs",
+            "maxIntervalMs", "description");
 
     @Override
     int run(SalClient client) throws Exception {
@@ -37,8 +47,40 @@ final class CommandsCommand extends BaseCommand {
             out().println(document);
             return ExitCodes.OK;
         }
-        print(commands, out());
+        switch (output.format) {
+            case json -> Output.jsonDocument(out(), commands.stream().map(c -> record(c, true)).toList());
+            case csv -> Output.csv(out(), COLUMNS, commands.stream().map(c -> record(c, false)).toList());
+            case table -> print(commands, out());
+        }
         return ExitCodes.OK;
+    }
+
+    /** A command; its arguments a list of objects for JSON, or the table's text for CSV. */
+    static Map<String, Object> record(CommandDescription c, boolean structured) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", c.id());
+        if (structured) {
+            List<Map<String, Object>> args = new ArrayList<>();
+            for (Argument a : c.arguments()) {
+                Map<String, Object> am = new LinkedHashMap<>();
+                am.put("name", a.name());
+                am.put("type", a.type().name().toLowerCase(java.util.Locale.ROOT));
+                am.put("min", a.min());
+                am.put("max", a.max());
+                am.put("default", a.defaultValue());
+                am.put("optional", a.optional());
+                args.add(am);
+            }
+            m.put("arguments", args);
+        } else {
+            m.put("arguments", c.arguments().isEmpty() ? "" : arguments(c.arguments()));
+        }
+        m.put("responseType", c.responseType());
+        m.put("responseUnit", c.responseUnit().isEmpty() ? null : c.responseUnit());
+        m.put("minIntervalMs", c.streamable() ? c.streaming().minIntervalMs() : null);
+        m.put("maxIntervalMs", c.streamable() ? c.streaming().maxIntervalMs() : null);
+        m.put("description", c.shortDescription());
+        return m;
     }
 
     static void print(List<CommandDescription> commands, PrintWriter out) {

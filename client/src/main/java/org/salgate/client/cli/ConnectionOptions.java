@@ -2,31 +2,40 @@ package org.salgate.client.cli;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 
 import org.salgate.client.SalClient;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /** How to reach the agent: options given before or after the subcommand. */
 final class ConnectionOptions {
 
+    /** The environment variables that give the defaults of the connection options, by option name. */
+    static final Map<String, String> ENVIRONMENT = Map.of(
+            "--transport", "SALGATE_TRANSPORT", "--host", "SALGATE_HOST", "--port", "SALGATE_PORT",
+            "--codec", "SALGATE_CODEC");
+
     @Option(names = "--transport", paramLabel = "<name>", scope = ScopeType.INHERIT,
-            description = "The transport (default: ${DEFAULT-VALUE}); --list-transports shows those available.")
+            description = "The transport (default: ${DEFAULT-VALUE}; $SALGATE_TRANSPORT sets it);"
+                    + " --list-transports shows those available.")
     String transport = Transports.DEFAULT;
 
     @Option(names = "--host", paramLabel = "<host>", scope = ScopeType.INHERIT,
-            description = "The agent's host (default: ${DEFAULT-VALUE}).")
+            description = "The agent's host (default: ${DEFAULT-VALUE}; $SALGATE_HOST sets it).")
     String host = "127.0.0.1";
 
     @Option(names = "--port", paramLabel = "<port>", scope = ScopeType.INHERIT,
-            description = "The agent's port (default: ${DEFAULT-VALUE}).")
+            description = "The agent's port (default: ${DEFAULT-VALUE}; $SALGATE_PORT sets it).")
     int port = SalClient.DEFAULT_PORT;
 
     @Option(names = "--codec", paramLabel = "<name>", scope = ScopeType.INHERIT,
-            description = "The codec after the hello (default: ${DEFAULT-VALUE}).")
+            description = "The codec after the hello (default: ${DEFAULT-VALUE}; $SALGATE_CODEC sets it).")
     String codec = Codecs.DEFAULT;
 
     @Option(names = "--timeout", paramLabel = "<duration>", scope = ScopeType.INHERIT,
@@ -37,6 +46,21 @@ final class ConnectionOptions {
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "Print stack traces and library logs on errors.")
     boolean verbose;
+
+    /**
+     * Gives an option named in {@link #ENVIRONMENT} the value of its variable when set and not blank;
+     * an option given on the command line still wins.
+     */
+    static CommandLine.IDefaultValueProvider fromEnvironment(Map<String, String> environment) {
+        return arg -> {
+            if (arg instanceof OptionSpec option) {
+                String variable = ENVIRONMENT.get(option.longestName());
+                String value = variable == null ? null : environment.get(variable);
+                return value == null || value.isBlank() ? null : value.trim();
+            }
+            return null;
+        };
+    }
 
     /** Where the agent is, as {@code host:port}, for messages. */
     String address() {

@@ -11,6 +11,7 @@ import org.salgate.sensorml.DocumentException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
@@ -27,7 +28,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     public int handleParseException(ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println(ex.getMessage());
+        err.println(message(ex));
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage");
         if (options.verbose) {
@@ -35,6 +36,28 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         }
         err.flush();
         return ExitCodes.USAGE;
+    }
+
+    /** Picocli's message, said plainly where picocli's own wording confuses. */
+    static String message(ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String first = u.getUnmatched().get(0);
+            CommandLine cmd = u.getCommandLine();
+            if (first.startsWith("-")) {
+                return "unknown option '" + first + "' for '" + cmd.getCommandSpec().qualifiedName() + "'";
+            }
+            if (!cmd.getSubcommands().isEmpty()) {
+                return "unknown command '" + first + "'; the commands are: "
+                        + String.join(", ", cmd.getSubcommands().keySet());
+            }
+            return "unexpected argument '" + first + "' for '" + cmd.getCommandSpec().qualifiedName() + "'";
+        }
+        String m = String.valueOf(ex.getMessage());
+        if (ex.getArgSpec() instanceof OptionSpec o && m.contains("should be in KEY=VALUE format")) {
+            String given = m.substring(m.lastIndexOf("but was ") + "but was ".length());
+            return o.longestName() + " takes name=value, such as " + o.longestName() + " size=64; got '" + given + "'";
+        }
+        return m;
     }
 
     @Override

@@ -9,25 +9,34 @@ import org.salgate.client.SalClient;
 import org.salgate.wire.Event;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 @Command(name = "events", description = "Print the agent's events live until Ctrl-C or --count events.")
 final class EventsCommand extends BaseCommand {
 
-    @Option(names = "--count", paramLabel = "<n>", description = "Stop after this many events (default: until Ctrl-C).")
-    long count;
+    @Option(names = "--count", paramLabel = "<n>", description = "Stop after this many events, 1 or more (default: until Ctrl-C).")
+    Long count;
+
+    @Mixin
+    OutputOption output;
 
     @Override
     void prepare() {
-        if (count < 0) {
-            throw new ParameterException(spec.commandLine(), "--count must not be negative, got " + count);
+        if (count != null && count < 1) {
+            throw new ParameterException(spec.commandLine(), "--count must be 1 or more, got " + count
+                    + "; leave it out to print events until Ctrl-C");
         }
     }
 
     @Override
     int run(SalClient client) throws Exception {
         PrintWriter out = out();
+        long count = this.count == null ? 0 : this.count;
+        if (output.format == OutputOption.Format.csv) {
+            Output.csvHeader(out, Output.EVENT_COLUMNS);
+        }
         CompletableFuture<Void> counted = new CompletableFuture<>();
         AtomicLong received = new AtomicLong();
         AutoCloseable subscription = await(client.subscribeEvents(event -> {
@@ -35,8 +44,14 @@ final class EventsCommand extends BaseCommand {
             if (count > 0 && n > count) {
                 return;
             }
-            out.println(line(event));
-            out.flush();
+            switch (output.format) {
+                case json -> Output.jsonLine(out, Output.event(event));
+                case csv -> Output.csvRecord(out, Output.EVENT_COLUMNS, Output.event(event));
+                case table -> {
+                    out.println(line(event));
+                    out.flush();
+                }
+            }
             if (n == count) {
                 counted.complete(null);
             }

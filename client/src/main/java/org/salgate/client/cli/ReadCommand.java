@@ -1,5 +1,6 @@
 package org.salgate.client.cli;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.salgate.client.SalClient;
@@ -15,12 +16,19 @@ final class ReadCommand extends BaseCommand {
     @Mixin
     CommandCall call;
 
+    @Mixin
+    OutputOption output;
+
     @Override
     int run(SalClient client) throws Exception {
         CompletableFuture<Reading> reading = client.execute(call.sensor, call.command, call.args);
         CompletableFuture<String> unit = Units.of(client, call.sensor, call.command);
         Reading r = await(reading);
-        out().println(r.sensorId() + "  " + ReadingFormat.line(r, await(unit)));
+        switch (output.format) {
+            case json -> Output.jsonDocument(out(), Output.reading(r, await(unit), false));
+            case csv -> Output.csv(out(), Output.readingColumns(false), List.of(Output.reading(r, await(unit), false)));
+            case table -> out().println(r.sensorId() + "  " + ReadingFormat.line(r, await(unit)));
+        }
         return r.status() == Reading.Status.ERROR ? ExitCodes.FAILED : ExitCodes.OK;
     }
 

@@ -1,6 +1,5 @@
 package org.salgate.client.cli;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
@@ -12,13 +11,13 @@ final class ReadingFormat {
 
     private ReadingFormat() {}
 
-    /** "42.5 Cel  OK  2025-01-01T00:00:00.000001Z", or "-  UNAVAILABLE: why  timestamp". */
+    /** "42.5 [Cel]  OK  2025-01-01T00:00:00.000001Z", or "-  UNAVAILABLE: why  timestamp"; the unit in brackets, as CML shows it. */
     static String line(Reading reading, String unit) {
         StringBuilder b = new StringBuilder();
         b.append(value(reading.value()));
         if (reading.status() == Reading.Status.OK && unit != null && !unit.isEmpty()
                 && (reading.value() instanceof Value.Num || reading.value() instanceof Value.Int)) {
-            b.append(' ').append(unit);
+            b.append(" [").append(unit).append(']');
         }
         b.append("  ").append(reading.status());
         if (!reading.error().isEmpty()) {
@@ -28,19 +27,9 @@ final class ReadingFormat {
         return b.toString();
     }
 
-    /** A value as text; bytes by their size, never their content. */
+    /** A value as text ({@link Value#toString()}); bytes by their size, never their content. */
     static String value(Value value) {
-        if (value instanceof Value.Num n) {
-            double d = n.value();
-            return Double.isFinite(d) ? BigDecimal.valueOf(d).stripTrailingZeros().toPlainString() : Double.toString(d);
-        } else if (value instanceof Value.Int i) {
-            return Long.toString(i.value());
-        } else if (value instanceof Value.Text t) {
-            return t.value();
-        } else if (value instanceof Value.Bytes bytes) {
-            return "<" + bytes.value().length + " bytes>";
-        }
-        return "-";
+        return value.toString();
     }
 
     /** ISO-8601 in UTC. */

@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
         subcommands = {ListCommand.class, DescribeCommand.class, CommandsCommand.class, ReadCommand.class,
                 StreamCommand.class, ProtocolsCommand.class, ConfigCommand.class, AddProtocolCommand.class,
                 RemoveProtocolCommand.class, AddSensorCommand.class, RemoveSensorCommand.class, EventsCommand.class},
-        footer = {"", "Exit codes: 0 ok; 1 the agent refused or failed the request; 2 usage error; 3 cannot connect."})
+        footer = {"", "Environment: SALGATE_HOST, SALGATE_PORT, SALGATE_TRANSPORT and SALGATE_CODEC, when set, are the"
+                + " defaults of --host, --port, --transport and --codec.",
+                "Exit codes: 0 ok; 1 the agent refused or failed the request; 2 usage error; 3 cannot connect."})
 final class SalCommand implements Callable<Integer> {
 
     @Mixin

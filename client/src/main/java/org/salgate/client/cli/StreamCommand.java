@@ -1,6 +1,7 @@
 package org.salgate.client.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,19 +25,23 @@ final class StreamCommand extends BaseCommand {
     @Mixin
     CommandCall call;
 
+    @Mixin
+    OutputOption output;
+
     @Option(names = "--interval", paramLabel = "<ms>", description = "Milliseconds between readings (default: ${DEFAULT-VALUE}).")
     long intervalMs = 1000;
 
-    @Option(names = "--count", paramLabel = "<n>", description = "Stop after this many readings (default: until Ctrl-C).")
-    long count;
+    @Option(names = "--count", paramLabel = "<n>", description = "Stop after this many readings, 1 or more (default: until Ctrl-C).")
+    Long count;
 
     @Override
     void prepare() {
         if (intervalMs < 0) {
             throw new ParameterException(spec.commandLine(), "--interval must not be negative, got " + intervalMs);
         }
-        if (count < 0) {
-            throw new ParameterException(spec.commandLine(), "--count must not be negative, got " + count);
+        if (count != null && count < 1) {
+            throw new ParameterException(spec.commandLine(), "--count must be 1 or more, got " + count
+                    + "; leave it out to stream until Ctrl-C");
         }
     }
 
@@ -44,6 +49,11 @@ final class StreamCommand extends BaseCommand {
     int run(SalClient client) throws Exception {
         String unit = await(Units.of(client, call.sensor, call.command));
         PrintWriter out = out();
+        long count = this.count == null ? 0 : this.count;
+        List<String> columns = Output.readingColumns(true);
+        if (output.format == OutputOption.Format.csv) {
+            Output.csvHeader(out, columns);
+        }
         CompletableFuture<Void> counted = new CompletableFuture<>();
         CompletableFuture<String> endedByAgent = new CompletableFuture<>();
         AtomicLong received = new AtomicLong();
@@ -55,8 +65,14 @@ final class StreamCommand extends BaseCommand {
                 if (count > 0 && n > count) {
                     return;
                 }
-                out.println("#" + reading.sequence() + "  " + ReadingFormat.line(reading, unit));
-                out.flush();
+                switch (output.format) {
+                    case json -> Output.jsonLine(out, Output.reading(reading, unit, true));
+                    case csv -> Output.csvRecord(out, columns, Output.reading(reading, unit, true));
+                    case table -> {
+                        out.println("#" + reading.sequence() + "  " + ReadingFormat.line(reading, unit));
+                        out.flush();
+                    }
+                }
                 if (n == count) {
                     counted.complete(null);
                 }

@@ -1,21 +1,42 @@
 package org.salgate.wire;
 
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Objects;
 
-/** A sensor value or an echo payload. */
+/** A sensor value or an echo payload; {@code toString()} is the value as a person reads it, without its unit. */
 public sealed interface Value permits Value.Num, Value.Int, Value.Text, Value.Bytes, Value.Absent {
 
     /** A measured quantity. */
-    record Num(double value) implements Value {}
+    record Num(double value) implements Value {
+        /** The number as a person writes it: {@code 42}, {@code 42.5}, {@code 0.001}, {@code NaN}. */
+        @Override
+        public String toString() {
+            return Double.isFinite(value)
+                    ? BigDecimal.valueOf(value).stripTrailingZeros().toPlainString()
+                    : Double.toString(value);
+        }
+    }
 
     /** A count or other integral value. */
-    record Int(long value) implements Value {}
+    record Int(long value) implements Value {
+        /** The number itself: {@code 42}. */
+        @Override
+        public String toString() {
+            return Long.toString(value);
+        }
+    }
 
     /** Text, such as an identifier or a status word. */
     record Text(String value) implements Value {
         public Text {
             Objects.requireNonNull(value, "value");
+        }
+
+        /** The text itself. */
+        @Override
+        public String toString() {
+            return value;
         }
     }
 
@@ -37,13 +58,19 @@ public sealed interface Value permits Value.Num, Value.Int, Value.Text, Value.By
 
         @Override
         public String toString() {
-            return "Bytes[" + value.length + " B]";
+            return "<" + value.length + " bytes>";
         }
     }
 
     /** No value: the sensor cannot give one (see the reading's status). */
     record Absent() implements Value {
         static final Absent INSTANCE = new Absent();
+
+        /** A dash, as a table shows a missing value. */
+        @Override
+        public String toString() {
+            return "-";
+        }
     }
 
     static Value of(double v) {

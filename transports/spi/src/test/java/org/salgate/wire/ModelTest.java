@@ -11,6 +11,19 @@ import org.junit.jupiter.api.Test;
 class ModelTest {
 
     @Test
+    void valuesPrintAsAPersonReadsThem() {
+        assertEquals("42", Value.of(42.0).toString());
+        assertEquals("42.5", Value.of(42.5).toString());
+        assertEquals("0.001", Value.of(0.001).toString());
+        assertEquals("23579115520", Value.of(23579115520.0).toString());
+        assertEquals("NaN", Value.of(Double.NaN).toString());
+        assertEquals("7", Value.of(7L).toString());
+        assertEquals("up", Value.of("up").toString());
+        assertEquals("<3 bytes>", Value.of(new byte[3]).toString());
+        assertEquals("-", Value.absent().toString());
+    }
+
+    @Test
     void anOkReadingNeedsAValue() {
         assertThrows(IllegalArgumentException.class, () -> Reading.ok("S", 1, 0, Value.absent()));
     }
@@ -31,6 +44,6 @@ class ModelTest {
     @Test
     void bytesValuesCompareByContent() {
         assertEquals(Value.of(new byte[] {1, 2}), Value.of(new byte[] {1, 2}));
-        assertTrue(Value.of(new byte[80]).toString().contains("80 B"));
+        assertTrue(Value.of(new byte[80]).toString().contains("80 bytes"));
     }
 }

@@ -1,16 +1,27 @@
 package org.salgate.transport.rmi;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.StreamCorruptedException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.rmi.ConnectIOException;
 import java.rmi.NoSuchObjectException;
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
+import java.rmi.server.RMIClientSocketFactory;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
@@ -54,17 +65,7 @@ final class RmiTransportClient implements TransportClient {
         this.handler = handler;
         String where = options.host() + ":" + options.port();
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
-        AgentRemote agent;
-        try {
-            Registry registry = LocateRegistry.getRegistry(options.host(), options.port(),
-                    RmiClientSocketFactory.unique(null, timeout));
-            agent = (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
-        } catch (NotBoundException | ClassCastException e) {
-            throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", e);
-        } catch (RemoteException e) {
-            throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(e)
-                    + "; check that the agent runs there with the rmi transport", e);
-        }
+        AgentRemote agent = lookUp(where, timeout);
         InetAddress callbackHost = callbackHost();
         CallbackRemote stub;
         try {
@@ -83,6 +84,92 @@ final class RmiTransportClient implements TransportClient {
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
         }
         connected = true;
+    }
+
+    /**
+     * Looks the agent up in the registry at the configured address within the connect timeout.
+     * RMI's own handshake waits up to a minute for a server that accepts and says nothing, so the
+     * lookup runs on its own thread and, past the timeout, the sockets it opened are closed.
+     */
+    private AgentRemote lookUp(String where, int timeoutMillis) throws IOException {
+        LookupSockets sockets = new LookupSockets(RmiClientSocketFactory.unique(null, timeoutMillis));
+        FutureTask<AgentRemote> lookup = new FutureTask<>(() -> {
+            Registry registry = LocateRegistry.getRegistry(options.host(), options.port(), sockets);
+            return (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
+        });
+        Thread thread = new Thread(lookup, "salgate-rmi-lookup " + where);
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            return lookup.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            sockets.closeAll();
+            throw new IOException("no RMI agent answered at " + where + " within " + timeoutMillis
+                    + " ms; check that the agent runs there with the rmi transport", e);
+        } catch (InterruptedException e) {
+            sockets.closeAll();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while looking up the RMI agent at " + where, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof NotBoundException || cause instanceof ClassCastException) {
+                throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", cause);
+            }
+            if (cause instanceof ConnectIOException || hasCause(cause, EOFException.class)
+                    || hasCause(cause, StreamCorruptedException.class)) {
+                throw new IOException("the server at " + where + " is not an RMI agent (it broke off the RMI"
+                        + " handshake); check which transport the agent uses", cause);
+            }
+            if (cause instanceof RemoteException) {
+                throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(cause)
+                        + "; check that the agent runs there with the rmi transport", cause);
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException("cannot look up the RMI agent at " + where + ": " + rootMessage(cause), cause);
+        }
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The registry lookup's sockets (made by {@link RmiClientSocketFactory}), kept to be closed on a timeout. */
+    private static final class LookupSockets implements RMIClientSocketFactory {
+        private final RmiClientSocketFactory factory;
+        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+        private volatile boolean closed;
+
+        LookupSockets(RmiClientSocketFactory factory) {
+            this.factory = factory;
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            Socket socket = factory.createSocket(host, port);
+            sockets.add(socket);
+            if (closed) {
+                socket.close();
+            }
+            return socket;
+        }
+
+        void closeAll() {
+            closed = true;
+            for (Socket socket : sockets) {
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    // closing to unblock the lookup; nothing else to do
+                }
+            }
+        }
     }
 
     private InetAddress callbackHost() throws IOException {

@@ -27,12 +27,12 @@ import org.slf4j.LoggerFactory;
  * <p>Frames are sent under a lock that {@link #stop()} also takes: once {@code stop} returns, no
  * frame of this stream is sent any more.
  */
-public final class SensorStream {
+public final class ServedStream {
 
     /** Frames an interval-0 stream sends before yielding its thread. */
     static final int BATCH = 64;
 
-    private static final Logger LOG = LoggerFactory.getLogger(SensorStream.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ServedStream.class);
 
     private enum State { SET_UP, RUNNING, ENDED }
 
@@ -41,7 +41,7 @@ public final class SensorStream {
     private final StreamSource source;
     private final long intervalMs;
     private final ScheduledExecutorService scheduler;
-    private final Consumer<SensorStream> onEnded;
+    private final Consumer<ServedStream> onEnded;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean parked = new AtomicBoolean();
     private final AtomicLong skippedTicks = new AtomicLong();
@@ -50,8 +50,8 @@ public final class SensorStream {
     private long nextSequence;
     private ScheduledFuture<?> ticks;
 
-    SensorStream(long id, Session session, StreamSource source, long intervalMs, ScheduledExecutorService scheduler,
-                 Consumer<SensorStream> onEnded) {
+    ServedStream(long id, Session session, StreamSource source, long intervalMs, ScheduledExecutorService scheduler,
+                 Consumer<ServedStream> onEnded) {
         this.id = id;
         this.session = session;
         this.source = source;
