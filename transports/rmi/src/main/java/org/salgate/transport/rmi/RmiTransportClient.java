@@ -54,30 +54,43 @@ final class RmiTransportClient implements TransportClient {
         this.handler = handler;
         String where = options.host() + ":" + options.port();
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
+        RmiTls.Binding tls = options.tls() == null ? null : new RmiTls.Binding(options.tls(), options.host());
         AgentRemote agent;
         try {
-            Registry registry = LocateRegistry.getRegistry(options.host(), options.port(),
-                    RmiClientSocketFactory.unique(null, timeout));
-            agent = (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
+            RmiClientSocketFactory registrySockets = RmiClientSocketFactory.unique(null, timeout);
+            if (tls != null) {
+                registrySockets = registrySockets.withTls(tls);
+            }
+            Registry registry = LocateRegistry.getRegistry(options.host(), options.port(), registrySockets);
+            try (RmiTls.Scope bound = RmiTls.bind(tls)) {
+                agent = (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
+            }
         } catch (NotBoundException | ClassCastException e) {
             throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", e);
         } catch (RemoteException e) {
             throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(e)
-                    + "; check that the agent runs there with the rmi transport", e);
+                    + "; check that the agent runs there with the rmi transport"
+                    + (tls == null ? " (an agent with TLS needs --tls, --tls-ca or --tls-pin)" : ""), e);
         }
         InetAddress callbackHost = callbackHost();
         CallbackRemote stub;
         try {
-            stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
-                    RmiClientSocketFactory.shared(callbackHost.getHostAddress(), RmiTransportServer.CONNECT_TIMEOUT_MILLIS),
-                    RmiServerSocketFactory.shared(callbackHost),
+            RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
+                    RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
+            if (tls != null) {
+                callbackSockets = callbackSockets.withTls(RmiTls.callbackPin());
+            }
+            stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0, callbackSockets,
+                    RmiServerSocketFactory.shared(callbackHost, tls == null ? null : RmiTls.callbackServer()),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {
             throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
                     + rootMessage(e), e);
         }
         try {
-            session = agent.open(stub);
+            try (RmiTls.Scope bound = RmiTls.bind(tls)) {
+                session = agent.open(stub);
+            }
         } catch (RemoteException e) {
             unexportCallback();
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);

@@ -251,6 +251,18 @@ public final class TlsConfig {
     }
 
     /**
+     * The server side of TLS over a socket a plain listening socket accepted; closing it closes
+     * {@code accepted}. The handshake runs on first use, on the thread that reads.
+     */
+    public SSLSocket acceptedSocket(Socket accepted) throws IOException {
+        requireServer();
+        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(accepted, null, true);
+        socket.setUseClientMode(false);
+        socket.setSSLParameters(parameters(socket.getSSLParameters()));
+        return socket;
+    }
+
+    /**
      * An SSLContext whose engines are this config's: for a library that calls
      * {@link SSLContext#createSSLEngine()} itself. On a client, {@code host:port} is the server
      * dialled (ignored on a server). Its socket factories are not for use.
