@@ -2,6 +2,7 @@ package org.salgate.transport.tls;
 
 import java.security.KeyManagementException;
 import java.security.SecureRandom;
+import java.util.List;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLContextSpi;
@@ -18,23 +19,28 @@ import javax.net.ssl.TrustManager;
  */
 final class EngineContext extends SSLContext {
 
-    EngineContext(TlsConfig config, String host, int port) {
-        super(new Spi(config, host, port), config.sslContext().getProvider(), config.sslContext().getProtocol());
+    EngineContext(TlsConfig config, String host, int port, List<String> protocols) {
+        super(new Spi(config, host, port, protocols.toArray(String[]::new)), config.sslContext().getProvider(),
+                config.sslContext().getProtocol());
     }
 
     private static final class Spi extends SSLContextSpi {
         private final TlsConfig config;
         private final String host;
         private final int port;
+        private final String[] protocols;
 
-        Spi(TlsConfig config, String host, int port) {
+        Spi(TlsConfig config, String host, int port, String[] protocols) {
             this.config = config;
             this.host = host;
             this.port = port;
+            this.protocols = protocols;
         }
 
         private SSLEngine engine() {
-            return config.isServer() ? config.serverEngine() : config.clientEngine(host, port);
+            SSLEngine engine = config.isServer() ? config.serverEngine() : config.clientEngine(host, port);
+            engine.setEnabledProtocols(protocols);
+            return engine;
         }
 
         @Override

@@ -268,7 +268,18 @@ public final class TlsConfig {
      * dialled (ignored on a server). Its socket factories are not for use.
      */
     public SSLContext engineContext(String host, int port) {
-        return new EngineContext(this, host, port);
+        return new EngineContext(this, host, port, PROTOCOLS);
+    }
+
+    /**
+     * As {@link #engineContext(String, int)}, enabling only {@code protocols}, a subset of
+     * {@link #PROTOCOLS}: for a library whose handshake loop predates one of them.
+     */
+    public SSLContext engineContext(String host, int port, List<String> protocols) {
+        if (protocols.isEmpty() || !PROTOCOLS.containsAll(protocols)) {
+            throw new IllegalArgumentException("protocols must be some of " + PROTOCOLS + ", got " + protocols);
+        }
+        return new EngineContext(this, host, port, protocols);
     }
 
     private SSLParameters parameters(SSLParameters base) {

@@ -2,6 +2,7 @@ package org.salgate.transport.xsocket;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,14 +21,20 @@ import org.xsocket.connection.NonBlockingConnection;
  * without answering in TLS (one without TLS does) leaves it waiting for good, and interrupting it
  * makes it spin. So the constructor runs on a thread of its own and the caller waits at most the
  * connect timeout; on timeout that thread is left parked (a daemon) and the caller gets a clear error.
+ *
+ * <p>xSocket 2.8.15's handshake loop stalls on TLS 1.3 (the client never sends its Finished), so
+ * this transport enables TLS 1.2 only.
  */
 final class TlsConnections {
+
+    /** The protocols xSocket's handshake loop completes. */
+    static final List<String> PROTOCOLS = List.of("TLSv1.2");
 
     private TlsConnections() {}
 
     /** The SSLContext to give xSocket's server, or null for plain TCP. */
     static SSLContext serverContext(TlsConfig tls) {
-        return tls == null ? null : tls.engineContext(null, 0);
+        return tls == null ? null : tls.engineContext(null, 0, PROTOCOLS);
     }
 
     /** Connects, with TLS when the options have it; bounded by the connect timeout either way. */
@@ -43,7 +50,7 @@ final class TlsConnections {
         Thread t = new Thread(() -> {
             try {
                 connected.complete(new NonBlockingConnection(address, options.port(), handler, true, timeoutMillis,
-                        tls.engineContext(options.host(), options.port()), true));
+                        tls.engineContext(options.host(), options.port(), PROTOCOLS), true));
             } catch (IOException | RuntimeException e) {
                 connected.completeExceptionally(e);
             }
