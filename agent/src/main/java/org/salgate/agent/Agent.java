@@ -104,7 +104,8 @@ public final class Agent implements AutoCloseable {
 
     static Agent start(AgentBuilder b) throws IOException {
         TransportProvider provider = b.transport != null ? b.transport : Transports.byName(b.transportName);
-        ServerOptions.Builder options = ServerOptions.builder().host(b.host).port(b.port).codec(Codecs.byName(b.codec));
+        ServerOptions.Builder options = ServerOptions.builder().host(b.host).port(b.port).codec(Codecs.byName(b.codec))
+                .tls(b.tls);
         b.serverOptions.accept(options);
         ServerOptions serverOptions = options.build();
         Agent agent = new Agent(b, provider.name(), serverOptions.codec().name());

@@ -10,6 +10,7 @@ import org.salgate.sensorml.PlatformConfig;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Codecs;
 
 /** Configures and starts an {@link Agent}. Made with {@link Agent#builder()}; not thread-safe. */
@@ -31,6 +32,7 @@ public final class AgentBuilder {
     int maxStreamsPerSession = 1024;
     boolean runtimePluginLoading = true;
     final List<EndpointFactory> endpoints = new ArrayList<>();
+    TlsConfig tls;
 
     AgentBuilder() {}
 
@@ -129,6 +131,12 @@ public final class AgentBuilder {
      */
     public AgentBuilder runtimePluginLoading(boolean allowed) {
         this.runtimePluginLoading = allowed;
+        return this;
+    }
+
+    /** Serves clients over TLS with this server config; null (the default) serves plain TCP. */
+    public AgentBuilder tls(TlsConfig config) {
+        this.tls = config;
         return this;
     }
 

@@ -104,7 +104,8 @@ final class ClientConnection implements ClientHandler {
         } catch (ExecutionException e) {
             close("hello failed");
             throw new IOException("the agent at " + address + " closed the connection during the hello; check that it"
-                    + " is a salgate agent with the " + transportName + " transport", e.getCause());
+                    + " is a salgate agent with the " + transportName + " transport, and whether it runs with TLS"
+                    + " (then connect with --tls, --tls-ca or --tls-pin)", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close("interrupted");

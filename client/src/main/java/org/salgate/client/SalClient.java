@@ -16,6 +16,7 @@ import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
@@ -288,6 +289,7 @@ public final class SalClient implements AutoCloseable {
         private Duration requestTimeout = Duration.ofSeconds(30);
         private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
         private Map<String, String> transportProperties = Map.of();
+        private TlsConfig tls;
 
         private Builder() {}
 
@@ -364,6 +366,16 @@ public final class SalClient implements AutoCloseable {
         }
 
         /**
+         * Connects over TLS with this client config (see {@link TlsConfig#clientTrustingCa},
+         * {@link TlsConfig#clientTrustingSystem}, {@link TlsConfig#clientPinned}); null, the
+         * default, connects over plain TCP.
+         */
+        public Builder tls(TlsConfig config) {
+            this.tls = config;
+            return this;
+        }
+
+        /**
          * Connects and completes the hello.
          *
          * @throws HelloRefusedException when the agent refuses the hello, with its reason
@@ -375,7 +387,7 @@ public final class SalClient implements AutoCloseable {
             Codec c = Codecs.byName(codec);
             ClientOptions options = ClientOptions.builder()
                     .host(host).port(port).codec(c).maxFrameBytes(maxFrameBytes)
-                    .connectTimeout(connectTimeout).properties(transportProperties)
+                    .connectTimeout(connectTimeout).properties(transportProperties).tls(tls)
                     .build();
             TransportClient transport = p.createClient(options);
             String address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;

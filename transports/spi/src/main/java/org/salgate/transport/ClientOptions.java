@@ -3,6 +3,7 @@ package org.salgate.transport;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Codec;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Framing;
@@ -16,9 +17,11 @@ import org.salgate.wire.Framing;
  * @param maxFrameBytes the largest frame accepted from the agent
  * @param connectTimeout how long to try to connect
  * @param properties transport-specific settings, documented by each transport
+ * @param tls the client's TLS config, or null to connect over plain TCP; with TLS, connecting
+ *            includes the handshake, bounded by {@code connectTimeout}
  */
 public record ClientOptions(String host, int port, Codec codec, int maxFrameBytes, Duration connectTimeout,
-                            Map<String, String> properties) {
+                            Map<String, String> properties, TlsConfig tls) {
 
     public ClientOptions {
         Objects.requireNonNull(host, "host");
@@ -31,6 +34,10 @@ public record ClientOptions(String host, int port, Codec codec, int maxFrameByte
             throw new IllegalArgumentException("maxFrameBytes must be positive");
         }
         properties = properties == null ? Map.of() : Map.copyOf(properties);
+        if (tls != null && tls.isServer()) {
+            throw new IllegalArgumentException("a client needs a client's TLS config (how to trust the agent), not "
+                    + tls);
+        }
     }
 
     public static Builder builder() {
@@ -45,6 +52,7 @@ public record ClientOptions(String host, int port, Codec codec, int maxFrameByte
         private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Map<String, String> properties = Map.of();
+        private TlsConfig tls;
 
         public Builder host(String host) { this.host = host; return this; }
         public Builder port(int port) { this.port = port; return this; }
@@ -52,10 +60,12 @@ public record ClientOptions(String host, int port, Codec codec, int maxFrameByte
         public Builder maxFrameBytes(int max) { this.maxFrameBytes = max; return this; }
         public Builder connectTimeout(Duration timeout) { this.connectTimeout = timeout; return this; }
         public Builder properties(Map<String, String> p) { this.properties = p; return this; }
+        /** Connects with TLS with this config; null (the default) connects over plain TCP. */
+        public Builder tls(TlsConfig config) { this.tls = config; return this; }
 
         public ClientOptions build() {
             return new ClientOptions(host, port, codec == null ? Codecs.defaultCodec() : codec, maxFrameBytes,
-                    connectTimeout, properties);
+                    connectTimeout, properties, tls);
         }
     }
 }

@@ -2,6 +2,7 @@ package org.salgate.transport;
 
 import java.util.Map;
 import java.util.Objects;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Codec;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Framing;
@@ -17,9 +18,11 @@ import org.salgate.wire.Framing;
  * @param writeLowWaterBytes below this many it is writable again
  * @param ioThreads I/O threads for transports that have a pool; 0 lets the transport choose
  * @param properties transport-specific settings, documented by each transport
+ * @param tls the server's TLS config, or null to serve plain TCP
  */
 public record ServerOptions(String host, int port, Codec codec, int maxFrameBytes, int writeHighWaterBytes,
-                            int writeLowWaterBytes, int ioThreads, Map<String, String> properties) {
+                            int writeLowWaterBytes, int ioThreads, Map<String, String> properties,
+                            TlsConfig tls) {
 
     /** Default high-water mark: room for several 80 KB frames, small enough to bound a slow client. */
     public static final int DEFAULT_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
@@ -38,6 +41,10 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
             throw new IllegalArgumentException("need 0 < writeLowWaterBytes <= writeHighWaterBytes");
         }
         properties = properties == null ? Map.of() : Map.copyOf(properties);
+        if (tls != null && !tls.isServer()) {
+            throw new IllegalArgumentException("a server needs a server's TLS config (a key and certificate), not "
+                    + tls);
+        }
     }
 
     public static Builder builder() {
@@ -54,6 +61,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         private int low = DEFAULT_WRITE_LOW_WATER_BYTES;
         private int ioThreads;
         private Map<String, String> properties = Map.of();
+        private TlsConfig tls;
 
         public Builder host(String host) { this.host = host; return this; }
         public Builder port(int port) { this.port = port; return this; }
@@ -62,10 +70,12 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         public Builder writeWaterMarks(int low, int high) { this.low = low; this.high = high; return this; }
         public Builder ioThreads(int n) { this.ioThreads = n; return this; }
         public Builder properties(Map<String, String> p) { this.properties = p; return this; }
+        /** Serves TLS with this config; null (the default) serves plain TCP. */
+        public Builder tls(TlsConfig config) { this.tls = config; return this; }
 
         public ServerOptions build() {
             return new ServerOptions(host, port, codec == null ? Codecs.defaultCodec() : codec, maxFrameBytes,
-                    high, low, ioThreads, properties);
+                    high, low, ioThreads, properties, tls);
         }
     }
 }

@@ -62,6 +62,7 @@ final class MinaClient implements TransportClient {
         connector.getSessionConfig().setTcpNoDelay(true);
         connector.getFilterChain().addLast("framing",
                 new ProtocolCodecFilter(new FrameEncoder(), new FrameDecoder(options.maxFrameBytes())));
+        TlsFilters.addClient(connector.getFilterChain(), options.tls(), options.host(), options.port());
         connector.setHandler(new Handler(handler));
 
         String target = options.host() + ":" + options.port();
@@ -78,6 +79,14 @@ final class MinaClient implements TransportClient {
             Throwable cause = future.getException();
             throw new IOException("cannot connect to " + target + ": "
                     + (cause == null ? "connection failed" : cause.getMessage()), cause);
+        }
+        try {
+            TlsFilters.awaitHandshake(future.getSession(), options.tls(), target,
+                    Math.max(1, options.connectTimeout().toMillis()));
+        } catch (IOException e) {
+            future.getSession().closeNow();
+            releaseNow();
+            throw e;
         }
         session = future.getSession();
         if (closed.get()) {

@@ -70,6 +70,7 @@ final class MinaServer implements TransportServer {
         acceptor.getSessionConfig().setWriteTimeout(writeTimeout);
         acceptor.getFilterChain().addLast("framing",
                 new ProtocolCodecFilter(new FrameEncoder(), new FrameDecoder(options.maxFrameBytes())));
+        TlsFilters.addServer(acceptor.getFilterChain(), options.tls());
         acceptor.setHandler(new Handler(handler, suspendReads));
         try {
             acceptor.bind(new InetSocketAddress(options.host(), options.port()));

@@ -54,6 +54,7 @@ final class NettyTransportClient implements TransportClient {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis);
                         ch.pipeline().addLast("frameDecoder", new FrameDecoder(options.maxFrameBytes()));
                         ch.pipeline().addLast("framePrepender", new LengthFieldPrepender(Framing.LENGTH_FIELD_BYTES));
                         ch.pipeline().addLast("client", new ClientChannelHandler(handler, codec));
@@ -69,6 +70,13 @@ final class NettyTransportClient implements TransportClient {
                     + "; check that an agent listens there with this transport", done ? connecting.cause() : null);
         }
         Channel ch = connecting.channel();
+        try {
+            TlsHandlers.awaitHandshake(ch, options.tls(), target(), timeoutMillis);
+        } catch (IOException e) {
+            ch.close();
+            EventLoops.shutdown(group);
+            throw e;
+        }
         EventLoopGroup ownGroup = group;
         ch.closeFuture().addListener(f -> ownGroup.shutdownGracefully(EventLoops.SHUTDOWN_QUIET_MILLIS,
                 EventLoops.SHUTDOWN_TIMEOUT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));

@@ -62,6 +62,7 @@ final class NettyTransportServer implements TransportServer {
                         NettySession session = new NettySession(sessionIds.incrementAndGet(), ch,
                                 new ConnectionCodec(options.codec()), options.writeHighWaterBytes());
                         sessions.add(ch);
+                        TlsHandlers.addServer(ch, options.tls());
                         // Outbound frames are framed and batched by the session (FrameBatcher).
                         ch.pipeline().addLast("frameDecoder", new FrameDecoder(options.maxFrameBytes()));
                         ch.pipeline().addLast("session", new ServerChannelHandler(handler, session,

@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.security.SecureRandom;
 import java.rmi.server.RMIClientSocketFactory;
 import java.util.Objects;
+import javax.net.ssl.SSLSocket;
+import org.salgate.transport.tls.TlsConfig;
 
 /**
  * Makes the sockets that reach an exported object. It travels inside that object's stubs, so the
@@ -20,10 +22,14 @@ import java.util.Objects;
  * and a call on it fails; so factories that reach an agent are made {@link #unique} (a restarted
  * agent on the same port, or a new client's registry lookup, never gets such a connection), while
  * the callback listener of a client JVM, which never closes, is reached with a shared factory.
+ *
+ * <p>A factory may be marked TLS (see {@link RmiTls}): it then makes TLS sockets and completes the
+ * handshake within the connect timeout, trusting either the certificate pinned in the factory (a
+ * client's callback listener) or the client's settings bound when it was deserialized (an agent).
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
     private static final SecureRandom INSTANCES = new SecureRandom();
 
     /** The host to connect to, or null to use the host recorded in the stub. */
@@ -31,14 +37,39 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     private final int connectTimeoutMillis;
     /** Tells apart factories otherwise equal; 0 for a shared one. */
     private final long instance;
+    /** Whether the listener this factory reaches speaks TLS. */
+    private final boolean tls;
+    /** The SHA-256 fingerprint of the listener's certificate, trusted alone; null to use the bound settings. */
+    private final String pin;
+    /** The client's trust settings: given to a registry's factory, bound at deserialization to an agent's. */
+    private transient RmiTls.Binding bound;
+    private transient TlsConfig pinned;
 
-    private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance) {
+    private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance, boolean tls, String pin,
+                                   RmiTls.Binding bound) {
         if (connectTimeoutMillis < 0) {
             throw new IllegalArgumentException("connectTimeoutMillis must not be negative");
         }
         this.host = host;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.instance = instance;
+        this.tls = tls;
+        this.pin = pin;
+        this.bound = bound;
+    }
+
+    private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance) {
+        this(host, connectTimeoutMillis, instance, false, null, null);
+    }
+
+    /** This factory marked TLS: trusting the certificate with {@code pin}, or when null the settings bound later. */
+    RmiClientSocketFactory withTls(String pinOrNull) {
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, pinOrNull, null);
+    }
+
+    /** This factory marked TLS, trusting as {@code binding} says (a client's registry factory). */
+    RmiClientSocketFactory withTls(RmiTls.Binding binding) {
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, null, binding);
     }
 
     /** A factory equal to every other shared one with the same host and timeout. */
@@ -57,14 +88,46 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
 
     @Override
     public Socket createSocket(String stubHost, int port) throws IOException {
+        String target = host != null ? host : stubHost;
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(host != null ? host : stubHost, port), connectTimeoutMillis);
-            return socket;
+            socket.connect(new InetSocketAddress(target, port), connectTimeoutMillis);
+            return tls ? handshake(socket, target, port) : socket;
         } catch (IOException e) {
             socket.close();
             throw e;
+        }
+    }
+
+    private Socket handshake(Socket plain, String target, int port) throws IOException {
+        TlsConfig config;
+        String name;
+        if (pin != null) {
+            synchronized (this) {
+                if (pinned == null) {
+                    pinned = TlsConfig.clientPinned(pin);
+                }
+                config = pinned;
+            }
+            name = target;
+        } else if (bound != null) {
+            config = bound.config();
+            name = bound.host();
+        } else {
+            throw new IOException("the RMI agent at " + target + ":" + port + " serves TLS; connect with TLS"
+                    + " (--tls, --tls-ca or --tls-pin)");
+        }
+        SSLSocket socket = config.clientSocket(plain, name, port);
+        try {
+            socket.setSoTimeout(connectTimeoutMillis);
+            socket.startHandshake();
+            socket.setSoTimeout(0);
+            return socket;
+        } catch (IOException e) {
+            IOException failure = new IOException(config.describeFailure(name + ":" + port, e));
+            failure.addSuppressed(e);
+            throw failure;
         }
     }
 
@@ -73,21 +136,25 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
         if (connectTimeoutMillis < 0) {
             throw new InvalidObjectException("negative connect timeout");
         }
+        if (tls && pin == null) {
+            bound = RmiTls.current();
+        }
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof RmiClientSocketFactory f && Objects.equals(host, f.host)
-                && connectTimeoutMillis == f.connectTimeoutMillis && instance == f.instance;
+                && connectTimeoutMillis == f.connectTimeoutMillis && instance == f.instance && tls == f.tls
+                && Objects.equals(pin, f.pin) && Objects.equals(bound, f.bound);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(host, connectTimeoutMillis, instance);
+        return Objects.hash(host, connectTimeoutMillis, instance, tls, pin);
     }
 
     @Override
     public String toString() {
-        return "RmiClientSocketFactory[" + (host == null ? "stub host" : host) + "]";
+        return "RmiClientSocketFactory[" + (host == null ? "stub host" : host) + (tls ? ", TLS" : "") + "]";
     }
 }

@@ -12,12 +12,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.salgate.transport.Ports;
+import org.salgate.transport.tls.TlsConfig;
 
 /**
  * Makes RMI's listening sockets, bound to one address. RMI shares a listening port between the
  * objects exported with equal factories, so equality decides sharing: an agent's factory is equal
  * only to itself (its registry, agent object and sessions share one port, apart from any other
- * agent in the JVM), while the client-side factory for callbacks is shared by address.
+ * agent in the JVM), while the client-side factory for callbacks is shared by address. With a
+ * {@link TlsConfig}, accepted connections speak TLS; the handshake runs on RMI's connection thread.
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
@@ -27,26 +29,28 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
     private final InetAddress bindAddress;
     private final Object key;
+    private final TlsConfig tls;
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
 
-    private RmiServerSocketFactory(InetAddress bindAddress, Object key) {
+    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls) {
         this.bindAddress = bindAddress;
         this.key = key;
+        this.tls = tls;
     }
 
-    /** A factory for one agent, equal to no other. */
-    static RmiServerSocketFactory forAgent(InetAddress bindAddress) {
-        return new RmiServerSocketFactory(bindAddress, new Object());
+    /** A factory for one agent, equal to no other; TLS when {@code tls} is set. */
+    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls) {
+        return new RmiServerSocketFactory(bindAddress, new Object(), tls);
     }
 
-    /** A factory equal to every other shared one with the same address. */
-    static RmiServerSocketFactory shared(InetAddress bindAddress) {
-        return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress);
+    /** A factory equal to every other shared one with the same address and TLS setting. */
+    static RmiServerSocketFactory shared(InetAddress bindAddress, TlsConfig tls) {
+        return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress + (tls != null ? ":tls" : ""), tls);
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        ServerSocket socket = new TrackingServerSocket(port, BACKLOG, bindAddress);
+        ServerSocket socket = new TrackingServerSocket(port, BACKLOG, bindAddress, tls);
         created.add(socket);
         return socket;
     }
@@ -87,9 +91,11 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     /** A listening socket that remembers the connections it accepted, and closes them with itself. */
     private static final class TrackingServerSocket extends ServerSocket {
         private final Set<Socket> accepted = ConcurrentHashMap.newKeySet();
+        private final TlsConfig tls;
 
-        TrackingServerSocket(int port, int backlog, InetAddress bindAddress) throws IOException {
+        TrackingServerSocket(int port, int backlog, InetAddress bindAddress, TlsConfig tls) throws IOException {
             super(port, backlog, bindAddress);
+            this.tls = tls;
         }
 
         @Override
@@ -100,7 +106,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
             if (isClosed()) {
                 closeAccepted();
             }
-            return socket;
+            return tls == null ? socket : tls.acceptedSocket(socket);
         }
 
         @Override

@@ -65,20 +65,27 @@ final class RmiTransportClient implements TransportClient {
         this.handler = handler;
         String where = options.host() + ":" + options.port();
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
-        AgentRemote agent = lookUp(where, timeout);
+        RmiTls.Binding tls = options.tls() == null ? null : new RmiTls.Binding(options.tls(), options.host());
+        AgentRemote agent = lookUp(where, timeout, tls);
         InetAddress callbackHost = callbackHost();
         CallbackRemote stub;
         try {
-            stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
-                    RmiClientSocketFactory.shared(callbackHost.getHostAddress(), RmiTransportServer.CONNECT_TIMEOUT_MILLIS),
-                    RmiServerSocketFactory.shared(callbackHost),
+            RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
+                    RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
+            if (tls != null) {
+                callbackSockets = callbackSockets.withTls(RmiTls.callbackPin());
+            }
+            stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0, callbackSockets,
+                    RmiServerSocketFactory.shared(callbackHost, tls == null ? null : RmiTls.callbackServer()),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {
             throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
                     + rootMessage(e), e);
         }
         try {
-            session = agent.open(stub);
+            try (RmiTls.Scope bound = RmiTls.bind(tls)) {
+                session = agent.open(stub);
+            }
         } catch (RemoteException e) {
             unexportCallback();
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
@@ -91,11 +98,17 @@ final class RmiTransportClient implements TransportClient {
      * RMI's own handshake waits up to a minute for a server that accepts and says nothing, so the
      * lookup runs on its own thread and, past the timeout, the sockets it opened are closed.
      */
-    private AgentRemote lookUp(String where, int timeoutMillis) throws IOException {
-        LookupSockets sockets = new LookupSockets(RmiClientSocketFactory.unique(null, timeoutMillis));
+    private AgentRemote lookUp(String where, int timeoutMillis, RmiTls.Binding tls) throws IOException {
+        RmiClientSocketFactory registrySockets = RmiClientSocketFactory.unique(null, timeoutMillis);
+        if (tls != null) {
+            registrySockets = registrySockets.withTls(tls);
+        }
+        LookupSockets sockets = new LookupSockets(registrySockets);
         FutureTask<AgentRemote> lookup = new FutureTask<>(() -> {
             Registry registry = LocateRegistry.getRegistry(options.host(), options.port(), sockets);
-            return (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
+            try (RmiTls.Scope bound = RmiTls.bind(tls)) {
+                return (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
+            }
         });
         Thread thread = new Thread(lookup, "salgate-rmi-lookup " + where);
         thread.setDaemon(true);
@@ -122,7 +135,8 @@ final class RmiTransportClient implements TransportClient {
             }
             if (cause instanceof RemoteException) {
                 throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(cause)
-                        + "; check that the agent runs there with the rmi transport", cause);
+                        + "; check that the agent runs there with the rmi transport"
+                        + (tls == null ? " (an agent with TLS needs --tls, --tls-ca or --tls-pin)" : ""), cause);
             }
             if (cause instanceof RuntimeException r) {
                 throw r;

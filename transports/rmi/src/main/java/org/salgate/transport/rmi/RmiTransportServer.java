@@ -92,8 +92,11 @@ final class RmiTransportServer implements TransportServer {
             if (advertised == null && !bindAddress.isAnyLocalAddress()) {
                 advertised = options.host();
             }
-            serverSockets = RmiServerSocketFactory.forAgent(bindAddress);
+            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls());
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
+            if (options.tls() != null) {
+                clientSockets = clientSockets.withTls((String) null);
+            }
             AtomicInteger closerThreads = new AtomicInteger();
             closer = Executors.newCachedThreadPool(r -> {
                 Thread t = new Thread(r, "salgate-rmi-close-" + closerThreads.incrementAndGet());

@@ -6,7 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.transport.ClientHandler;
@@ -45,16 +44,7 @@ final class SocketTransportClient implements TransportClient {
         if (socket != null || closed.get()) {
             throw new IllegalStateException("the client was connected already");
         }
-        Socket s = new Socket();
-        try {
-            s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(options.host(), options.port()),
-                    (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        } catch (IOException e) {
-            s.close();
-            throw new IOException("cannot connect to " + options.host() + ":" + options.port() + ": "
-                    + e.getMessage() + "; check that the agent runs there with the socket transport", e);
-        }
+        Socket s = TlsSockets.connect(options);
         this.handler = handler;
         this.out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), SocketTransportProvider.BUFFER_BYTES));
         this.socket = s;

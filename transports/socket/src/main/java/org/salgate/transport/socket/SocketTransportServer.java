@@ -1,7 +1,6 @@
 package org.salgate.transport.socket;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -65,12 +64,10 @@ final class SocketTransportServer implements TransportServer {
                 throw new IllegalStateException("the server was started already");
             }
             this.handler = handler;
-            ServerSocket socket = new ServerSocket();
+            ServerSocket socket;
             try {
-                socket.setReuseAddress(true);
-                socket.bind(new InetSocketAddress(InetAddress.getByName(options.host()), options.port()), BACKLOG);
+                socket = TlsSockets.listen(options, BACKLOG);
             } catch (IOException e) {
-                socket.close();
                 throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
                         + e.getMessage() + "; choose another host or port", e);
             }
@@ -97,20 +94,28 @@ final class SocketTransportServer implements TransportServer {
                 }
                 return;
             }
-            try {
-                socket.setTcpNoDelay(true);
-                SocketSession session = new SocketSession(nextSessionId.getAndIncrement(), socket, this, handler);
-                sessions.put(session.id(), session);
-                if (closed) {
-                    sessions.remove(session.id());
-                    socket.close();
-                    return;
-                }
-                session.start();
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("setting up a connection from {} failed", socket.getRemoteSocketAddress(), e);
-                closeQuietly(socket);
+            if (options.tls() != null) {
+                TlsSockets.handshakeThenRun(socket, this::setUp);
+            } else {
+                setUp(socket);
             }
+        }
+    }
+
+    private void setUp(Socket socket) {
+        try {
+            socket.setTcpNoDelay(true);
+            SocketSession session = new SocketSession(nextSessionId.getAndIncrement(), socket, this, handler);
+            sessions.put(session.id(), session);
+            if (closed) {
+                sessions.remove(session.id());
+                socket.close();
+                return;
+            }
+            session.start();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("setting up a connection from {} failed", socket.getRemoteSocketAddress(), e);
+            closeQuietly(socket);
         }
     }
 

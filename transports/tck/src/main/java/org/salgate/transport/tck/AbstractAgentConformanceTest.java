@@ -74,6 +74,14 @@ public abstract class AbstractAgentConformanceTest {
     /** The transport under test. */
     protected abstract TransportProvider provider();
 
+    /**
+     * Whether the suite runs over TLS: the agent presents a certificate of the {@link TestPki}'s CA
+     * for 127.0.0.1, and clients trust that CA and check the host name.
+     */
+    protected boolean tls() {
+        return false;
+    }
+
     /** Applies the transport's own agent settings, if any; the default changes nothing. */
     protected AgentBuilder configure(AgentBuilder builder) {
         return builder;
@@ -113,7 +121,8 @@ public abstract class AbstractAgentConformanceTest {
     /** Starts an agent on port 0 with the dummy protocol, changed by {@code tweak}. */
     protected Agent startAgent(Consumer<AgentBuilder> tweak) throws IOException {
         AgentBuilder builder = Agent.builder().transport(provider()).host("127.0.0.1").port(0)
-                .platform(new PlatformConfig(List.of(dummyProtocol()))).agentId("tck-agent");
+                .platform(new PlatformConfig(List.of(dummyProtocol()))).agentId("tck-agent")
+                .tls(tls() ? TestPki.shared().serverTls() : null);
         configure(builder);
         tweak.accept(builder);
         Agent a = builder.start();
@@ -137,7 +146,8 @@ public abstract class AbstractAgentConformanceTest {
 
     protected SalClient client(String name, int port) throws IOException {
         SalClient.Builder builder = SalClient.builder().transport(provider()).host("127.0.0.1").port(port)
-                .clientName(name).connectTimeout(Duration.ofSeconds(5)).requestTimeout(Duration.ofSeconds(20));
+                .clientName(name).connectTimeout(Duration.ofSeconds(5)).requestTimeout(Duration.ofSeconds(20))
+                .tls(tls() ? TestPki.shared().clientTls() : null);
         configure(builder);
         SalClient c = builder.connect();
         resources.add(c);

@@ -86,14 +86,23 @@ public abstract class AbstractTransportConformanceTest {
         return true;
     }
 
-    /** The server options of every test before its own changes: loopback, port 0. */
+    /**
+     * Whether the suite runs over TLS: the server presents a certificate of the {@link TestPki}'s
+     * CA for 127.0.0.1, and clients (raw ones too) trust that CA and check the host name.
+     */
+    protected boolean tls() {
+        return false;
+    }
+
+    /** The server options of every test before its own changes: loopback, port 0, TLS if {@link #tls()}. */
     protected ServerOptions.Builder serverOptions() {
-        return ServerOptions.builder().host("127.0.0.1").port(0);
+        return ServerOptions.builder().host("127.0.0.1").port(0).tls(tls() ? TestPki.shared().serverTls() : null);
     }
 
     /** The client options of every test before its own changes. */
     protected ClientOptions.Builder clientOptions(InetSocketAddress server) {
-        return ClientOptions.builder().host("127.0.0.1").port(server.getPort()).connectTimeout(Duration.ofSeconds(5));
+        return ClientOptions.builder().host("127.0.0.1").port(server.getPort()).connectTimeout(Duration.ofSeconds(5))
+                .tls(tls() ? TestPki.shared().clientTls() : null);
     }
 
     @AfterEach
@@ -164,7 +173,7 @@ public abstract class AbstractTransportConformanceTest {
     }
 
     protected RawConnection raw() throws IOException {
-        RawConnection r = new RawConnection(serverAddress());
+        RawConnection r = new RawConnection(serverAddress(), clientOptions(serverAddress()).build().tls());
         resources.add(r);
         return r;
     }

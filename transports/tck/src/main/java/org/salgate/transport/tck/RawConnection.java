@@ -6,19 +6,35 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
 
-/** A plain socket that speaks the framing by hand, to send what a well-behaved client never would. */
+/**
+ * A socket that speaks the framing by hand, to send what a well-behaved client never would; over
+ * TLS when given a client config.
+ */
 public final class RawConnection implements AutoCloseable {
 
     private final Socket socket;
     private final DataOutputStream out;
 
     public RawConnection(InetSocketAddress address) throws IOException {
-        socket = new Socket();
-        socket.connect(new InetSocketAddress("127.0.0.1", address.getPort()), 5_000);
+        this(address, null);
+    }
+
+    public RawConnection(InetSocketAddress address, TlsConfig tls) throws IOException {
+        Socket plain = new Socket();
+        plain.connect(new InetSocketAddress("127.0.0.1", address.getPort()), 5_000);
+        if (tls != null) {
+            javax.net.ssl.SSLSocket secure = tls.clientSocket(plain, "127.0.0.1", address.getPort());
+            secure.setSoTimeout(5_000);
+            secure.startHandshake();
+            socket = secure;
+        } else {
+            socket = plain;
+        }
         socket.setSoTimeout((int) Await.DEFAULT.toMillis());
         out = new DataOutputStream(socket.getOutputStream());
     }

@@ -1,7 +1,6 @@
 package org.salgate.transport.xsocket;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
@@ -86,18 +85,17 @@ final class XsocketClient implements TransportClient {
         Thread t = new Thread(this::deliver, "salgate-xsocket-client-" + THREAD_IDS.incrementAndGet());
         t.setDaemon(true);
         delivery = t;
-        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, options.connectTimeout().toMillis()));
         try {
-            NonBlockingConnection c = new NonBlockingConnection(InetAddress.getByName(options.host()), options.port(),
-                    new Callbacks(), true, timeoutMillis);
+            NonBlockingConnection c = TlsConnections.connect(options, new Callbacks());
             c.setFlushmode(IConnection.FlushMode.ASYNC);
             c.setAutoflush(true);
             c.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
             writer = new SerialWriter(c, () -> { }, this::writeFailed);
             connection = c;
         } catch (IOException | RuntimeException e) {
-            throw new IOException("cannot connect to " + options.host() + ":" + options.port() + ": "
-                    + e.getMessage(), e);
+            String why = String.valueOf(e.getMessage());
+            throw new IOException(why.startsWith("TLS handshake") ? why
+                    : "cannot connect to " + options.host() + ":" + options.port() + ": " + why, e);
         }
         t.start();
         if (closed.get()) {

@@ -60,7 +60,8 @@ final class XsocketServer implements TransportServer {
         workers = WorkerThreads.newPool("salgate-xsocket-server");
         try {
             server = new Server(InetAddress.getByName(options.host()), options.port(),
-                    Map.of(IConnection.SO_REUSEADDR, Boolean.TRUE), new ConnectionHandler(), null, false);
+                    Map.of(IConnection.SO_REUSEADDR, Boolean.TRUE), new ConnectionHandler(),
+                    TlsConnections.serverContext(options.tls()), options.tls() != null);
             server.setWorkerpool(workers);
             server.setFlushmode(IConnection.FlushMode.ASYNC);
             server.setAutoflush(true);
