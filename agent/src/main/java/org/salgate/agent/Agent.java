@@ -2,11 +2,14 @@ package org.salgate.agent;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.core.ProtocolManager;
 import org.salgate.agent.core.SensorManager;
@@ -23,6 +26,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
+import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ProtocolInfo;
 import org.salgate.wire.SensorInfo;
@@ -53,6 +57,9 @@ public final class Agent implements AutoCloseable {
     private final ThreadPoolExecutor workers;
     private final AgentServerHandler handler;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** In-process sessions count down from -1, apart from the transport's, which count up from 0 or 1. */
+    private final AtomicLong inProcessSessionIds = new AtomicLong();
+    private final List<AutoCloseable> extensions = new ArrayList<>();
     private TransportServer server;
 
     private Agent(AgentBuilder b, String transportName, String codecName) {
@@ -111,9 +118,15 @@ public final class Agent implements AutoCloseable {
             agent.protocols.openAll(b.platform != null ? b.platform : defaultPlatform(b.dummySensors));
             agent.server = provider.createServer(serverOptions);
             agent.server.start(agent.handler);
+            for (AgentExtension extension : b.extensions) {
+                agent.extensions.add(extension.start(agent));
+            }
         } catch (IOException | RuntimeException | Error e) {
             agent.close();
             throw e;
+        } catch (Exception e) {
+            agent.close();
+            throw new IOException(e.getMessage(), e);
         }
         LOG.info("agent {} listening on {} with transport {} and codec {}: {} protocols, {} sensors", agent.agentId,
                 agent.address(), agent.transportName, agent.codecName, agent.protocols().size(),
@@ -166,11 +179,36 @@ public final class Agent implements AutoCloseable {
         return plugins.types();
     }
 
-    /** Ends every stream (clients get StreamEnded), closes the sessions and the protocols. Idempotent. */
+    /**
+     * Opens a session in-process, as a client connected over a transport would have one: for
+     * bridges that publish the agent's data elsewhere (see {@link BridgeSession}). The caller sends
+     * the hello (with {@link #codecName()}) and closes the session with
+     * {@link BridgeSession#closeByCaller()}.
+     *
+     * @param name the session's name in the agent's logs, such as {@code mqtt}
+     * @param writable whether the caller can take more pushed messages now
+     * @param sink receives the pushed messages
+     */
+    public BridgeSession openSession(String name, BooleanSupplier writable, BridgeSession.Sink sink) {
+        return BridgeSession.open(handler, inProcessSessionIds.decrementAndGet(), "in-process:" + name, writable,
+                sink);
+    }
+
+    /**
+     * Closes its extensions, ends every stream (clients get StreamEnded), closes the sessions and
+     * the protocols. Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        for (int i = extensions.size() - 1; i >= 0; i--) {
+            try {
+                extensions.get(i).close();
+            } catch (Exception | LinkageError e) {
+                LOG.warn("an extension of the agent failed to close", e);
+            }
         }
         streams.endAll("the agent is stopping");
         if (server != null) {

@@ -31,6 +31,7 @@ public final class AgentBuilder {
     int maxStreamsPerSession = 1024;
     boolean runtimePluginLoading = true;
     final List<EndpointFactory> endpoints = new ArrayList<>();
+    final List<AgentExtension> extensions = new ArrayList<>();
 
     AgentBuilder() {}
 
@@ -135,6 +136,12 @@ public final class AgentBuilder {
     /** Adds an endpoint type beyond {@code os} and {@code virtual}, such as {@code agent}. */
     public AgentBuilder endpoint(EndpointFactory factory) {
         this.endpoints.add(Objects.requireNonNull(factory, "factory"));
+        return this;
+    }
+
+    /** Adds something to start once the agent listens and to close when it stops (a bridge, an endpoint). */
+    public AgentBuilder extension(AgentExtension extension) {
+        this.extensions.add(Objects.requireNonNull(extension, "extension"));
         return this;
     }
 

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -85,6 +86,9 @@ public final class AgentMain implements Callable<Integer> {
     @Option(names = "--list-transports", description = "Print the transports found and exit.")
     boolean listTransports;
 
+    @Mixin
+    GatewayOptions gateway;
+
     public static void main(String[] args) {
         int code = run(args);
         if (code != 0) {
@@ -129,6 +133,9 @@ public final class AgentMain implements Callable<Integer> {
                 .serverOptions(o -> o.maxFrameBytes(maxFrameBytes));
         if (agentId != null) {
             builder.agentId(agentId);
+        }
+        if (!gateway.apply(builder, err)) {
+            return EXIT_USAGE;
         }
         if (config != null) {
             try {
