@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,6 +23,7 @@ import org.salgate.agent.session.WorkerPool;
 import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
@@ -60,6 +62,8 @@ public final class Agent implements AutoCloseable {
     /** In-process sessions count down from -1, apart from the transport's, which count up from 0 or 1. */
     private final AtomicLong inProcessSessionIds = new AtomicLong();
     private final List<AutoCloseable> extensions = new ArrayList<>();
+    private final HandlerDecorator decorator;
+    private final Map<String, ServerHandler> doors = new ConcurrentHashMap<>();
     private TransportServer server;
 
     private Agent(AgentBuilder b, String transportName, String codecName) {
@@ -79,6 +83,12 @@ public final class Agent implements AutoCloseable {
         RequestDispatcher dispatcher = new RequestDispatcher(sensors, protocols, streams, events,
                 b.maxStreamsPerSession);
         this.handler = new AgentServerHandler(agentId, codecName, dispatcher, streams, events, workers);
+        this.decorator = b.decorator;
+    }
+
+    /** The handler for one door's sessions: the agent's own, decorated once per door. */
+    private ServerHandler door(String name) {
+        return doors.computeIfAbsent(name, n -> decorator.decorate(n, handler));
     }
 
     /** A builder with the defaults described on each of its methods. */
@@ -117,7 +127,7 @@ public final class Agent implements AutoCloseable {
         try {
             agent.protocols.openAll(b.platform != null ? b.platform : defaultPlatform(b.dummySensors));
             agent.server = provider.createServer(serverOptions);
-            agent.server.start(agent.handler);
+            agent.server.start(agent.door(agent.transportName));
             for (AgentExtension extension : b.extensions) {
                 agent.extensions.add(extension.start(agent));
             }
@@ -174,6 +184,11 @@ public final class Agent implements AutoCloseable {
         return streams.size();
     }
 
+    /** Requests waiting for a worker now. */
+    public int queuedRequests() {
+        return workers.getQueue().size();
+    }
+
     /** The plugin types it knows, each with where it was loaded from. */
     public Map<String, String> pluginTypes() {
         return plugins.types();
@@ -190,7 +205,7 @@ public final class Agent implements AutoCloseable {
      * @param sink receives the pushed messages
      */
     public BridgeSession openSession(String name, BooleanSupplier writable, BridgeSession.Sink sink) {
-        return BridgeSession.open(handler, inProcessSessionIds.decrementAndGet(), "in-process:" + name, writable,
+        return BridgeSession.open(door(name), inProcessSessionIds.decrementAndGet(), "in-process:" + name, writable,
                 sink);
     }
 

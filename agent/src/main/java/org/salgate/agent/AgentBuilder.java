@@ -32,6 +32,7 @@ public final class AgentBuilder {
     boolean runtimePluginLoading = true;
     final List<EndpointFactory> endpoints = new ArrayList<>();
     final List<AgentExtension> extensions = new ArrayList<>();
+    HandlerDecorator decorator = (door, handler) -> handler;
 
     AgentBuilder() {}
 
@@ -142,6 +143,12 @@ public final class AgentBuilder {
     /** Adds something to start once the agent listens and to close when it stops (a bridge, an endpoint). */
     public AgentBuilder extension(AgentExtension extension) {
         this.extensions.add(Objects.requireNonNull(extension, "extension"));
+        return this;
+    }
+
+    /** Wraps the agent's handler for each door (transport or in-process session), such as to count what passes. */
+    public AgentBuilder decorateHandler(HandlerDecorator decorator) {
+        this.decorator = Objects.requireNonNull(decorator, "decorator");
         return this;
     }
 

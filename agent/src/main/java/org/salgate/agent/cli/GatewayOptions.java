@@ -9,14 +9,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.metrics.GatewayMetrics;
+import org.salgate.metrics.MetricsServer;
 import org.salgate.mqtt.MqttBridge;
 import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.StreamSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The agent's options for what lies past the gateway: the MQTT bridge. Nothing is opened unless
- * its options are given.
+ * The agent's options for what lies past the gateway: the MQTT bridge and the Prometheus metrics
+ * endpoint. Nothing is opened unless its options are given.
  */
 public final class GatewayOptions {
 
@@ -69,6 +71,14 @@ public final class GatewayOptions {
             description = "Longest wait between attempts to reach the broker; waits double from 500ms (default: ${DEFAULT-VALUE}).")
     String mqttReconnectMax;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+            description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
     /**
      * Adds what the options ask for to the agent being built.
      *
@@ -76,7 +86,8 @@ public final class GatewayOptions {
      */
     boolean apply(AgentBuilder builder, PrintWriter err) {
         try {
-            configureMqtt(builder);
+            GatewayMetrics metrics = configureMetrics(builder);
+            configureMqtt(builder, metrics);
             return true;
         } catch (IllegalArgumentException | IOException e) {
             err.println(e.getMessage());
@@ -84,7 +95,24 @@ public final class GatewayOptions {
         }
     }
 
-    private void configureMqtt(AgentBuilder builder) throws IOException {
+    private GatewayMetrics configureMetrics(AgentBuilder builder) {
+        if (metricsPort == null) {
+            return null;
+        }
+        if (metricsPort < 0 || metricsPort > 65535) {
+            throw new IllegalArgumentException("--metrics-port must be 0..65535, got " + metricsPort);
+        }
+        GatewayMetrics metrics = new GatewayMetrics();
+        builder.decorateHandler(metrics::instrument);
+        builder.extension(agent -> {
+            metrics.gauge("salgate.streams", "Streams set up or running", agent::streamCount);
+            metrics.gauge("salgate.requests.queued", "Requests waiting for a worker", agent::queuedRequests);
+            return MetricsServer.start(metricsHost, metricsPort, metrics);
+        });
+        return metrics;
+    }
+
+    private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics) throws IOException {
         if (mqttUrl == null) {
             if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null) {
                 throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
@@ -103,8 +131,17 @@ public final class GatewayOptions {
             b.stream(StreamSpec.parse(s));
         }
         MqttBridgeConfig config = b.build();
-        builder.extension(agent -> MqttBridge.start(config, agent.agentId(), agent.codecName(),
-                sink -> agent.openSession("mqtt", () -> true, sink)));
+        builder.extension(agent -> {
+            MqttBridge bridge = MqttBridge.start(config, agent.agentId(), agent.codecName(),
+                    sink -> agent.openSession("mqtt", () -> true, sink));
+            if (metrics != null) {
+                metrics.counter("salgate.mqtt.published", "Messages the MQTT broker acknowledged", bridge::published);
+                metrics.gauge("salgate.mqtt.pending", "Messages waiting in the store-and-forward queue", bridge::pending);
+                metrics.counter("salgate.mqtt.dropped", "Messages dropped: queue full, too old, or refused",
+                        bridge::dropped);
+            }
+            return bridge;
+        });
     }
 
     private byte[] password() throws IOException {
