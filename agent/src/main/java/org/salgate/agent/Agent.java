@@ -2,11 +2,15 @@ package org.salgate.agent;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.core.ProtocolManager;
 import org.salgate.agent.core.SensorManager;
@@ -19,10 +23,12 @@ import org.salgate.agent.session.WorkerPool;
 import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
+import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ProtocolInfo;
 import org.salgate.wire.SensorInfo;
@@ -53,6 +59,11 @@ public final class Agent implements AutoCloseable {
     private final ThreadPoolExecutor workers;
     private final AgentServerHandler handler;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** In-process sessions count down from -1, apart from the transport's, which count up from 0 or 1. */
+    private final AtomicLong inProcessSessionIds = new AtomicLong();
+    private final List<AutoCloseable> extensions = new ArrayList<>();
+    private final HandlerDecorator decorator;
+    private final Map<String, ServerHandler> doors = new ConcurrentHashMap<>();
     private TransportServer server;
     private String host;
 
@@ -73,6 +84,12 @@ public final class Agent implements AutoCloseable {
         RequestDispatcher dispatcher = new RequestDispatcher(sensors, protocols, streams, events,
                 b.maxStreamsPerSession);
         this.handler = new AgentServerHandler(agentId, codecName, dispatcher, streams, events, workers);
+        this.decorator = b.decorator;
+    }
+
+    /** The handler for one door's sessions: the agent's own, decorated once per door. */
+    private ServerHandler door(String name) {
+        return doors.computeIfAbsent(name, n -> decorator.decorate(n, handler));
     }
 
     /** A builder with the defaults described on each of its methods. */
@@ -112,10 +129,16 @@ public final class Agent implements AutoCloseable {
         try {
             agent.protocols.openAll(b.platform != null ? b.platform : defaultPlatform(b.dummySensors));
             agent.server = provider.createServer(serverOptions);
-            agent.server.start(agent.handler);
+            agent.server.start(agent.door(agent.transportName));
+            for (AgentExtension extension : b.extensions) {
+                agent.extensions.add(extension.start(agent));
+            }
         } catch (IOException | RuntimeException | Error e) {
             agent.close();
             throw e;
+        } catch (Exception e) {
+            agent.close();
+            throw new IOException(e.getMessage(), e);
         }
         agent.host = b.host;
         LOG.info("agent {} listening on {} ({}, codec {}): {} protocols, {} sensors", agent.agentId,
@@ -172,16 +195,46 @@ public final class Agent implements AutoCloseable {
         return streams.size();
     }
 
+    /** Requests waiting for a worker now. */
+    public int queuedRequests() {
+        return workers.getQueue().size();
+    }
+
     /** The plugin types it knows, each with where it was loaded from. */
     public Map<String, String> pluginTypes() {
         return plugins.types();
     }
 
-    /** Ends every stream (clients get StreamEnded), closes the sessions and the protocols. Idempotent. */
+    /**
+     * Opens a session in-process, as a client connected over a transport would have one: for
+     * bridges that publish the agent's data elsewhere (see {@link BridgeSession}). The caller sends
+     * the hello (with {@link #codecName()}) and closes the session with
+     * {@link BridgeSession#closeByCaller()}.
+     *
+     * @param name the session's name in the agent's logs, such as {@code mqtt}
+     * @param writable whether the caller can take more pushed messages now
+     * @param sink receives the pushed messages
+     */
+    public BridgeSession openSession(String name, BooleanSupplier writable, BridgeSession.Sink sink) {
+        return BridgeSession.open(door(name), inProcessSessionIds.decrementAndGet(), "in-process:" + name, writable,
+                sink);
+    }
+
+    /**
+     * Closes its extensions, ends every stream (clients get StreamEnded), closes the sessions and
+     * the protocols. Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        for (int i = extensions.size() - 1; i >= 0; i--) {
+            try {
+                extensions.get(i).close();
+            } catch (Exception | LinkageError e) {
+                LOG.warn("an extension of the agent failed to close", e);
+            }
         }
         streams.endAll("the agent is stopping");
         if (server != null) {

@@ -33,6 +33,8 @@ public final class AgentBuilder {
     boolean runtimePluginLoading = true;
     final List<EndpointFactory> endpoints = new ArrayList<>();
     TlsConfig tls;
+    final List<AgentExtension> extensions = new ArrayList<>();
+    HandlerDecorator decorator = (door, handler) -> handler;
 
     AgentBuilder() {}
 
@@ -143,6 +145,18 @@ public final class AgentBuilder {
     /** Adds an endpoint type beyond {@code os} and {@code virtual}, such as {@code agent}. */
     public AgentBuilder endpoint(EndpointFactory factory) {
         this.endpoints.add(Objects.requireNonNull(factory, "factory"));
+        return this;
+    }
+
+    /** Adds something to start once the agent listens and to close when it stops (a bridge, an endpoint). */
+    public AgentBuilder extension(AgentExtension extension) {
+        this.extensions.add(Objects.requireNonNull(extension, "extension"));
+        return this;
+    }
+
+    /** Wraps the agent's handler for each door (transport or in-process session), such as to count what passes. */
+    public AgentBuilder decorateHandler(HandlerDecorator decorator) {
+        this.decorator = Objects.requireNonNull(decorator, "decorator");
         return this;
     }
 

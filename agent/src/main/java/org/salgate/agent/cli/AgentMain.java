@@ -26,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -102,6 +103,9 @@ public final class AgentMain implements Callable<Integer> {
     @Option(names = "--list-transports", description = "Print the transports found and exit.")
     boolean listTransports;
 
+    @Mixin
+    GatewayOptions gateway;
+
     public static void main(String[] args) {
         int code = run(args);
         if (code != 0) {
@@ -151,6 +155,9 @@ public final class AgentMain implements Callable<Integer> {
                 .serverOptions(o -> o.maxFrameBytes(maxFrameBytes));
         if (agentId != null) {
             builder.agentId(agentId);
+        }
+        if (!gateway.apply(builder, err)) {
+            return EXIT_USAGE;
         }
         if (config != null) {
             try {

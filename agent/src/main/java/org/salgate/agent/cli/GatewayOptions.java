@@ -1,0 +1,181 @@
+package org.salgate.agent.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.salgate.agent.AgentBuilder;
+import org.salgate.metrics.GatewayMetrics;
+import org.salgate.metrics.MetricsServer;
+import org.salgate.mqtt.MqttBridge;
+import org.salgate.mqtt.MqttBridgeConfig;
+import org.salgate.mqtt.StreamSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * The agent's options for what lies past the gateway: the MQTT bridge and the Prometheus metrics
+ * endpoint. Nothing is opened unless its options are given.
+ */
+public final class GatewayOptions {
+
+    /** The environment variable read for the MQTT password when no password file is given. */
+    static final String PASSWORD_ENV = "SALGATE_MQTT_PASSWORD";
+
+    @Option(names = "--mqtt-url", paramLabel = "URL",
+            description = "Publish to the MQTT broker at this URL (tcp://host:1883 or ssl://host:8883); off unless given.")
+    String mqttUrl;
+
+    @Option(names = "--mqtt-client-id", paramLabel = "ID", description = "MQTT client id (default: salgate-<agent id>).")
+    String mqttClientId;
+
+    @Option(names = "--mqtt-username", paramLabel = "USER", description = "MQTT user name.")
+    String mqttUsername;
+
+    @Option(names = "--mqtt-password-file", paramLabel = "FILE",
+            description = "File holding the MQTT password (first line); otherwise $" + PASSWORD_ENV + " if set.")
+    Path mqttPasswordFile;
+
+    @Option(names = "--mqtt-qos", defaultValue = "1", paramLabel = "0|1|2",
+            description = "QoS of readings and events (default: ${DEFAULT-VALUE}).")
+    int mqttQos;
+
+    @Option(names = "--mqtt-topic-prefix", defaultValue = "salgate", paramLabel = "PREFIX",
+            description = "First topic level(s) (default: ${DEFAULT-VALUE}): topics are PREFIX/<agent id>/...")
+    String mqttTopicPrefix;
+
+    @Option(names = "--mqtt-stream", paramLabel = "SENSOR[:COMMAND]@INTERVAL",
+            description = "Publish a sensor command's readings at an interval, e.g. DUMMY_0@100ms, FREE_MEMORY:read@1s"
+                    + " (repeatable; command default: read).")
+    List<String> mqttStreams = new ArrayList<>();
+
+    @Option(names = "--mqtt-no-events", description = "Do not publish agent events.")
+    boolean mqttNoEvents;
+
+    @Option(names = "--mqtt-store", paramLabel = "FILE",
+            description = "Store-and-forward file (default: ~/.salgate/mqtt-<client id>.mv.db).")
+    Path mqttStore;
+
+    @Option(names = "--mqtt-store-max", defaultValue = "" + MqttBridgeConfig.DEFAULT_MAX_STORED, paramLabel = "N",
+            description = "Messages kept while the broker is unreachable; beyond, the oldest are dropped (default: ${DEFAULT-VALUE}).")
+    long mqttStoreMax;
+
+    @Option(names = "--mqtt-store-max-age", defaultValue = "24h", paramLabel = "DURATION",
+            description = "Messages older than this are dropped unsent (default: ${DEFAULT-VALUE}; units ms, s, m, h, d).")
+    String mqttStoreMaxAge;
+
+    @Option(names = "--mqtt-reconnect-max", defaultValue = "10s", paramLabel = "DURATION",
+            description = "Longest wait between attempts to reach the broker; waits double from 500ms (default: ${DEFAULT-VALUE}).")
+    String mqttReconnectMax;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+            description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
+    /**
+     * Adds what the options ask for to the agent being built.
+     *
+     * @return false, having said why on {@code err}, when an option is not usable
+     */
+    boolean apply(AgentBuilder builder, PrintWriter err) {
+        try {
+            GatewayMetrics metrics = configureMetrics(builder);
+            configureMqtt(builder, metrics);
+            return true;
+        } catch (IllegalArgumentException | IOException e) {
+            err.println(e.getMessage());
+            return false;
+        }
+    }
+
+    private GatewayMetrics configureMetrics(AgentBuilder builder) {
+        if (metricsPort == null) {
+            return null;
+        }
+        if (metricsPort < 0 || metricsPort > 65535) {
+            throw new IllegalArgumentException("--metrics-port must be 0..65535, got " + metricsPort);
+        }
+        GatewayMetrics metrics = new GatewayMetrics();
+        builder.decorateHandler(metrics::instrument);
+        builder.extension(agent -> {
+            metrics.gauge("salgate.streams", "Streams set up or running", agent::streamCount);
+            metrics.gauge("salgate.requests.queued", "Requests waiting for a worker", agent::queuedRequests);
+            return MetricsServer.start(metricsHost, metricsPort, metrics);
+        });
+        return metrics;
+    }
+
+    private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics) throws IOException {
+        if (mqttUrl == null) {
+            if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null) {
+                throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
+            }
+            return;
+        }
+        MqttBridgeConfig.Builder b = MqttBridgeConfig.builder(mqttUrl).clientId(mqttClientId).qos(mqttQos)
+                .topicPrefix(mqttTopicPrefix).events(!mqttNoEvents).storeFile(mqttStore).maxStored(mqttStoreMax)
+                .maxAge(duration(mqttStoreMaxAge, "--mqtt-store-max-age"))
+                .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"));
+        byte[] password = password();
+        if (mqttUsername != null || password != null) {
+            b.credentials(mqttUsername, password);
+        }
+        for (String s : mqttStreams) {
+            b.stream(StreamSpec.parse(s));
+        }
+        MqttBridgeConfig config = b.build();
+        builder.extension(agent -> {
+            MqttBridge bridge = MqttBridge.start(config, agent.agentId(), agent.codecName(),
+                    sink -> agent.openSession("mqtt", () -> true, sink));
+            if (metrics != null) {
+                metrics.counter("salgate.mqtt.published", "Messages the MQTT broker acknowledged", bridge::published);
+                metrics.gauge("salgate.mqtt.pending", "Messages waiting in the store-and-forward queue", bridge::pending);
+                metrics.counter("salgate.mqtt.dropped", "Messages dropped: queue full, too old, or refused",
+                        bridge::dropped);
+            }
+            return bridge;
+        });
+    }
+
+    private byte[] password() throws IOException {
+        if (mqttPasswordFile != null) {
+            try {
+                List<String> lines = Files.readAllLines(mqttPasswordFile, StandardCharsets.UTF_8);
+                return (lines.isEmpty() ? "" : lines.get(0)).getBytes(StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new IOException("cannot read the MQTT password file " + mqttPasswordFile + ": " + e.getMessage(),
+                        e);
+            }
+        }
+        String env = System.getenv(PASSWORD_ENV);
+        return env == null ? null : env.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A duration written as a number and a unit (ms, s, m, h, d), or in ISO-8601 (PT30S). */
+    static Duration duration(String text, String option) {
+        String s = text.trim();
+        try {
+            if (s.startsWith("P") || s.startsWith("p")) {
+                return Duration.parse(s);
+            }
+            String[][] units = {{"ms", "1"}, {"s", "1000"}, {"m", "60000"}, {"h", "3600000"}, {"d", "86400000"}};
+            for (String[] u : units) {
+                if (s.endsWith(u[0])) {
+                    long n = Long.parseLong(s.substring(0, s.length() - u[0].length()));
+                    return Duration.ofMillis(Math.multiplyExact(n, Long.parseLong(u[1])));
+                }
+            }
+        } catch (RuntimeException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " '" + text + "' is not a duration: write a number and a unit"
+                + " (ms, s, m, h, d), such as 30s or 24h");
+    }
+}

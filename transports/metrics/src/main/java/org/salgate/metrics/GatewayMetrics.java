@@ -1,0 +1,86 @@
+package org.salgate.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.salgate.transport.ServerHandler;
+
+/**
+ * An agent's metrics in a Prometheus registry (Micrometer). What passes between the agent and its
+ * sessions is counted by wrapping the agent's {@link ServerHandler} with {@link #instrument};
+ * figures the agent keeps itself (streams, queued requests) or that an extension keeps (the MQTT
+ * bridge's queue) are registered as gauges and function counters read at scrape time.
+ *
+ * <p>Meters, as Prometheus names them: {@code salgate_sessions{transport}},
+ * {@code salgate_sessions_opened_total{transport}},
+ * {@code salgate_requests_total{transport,operation,result}},
+ * {@code salgate_readings_delivered_total{transport}}, {@code salgate_events_delivered_total{transport}},
+ * {@code salgate_plugin_read_errors_total{sensor}}, plus what is registered with {@link #gauge} and
+ * {@link #counter}.
+ */
+public final class GatewayMetrics {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<String, AtomicInteger> openSessions = new ConcurrentHashMap<>();
+
+    /**
+     * Wraps the agent's handler for one door (a transport, or an in-process bridge such as
+     * {@code mqtt}) so that its sessions, requests, readings and events are counted under that name.
+     */
+    public ServerHandler instrument(String transport, ServerHandler handler) {
+        AtomicInteger open = openSessions.computeIfAbsent(transport, t -> {
+            AtomicInteger n = new AtomicInteger();
+            Gauge.builder("salgate.sessions", n, AtomicInteger::get).description("Open sessions")
+                    .tag("transport", t).register(registry);
+            return n;
+        });
+        return new MeteredHandler(handler, transport, this, open);
+    }
+
+    /** A value read at each scrape, such as a queue's length. */
+    public void gauge(String name, String description, Supplier<Number> value) {
+        Gauge.builder(name, value).description(description).register(registry);
+    }
+
+    /** A count kept elsewhere and read at each scrape; it must only grow. */
+    public void counter(String name, String description, Supplier<Number> value) {
+        FunctionCounter.builder(name, value, v -> v.get().doubleValue()).description(description).register(registry);
+    }
+
+    /** The Prometheus text exposition of every meter. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    void sessionOpened(String transport) {
+        Counter.builder("salgate.sessions.opened").description("Sessions opened").tag("transport", transport)
+                .register(registry).increment();
+    }
+
+    void request(String transport, String operation, String result) {
+        Counter.builder("salgate.requests").description("Requests answered, by operation and result")
+                .tag("transport", transport).tag("operation", operation).tag("result", result)
+                .register(registry).increment();
+    }
+
+    void readingDelivered(String transport) {
+        Counter.builder("salgate.readings.delivered").description("Stream readings handed to sessions")
+                .tag("transport", transport).register(registry).increment();
+    }
+
+    void eventDelivered(String transport) {
+        Counter.builder("salgate.events.delivered").description("Event notices handed to sessions")
+                .tag("transport", transport).register(registry).increment();
+    }
+
+    void readError(String sensor) {
+        Counter.builder("salgate.plugin.read.errors").description("Readings whose plugin read failed")
+                .tag("sensor", sensor).register(registry).increment();
+    }
+}

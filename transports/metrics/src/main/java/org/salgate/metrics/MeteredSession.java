@@ -1,0 +1,86 @@
+package org.salgate.metrics;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.salgate.transport.Session;
+import org.salgate.wire.EventNotice;
+import org.salgate.wire.Message;
+import org.salgate.wire.Reading;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.StreamData;
+
+/** A session whose outgoing answers, readings and events are counted on their way to the real one. */
+final class MeteredSession implements Session {
+
+    private final Session inner;
+    private final String transport;
+    private final GatewayMetrics metrics;
+    private final Map<Long, String> operations = new ConcurrentHashMap<>();
+
+    MeteredSession(Session inner, String transport, GatewayMetrics metrics) {
+        this.inner = inner;
+        this.transport = transport;
+        this.metrics = metrics;
+    }
+
+    void requested(Request request) {
+        operations.put(request.id(), request.call().getClass().getSimpleName());
+    }
+
+    @Override
+    public void send(Message message) {
+        if (message instanceof StreamData data) {
+            metrics.readingDelivered(transport);
+            readError(data.reading());
+        } else if (message instanceof Response response) {
+            String operation = operations.remove(response.id());
+            Result result = response.result();
+            metrics.request(transport, operation == null ? "unknown" : operation,
+                    result instanceof Result.Failure f ? f.code().name() : "OK");
+            if (result instanceof Result.ReadingResult r) {
+                readError(r.reading());
+            }
+        } else if (message instanceof EventNotice) {
+            metrics.eventDelivered(transport);
+        }
+        inner.send(message);
+    }
+
+    private void readError(Reading reading) {
+        if (reading.status() == Reading.Status.ERROR) {
+            metrics.readError(reading.sensorId());
+        }
+    }
+
+    @Override
+    public long id() {
+        return inner.id();
+    }
+
+    @Override
+    public String remoteAddress() {
+        return inner.remoteAddress();
+    }
+
+    @Override
+    public boolean isWritable() {
+        return inner.isWritable();
+    }
+
+    @Override
+    public void setWritabilityListener(Runnable listener) {
+        inner.setWritabilityListener(listener);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return inner.isOpen();
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+}

@@ -1,0 +1,268 @@
+package org.salgate.mqtt;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.salgate.sensorml.Cml;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.transport.bridge.BridgeSession;
+import org.salgate.wire.Call;
+import org.salgate.wire.Event;
+import org.salgate.wire.EventNotice;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.StreamEnded;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes an agent to an MQTT broker. It talks to the agent as a client would, through one
+ * in-process {@link BridgeSession}: it describes every sensor (retained SensorML), sets up and
+ * starts the configured streams, and subscribes to events. Readings and events go through the
+ * on-disk store-and-forward queue to the broker; descriptions and the agent's status are retained
+ * messages published on every connect.
+ */
+public final class MqttBridge implements AutoCloseable {
+
+    /** Opens the in-process session on the agent; given by whoever runs the agent. */
+    @FunctionalInterface
+    public interface SessionOpener {
+        /** Opens a session whose pushed messages go to {@code sink}. */
+        BridgeSession open(BridgeSession.Sink sink);
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(MqttBridge.class);
+    private static final long CALL_TIMEOUT_S = 30;
+
+    private record Target(StreamSpec spec, String topic, String unit) {}
+
+    private final MqttBridgeConfig config;
+    private final Topics topics;
+    private final ForwardStore store;
+    private final MqttPublisher publisher;
+    private final Map<Long, Target> streams = new ConcurrentHashMap<>();
+    private final AtomicLong queued = new AtomicLong();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private BridgeSession session;
+
+    private MqttBridge(MqttBridgeConfig config, Topics topics, ForwardStore store, MqttPublisher publisher) {
+        this.config = config;
+        this.topics = topics;
+        this.store = store;
+        this.publisher = publisher;
+    }
+
+    /**
+     * Opens the store, starts connecting to the broker (in the background: an unreachable broker is
+     * retried, not an error), then sets up the configured streams on the agent.
+     *
+     * @param agentId the agent's id, the second level of every topic
+     * @param codec the agent's codec, which the session's hello must name
+     * @throws IOException when the store cannot be opened, or the agent refuses the session or a stream
+     */
+    public static MqttBridge start(MqttBridgeConfig config, String agentId, String codec, SessionOpener opener)
+            throws IOException {
+        Topics topics = new Topics(config.topicPrefix(), agentId);
+        String clientId = config.clientId() != null ? config.clientId() : "salgate-" + Topics.level(agentId);
+        Path file = config.storeFile() != null ? config.storeFile()
+                : Path.of(System.getProperty("user.home"), ".salgate", "mqtt-" + Topics.level(clientId) + ".mv.db");
+        ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
+        MqttPublisher publisher;
+        try {
+            publisher = new MqttPublisher(config, clientId, topics, store);
+        } catch (MqttException | IllegalArgumentException e) {
+            store.close();
+            throw new IOException("cannot use the MQTT broker URL " + config.serverUri() + ": " + e.getMessage(), e);
+        }
+        MqttBridge bridge = new MqttBridge(config, topics, store, publisher);
+        try {
+            publisher.start();
+            bridge.open(opener, codec);
+        } catch (IOException | RuntimeException e) {
+            bridge.close();
+            throw e;
+        }
+        return bridge;
+    }
+
+    private void open(SessionOpener opener, String codec) throws IOException {
+        session = opener.open(new Sink());
+        HelloReply reply = await(session.hello("mqtt-bridge", codec, ""), "the hello");
+        if (!reply.accepted()) {
+            throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
+        }
+        if (config.events()) {
+            expect(call(new Call.SubscribeEvents(), "subscribing to events"), Result.Ack.class, "subscribing to events");
+        }
+        Result.Sensors sensors = expect(call(new Call.ListSensors(false), "listing sensors"), Result.Sensors.class,
+                "listing sensors");
+        for (SensorInfo s : sensors.sensors()) {
+            describe(s.id());
+        }
+        for (StreamSpec spec : config.streams()) {
+            startStream(spec);
+        }
+        LOG.info("MQTT bridge to {}: {} sensors described under {}, {} streams{}", config.serverUri(),
+                sensors.sensors().size(), topics.all(), config.streams().size(),
+                config.events() ? ", events on " + topics.events() : "");
+    }
+
+    private void startStream(StreamSpec spec) throws IOException {
+        String what = "stream " + spec;
+        String unit = unitOf(spec);
+        Result.StreamHandle handle = expect(call(new Call.SetupStream(spec.sensorId(), spec.commandId(), Map.of(),
+                spec.intervalMs()), what), Result.StreamHandle.class, "setting up " + what);
+        streams.put(handle.streamId(), new Target(spec, topics.reading(spec.sensorId(), spec.commandId()), unit));
+        expect(call(new Call.StartStream(handle.streamId()), what), Result.Ack.class, "starting " + what);
+    }
+
+    private String unitOf(StreamSpec spec) throws IOException {
+        Result.Document cml = expect(call(new Call.ListCommands(spec.sensorId()), "stream " + spec),
+                Result.Document.class, "reading the commands of " + spec.sensorId());
+        try {
+            for (CommandDescription c : Cml.read(cml.xml())) {
+                if (c.id().equals(spec.commandId())) {
+                    return c.responseUnit();
+                }
+            }
+        } catch (Exception e) {
+            throw new IOException("the commands of " + spec.sensorId() + " are not readable CML: " + e.getMessage(), e);
+        }
+        return "";
+    }
+
+    private void describe(String sensorId) {
+        session.call(new Call.DescribeSensor(sensorId)).whenComplete((r, error) -> {
+            if (r instanceof Result.Document doc) {
+                publisher.retain(topics.description(sensorId), Payloads.text(doc.xml()));
+            } else if (error == null) {
+                LOG.warn("no description of {} for MQTT: {}", sensorId, r);
+            }
+        });
+    }
+
+    private Result call(Call c, String what) throws IOException {
+        return await(session.call(c), what);
+    }
+
+    private static <T> T await(java.util.concurrent.CompletableFuture<T> f, String what) throws IOException {
+        try {
+            return f.get(CALL_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IOException("the MQTT bridge's session failed on " + what + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("the agent did not answer " + what + " within " + CALL_TIMEOUT_S + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for " + what, e);
+        }
+    }
+
+    private static <T extends Result> T expect(Result r, Class<T> type, String what) throws IOException {
+        if (type.isInstance(r)) {
+            return type.cast(r);
+        }
+        if (r instanceof Result.Failure f) {
+            throw new IOException("the agent refused " + what + ": " + f.message() + " (" + f.code() + ")");
+        }
+        throw new IOException("the agent answered " + what + " with an unexpected " + r.getClass().getSimpleName());
+    }
+
+    /** Messages published and acknowledged by the broker since the start. */
+    public long published() {
+        return publisher.published();
+    }
+
+    /** Messages waiting in the store-and-forward queue. */
+    public long pending() {
+        return store.size();
+    }
+
+    /** Messages dropped: the queue was full, they waited too long, or the broker refused them. */
+    public long dropped() {
+        return store.dropped() + store.expired() + publisher.refused();
+    }
+
+    /** Readings and events handed to the queue since the start. */
+    public long queued() {
+        return queued.get();
+    }
+
+    /** Whether the broker connection is up now. */
+    public boolean isConnected() {
+        return publisher.isConnected();
+    }
+
+    /** The topics it publishes to. */
+    public Topics topics() {
+        return topics;
+    }
+
+    /**
+     * Ends its session (its streams stop), lets the queue drain for up to two seconds while
+     * connected, publishes {@code offline} and disconnects; the rest stays queued on disk.
+     */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        if (session != null) {
+            session.closeByCaller();
+        }
+        publisher.close(Duration.ofSeconds(2));
+        store.close();
+    }
+
+    private void enqueue(String topic, byte[] payload) {
+        store.append(topic, payload);
+        queued.incrementAndGet();
+        publisher.queued();
+    }
+
+    private final class Sink implements BridgeSession.Sink {
+        @Override
+        public void pushed(Message message) {
+            if (message instanceof StreamData d) {
+                Target t = streams.get(d.streamId());
+                if (t != null) {
+                    enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId(), t.unit()));
+                }
+            } else if (message instanceof EventNotice n) {
+                Event e = n.event();
+                enqueue(topics.events(), Payloads.event(e));
+                if (e.type() == Event.Type.SENSOR_ADDED) {
+                    describe(e.subject());
+                } else if (e.type() == Event.Type.SENSOR_REMOVED) {
+                    publisher.retain(topics.description(e.subject()), new byte[0]);
+                }
+            } else if (message instanceof StreamEnded ended) {
+                Target t = streams.remove(ended.streamId());
+                if (!closing.get()) {
+                    LOG.warn("the agent ended the MQTT stream {}: {}", t == null ? ended.streamId() : t.spec(),
+                            ended.reason());
+                }
+            }
+        }
+
+        @Override
+        public void closed(boolean byAgent) {
+            if (byAgent && !closing.get()) {
+                LOG.warn("the agent closed the MQTT bridge's session; nothing more is published");
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package org.salgate.mqtt;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** What the MQTT bridge connects to and publishes. Made with {@link #builder(String)}; immutable. */
+public final class MqttBridgeConfig {
+
+    /** Messages the store-and-forward queue holds by default (about an hour of 28 sensors at one reading/s). */
+    public static final long DEFAULT_MAX_STORED = 100_000;
+    /** How long a message may wait in the queue by default before it is dropped. */
+    public static final Duration DEFAULT_MAX_AGE = Duration.ofHours(24);
+
+    private final String serverUri;
+    private final String clientId;
+    private final String username;
+    private final byte[] password;
+    private final int qos;
+    private final String topicPrefix;
+    private final List<StreamSpec> streams;
+    private final boolean events;
+    private final Path storeFile;
+    private final long maxStored;
+    private final Duration maxAge;
+    private final Duration reconnectMin;
+    private final Duration reconnectMax;
+
+    private MqttBridgeConfig(Builder b) {
+        this.serverUri = b.serverUri;
+        this.clientId = b.clientId;
+        this.username = b.username;
+        this.password = b.password == null ? null : b.password.clone();
+        this.qos = b.qos;
+        this.topicPrefix = b.topicPrefix;
+        this.streams = List.copyOf(b.streams);
+        this.events = b.events;
+        this.storeFile = b.storeFile;
+        this.maxStored = b.maxStored;
+        this.maxAge = b.maxAge;
+        this.reconnectMin = b.reconnectMin;
+        this.reconnectMax = b.reconnectMax;
+    }
+
+    /** A builder for a broker at {@code serverUri} ({@code tcp://host:1883} or {@code ssl://host:8883}). */
+    public static Builder builder(String serverUri) {
+        return new Builder(serverUri);
+    }
+
+    public String serverUri() {
+        return serverUri;
+    }
+
+    /** The MQTT client id, or null for one made from the agent id. */
+    public String clientId() {
+        return clientId;
+    }
+
+    /** The user name, or null to connect without one. */
+    public String username() {
+        return username;
+    }
+
+    /** A copy of the password, or null. */
+    public byte[] password() {
+        return password == null ? null : password.clone();
+    }
+
+    public int qos() {
+        return qos;
+    }
+
+    public String topicPrefix() {
+        return topicPrefix;
+    }
+
+    public List<StreamSpec> streams() {
+        return streams;
+    }
+
+    /** Whether agent events are published. */
+    public boolean events() {
+        return events;
+    }
+
+    /** The store-and-forward file, or null for one named after the client id in the user's home. */
+    public Path storeFile() {
+        return storeFile;
+    }
+
+    public long maxStored() {
+        return maxStored;
+    }
+
+    public Duration maxAge() {
+        return maxAge;
+    }
+
+    public Duration reconnectMin() {
+        return reconnectMin;
+    }
+
+    public Duration reconnectMax() {
+        return reconnectMax;
+    }
+
+    /** Sets the bridge's options; every setter checks its argument. */
+    public static final class Builder {
+        private final String serverUri;
+        private String clientId;
+        private String username;
+        private byte[] password;
+        private int qos = 1;
+        private String topicPrefix = "salgate";
+        private final List<StreamSpec> streams = new ArrayList<>();
+        private boolean events = true;
+        private Path storeFile;
+        private long maxStored = DEFAULT_MAX_STORED;
+        private Duration maxAge = DEFAULT_MAX_AGE;
+        private Duration reconnectMin = Duration.ofMillis(500);
+        private Duration reconnectMax = Duration.ofSeconds(10);
+
+        private Builder(String serverUri) {
+            Objects.requireNonNull(serverUri, "serverUri");
+            if (!serverUri.startsWith("tcp://") && !serverUri.startsWith("ssl://")) {
+                throw new IllegalArgumentException("MQTT broker URL '" + serverUri
+                        + "' must start with tcp:// or ssl://, for example tcp://localhost:1883");
+            }
+            this.serverUri = serverUri;
+        }
+
+        public Builder clientId(String id) {
+            if (id != null && id.isBlank()) {
+                throw new IllegalArgumentException("the MQTT client id must not be blank");
+            }
+            this.clientId = id;
+            return this;
+        }
+
+        public Builder credentials(String user, byte[] pass) {
+            this.username = user;
+            this.password = pass == null ? null : pass.clone();
+            return this;
+        }
+
+        /** QoS of readings and events: 0, 1 (the default) or 2. */
+        public Builder qos(int q) {
+            if (q < 0 || q > 2) {
+                throw new IllegalArgumentException("MQTT QoS must be 0, 1 or 2, got " + q);
+            }
+            this.qos = q;
+            return this;
+        }
+
+        public Builder topicPrefix(String prefix) {
+            new Topics(Objects.requireNonNull(prefix, "prefix"), "check");
+            this.topicPrefix = prefix;
+            return this;
+        }
+
+        public Builder stream(StreamSpec spec) {
+            this.streams.add(Objects.requireNonNull(spec, "spec"));
+            return this;
+        }
+
+        public Builder events(boolean publish) {
+            this.events = publish;
+            return this;
+        }
+
+        public Builder storeFile(Path file) {
+            this.storeFile = file;
+            return this;
+        }
+
+        /** Messages the store-and-forward queue holds before it drops the oldest. */
+        public Builder maxStored(long n) {
+            if (n <= 0) {
+                throw new IllegalArgumentException("the MQTT store must hold at least one message, got " + n);
+            }
+            this.maxStored = n;
+            return this;
+        }
+
+        /** How long a message may wait before it is dropped. */
+        public Builder maxAge(Duration age) {
+            if (age.isNegative() || age.isZero()) {
+                throw new IllegalArgumentException("the MQTT store's age limit must be positive, got " + age);
+            }
+            this.maxAge = age;
+            return this;
+        }
+
+        /** The first and the longest wait between connection attempts; the wait doubles in between. */
+        public Builder reconnect(Duration min, Duration max) {
+            if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
+                throw new IllegalArgumentException("reconnect waits need 0 < min <= max, got " + min + " and " + max);
+            }
+            this.reconnectMin = min;
+            this.reconnectMax = max;
+            return this;
+        }
+
+        public MqttBridgeConfig build() {
+            return new MqttBridgeConfig(this);
+        }
+    }
+}

@@ -1,0 +1,360 @@
+package org.salgate.mqtt;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.paho.mqttv5.client.IMqttToken;
+import org.eclipse.paho.mqttv5.client.MqttActionListener;
+import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
+import org.eclipse.paho.mqttv5.client.MqttCallback;
+import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
+import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
+import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.eclipse.paho.mqttv5.common.MqttMessage;
+import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bridge's MQTT side: one Paho client, connected with a retained last will ({@code offline} on
+ * the status topic), reconnected with a doubling wait after every failure. On each connect it
+ * publishes the retained state (descriptions, then {@code online}), then the queued messages from
+ * the oldest, a bounded window at a time; a message leaves the queue only when the broker has
+ * acknowledged it, so after a reconnect the unacknowledged ones are sent again (at least once, in
+ * order).
+ */
+final class MqttPublisher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MqttPublisher.class);
+    /** Messages sent and not yet acknowledged; below Mosquitto's default receive maximum of 20. */
+    static final int WINDOW = 16;
+    private static final int CONNECT_TIMEOUT_S = 10;
+    private static final int KEEP_ALIVE_S = 30;
+    static final String ONLINE = "online";
+    static final String OFFLINE = "offline";
+
+    /** One connection's window; acknowledgements of an earlier connection do not touch the current one. */
+    private static final class Link {
+        final Semaphore window = new Semaphore(WINDOW);
+    }
+
+    private final MqttBridgeConfig config;
+    private final Topics topics;
+    private final ForwardStore store;
+    private final MqttAsyncClient client;
+    private final ScheduledExecutorService connector;
+    private final Thread sender;
+    private final Semaphore wake = new Semaphore(0);
+    private final Map<String, byte[]> retained = new ConcurrentHashMap<>();
+    private final AtomicLong published = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong failedAttempts = new AtomicLong();
+    private volatile Link link;
+    private volatile boolean running = true;
+    private long backoffMs;
+
+    MqttPublisher(MqttBridgeConfig config, String clientId, Topics topics, ForwardStore store) throws MqttException {
+        this.config = config;
+        this.topics = topics;
+        this.store = store;
+        this.client = new MqttAsyncClient(config.serverUri(), clientId, new MemoryPersistence());
+        this.client.setCallback(new Callback());
+        this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "sal-mqtt-connect"));
+        this.sender = daemon(this::sendLoop, "sal-mqtt-send");
+        this.backoffMs = config.reconnectMin().toMillis();
+    }
+
+    void start() {
+        sender.start();
+        connector.execute(this::connect);
+    }
+
+    /** Sets retained state (a description); published now when connected and again on every connect. Empty clears it. */
+    void retain(String topic, byte[] payload) {
+        if (payload.length == 0) {
+            retained.remove(topic);
+        } else {
+            retained.put(topic, payload);
+        }
+        if (link != null) {
+            publishQuietly(topic, payload, config.qos(), true);
+        }
+    }
+
+    /** A queued message was appended: the sender looks for it. */
+    void queued() {
+        wake.release();
+    }
+
+    long published() {
+        return published.get();
+    }
+
+    long refused() {
+        return refused.get();
+    }
+
+    boolean isConnected() {
+        return link != null;
+    }
+
+    private void connect() {
+        if (!running) {
+            return;
+        }
+        MqttConnectionOptions o = new MqttConnectionOptions();
+        o.setCleanStart(true);
+        o.setAutomaticReconnect(false);
+        o.setConnectionTimeout(CONNECT_TIMEOUT_S);
+        o.setKeepAliveInterval(KEEP_ALIVE_S);
+        if (config.username() != null) {
+            o.setUserName(config.username());
+        }
+        if (config.password() != null) {
+            o.setPassword(config.password());
+        }
+        o.setWill(topics.status(), message(Payloads.text(OFFLINE), config.qos(), true));
+        try {
+            client.connect(o).waitForCompletion(TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S + 1));
+            for (Map.Entry<String, byte[]> e : retained.entrySet()) {
+                client.publish(e.getKey(), message(e.getValue(), config.qos(), true));
+            }
+            client.publish(topics.status(), message(Payloads.text(ONLINE), config.qos(), true));
+        } catch (MqttException | RuntimeException e) {
+            long n = failedAttempts.incrementAndGet();
+            if (n == 1) {
+                LOG.warn("cannot reach the MQTT broker {}: {}; retrying, up to every {} s; {} messages wait",
+                        config.serverUri(), e.getMessage(), config.reconnectMax().toSeconds(), store.size());
+            } else {
+                LOG.debug("MQTT connection attempt {} failed: {}", n, e.getMessage());
+            }
+            forceDisconnect();
+            scheduleConnect();
+            return;
+        }
+        LOG.info("connected to the MQTT broker {} as {}{}; {} messages wait", config.serverUri(),
+                client.getClientId(), failedAttempts.get() > 0 ? " after " + failedAttempts.get() + " failed attempts"
+                        : "", store.size());
+        failedAttempts.set(0);
+        backoffMs = config.reconnectMin().toMillis();
+        link = new Link();
+        wake.release();
+    }
+
+    private void scheduleConnect() {
+        if (!running) {
+            return;
+        }
+        long wait = backoffMs;
+        backoffMs = Math.min(backoffMs * 2, config.reconnectMax().toMillis());
+        try {
+            connector.schedule(this::connect, wait, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    private void forceDisconnect() {
+        try {
+            if (client.isConnected()) {
+                client.disconnectForcibly(0, 1000, false);
+            }
+        } catch (MqttException e) {
+            LOG.debug("forced MQTT disconnect failed: {}", e.getMessage());
+        }
+    }
+
+    private void sendLoop() {
+        Link current = null;
+        long cursor = 0;
+        while (running) {
+            try {
+                Link l = link;
+                if (l == null) {
+                    current = null;
+                    awaitWork();
+                    continue;
+                }
+                if (l != current) {
+                    current = l;
+                    cursor = store.firstKey();
+                }
+                ForwardStore.Entry e = store.next(cursor);
+                if (e == null) {
+                    awaitWork();
+                    continue;
+                }
+                if (!l.window.tryAcquire(200, TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                if (link != l) {
+                    l.window.release();
+                    continue;
+                }
+                try {
+                    client.publish(e.topic(), message(e.payload(), config.qos(), false), null, acknowledged(l, e.key()));
+                    cursor = e.key() + 1;
+                } catch (MqttException ex) {
+                    l.window.release();
+                    LOG.debug("MQTT publish refused by the client: {}", ex.getMessage());
+                    awaitWork();
+                }
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException ex) {
+                LOG.error("the MQTT sender failed; it goes on with the next message", ex);
+            }
+        }
+    }
+
+    private MqttActionListener acknowledged(Link l, long key) {
+        return new MqttActionListener() {
+            @Override
+            public void onSuccess(IMqttToken token) {
+                store.remove(key);
+                published.incrementAndGet();
+                l.window.release();
+                wake.release();
+            }
+
+            @Override
+            public void onFailure(IMqttToken token, Throwable cause) {
+                l.window.release();
+                if (link == l && client.isConnected()) {
+                    // The broker answered and refused this message: sending it again would be refused too.
+                    store.remove(key);
+                    long n = refused.incrementAndGet();
+                    LOG.warn("the MQTT broker refused a message ({}); {} refused so far",
+                            cause == null ? "no reason given" : cause.getMessage(), n);
+                }
+                wake.release();
+            }
+        };
+    }
+
+    private void awaitWork() throws InterruptedException {
+        if (wake.tryAcquire(200, TimeUnit.MILLISECONDS)) {
+            wake.drainPermits();
+        }
+    }
+
+    private void publishQuietly(String topic, byte[] payload, int qos, boolean retain) {
+        try {
+            client.publish(topic, message(payload, qos, retain));
+        } catch (MqttException e) {
+            LOG.debug("retained publish of {} failed; it is sent again on the next connect: {}", topic,
+                    e.getMessage());
+        }
+    }
+
+    /**
+     * Stops: waits up to {@code drain} for the queue to empty while connected, publishes the
+     * retained {@code offline}, disconnects. What is still queued stays in the store for the next start.
+     */
+    void close(Duration drain) {
+        long deadline = System.nanoTime() + drain.toNanos();
+        while (link != null && store.size() > 0 && System.nanoTime() < deadline) {
+            wake.release();
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        running = false;
+        wake.release();
+        connector.shutdownNow();
+        Link l = link;
+        link = null;
+        try {
+            sender.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            if (l != null && client.isConnected()) {
+                client.publish(topics.status(), message(Payloads.text(OFFLINE), config.qos(), true))
+                        .waitForCompletion(2000);
+                client.disconnect(2000).waitForCompletion(3000);
+            }
+        } catch (MqttException e) {
+            LOG.warn("the MQTT bridge did not disconnect cleanly: {}", e.getMessage());
+        }
+        try {
+            client.close(true);
+        } catch (MqttException e) {
+            LOG.debug("closing the MQTT client: {}", e.getMessage());
+        }
+        if (store.size() > 0) {
+            LOG.info("{} messages stay in the store-and-forward file for the next start", store.size());
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(2));
+    }
+
+    private static MqttMessage message(byte[] payload, int qos, boolean retain) {
+        MqttMessage m = new MqttMessage(payload, qos, retain, new MqttProperties());
+        return m;
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private final class Callback implements MqttCallback {
+        @Override
+        public void disconnected(MqttDisconnectResponse response) {
+            if (!running) {
+                return;
+            }
+            link = null;
+            LOG.warn("lost the MQTT broker {}: {}; reconnecting, {} messages wait", config.serverUri(),
+                    response.getException() != null ? response.getException().getMessage() : response.getReasonString(),
+                    store.size());
+            try {
+                connector.execute(MqttPublisher.this::scheduleConnect);
+            } catch (RejectedExecutionException e) {
+                // closing
+            }
+        }
+
+        @Override
+        public void mqttErrorOccurred(MqttException exception) {
+            LOG.warn("MQTT error: {}", exception.getMessage());
+        }
+
+        @Override
+        public void messageArrived(String topic, MqttMessage message) {
+            // the bridge subscribes to nothing
+        }
+
+        @Override
+        public void deliveryComplete(IMqttToken token) {
+            // counted by each publish's listener
+        }
+
+        @Override
+        public void connectComplete(boolean reconnect, String serverURI) {
+            // the connect task takes over from here
+        }
+
+        @Override
+        public void authPacketArrived(int reasonCode, MqttProperties properties) {
+            // no enhanced authentication
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package org.salgate.mqtt;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import org.salgate.wire.Event;
+import org.salgate.wire.Reading;
+import org.salgate.wire.Value;
+
+/** The JSON published for readings and events. */
+final class Payloads {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Payloads() {}
+
+    /**
+     * A reading as {@code {"sensor","command","sequence","timestamp","timestampMicros","status","value","unit"}}
+     * plus {@code "error"} when its status is not OK; bytes values are base64.
+     */
+    static byte[] reading(Reading r, String commandId, String unit) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("sensor", r.sensorId());
+        n.put("command", commandId);
+        n.put("sequence", r.sequence());
+        n.put("timestamp", instant(r.timestampMicros()).toString());
+        n.put("timestampMicros", r.timestampMicros());
+        n.put("status", r.status().name());
+        Value v = r.value();
+        if (v instanceof Value.Num num) {
+            n.put("value", num.value());
+        } else if (v instanceof Value.Int i) {
+            n.put("value", i.value());
+        } else if (v instanceof Value.Text t) {
+            n.put("value", t.value());
+        } else if (v instanceof Value.Bytes b) {
+            n.put("value", Base64.getEncoder().encodeToString(b.value()));
+        } else {
+            n.putNull("value");
+        }
+        n.put("unit", unit);
+        if (r.status() != Reading.Status.OK) {
+            n.put("error", r.error());
+        }
+        return bytes(n);
+    }
+
+    /** An event as {@code {"type","subject","state","timestamp","detail"}}; state only for state changes. */
+    static byte[] event(Event e) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("type", e.type().name());
+        n.put("subject", e.subject());
+        if (e.state() != null) {
+            n.put("state", e.state().name());
+        }
+        n.put("timestamp", instant(e.timestampMicros()).toString());
+        n.put("detail", e.detail());
+        return bytes(n);
+    }
+
+    static byte[] text(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Instant instant(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    private static byte[] bytes(ObjectNode n) {
+        try {
+            return JSON.writeValueAsBytes(n);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree failed to serialize", e);
+        }
+    }
+}
