@@ -72,10 +72,6 @@ final class Exchange {
         return request.content().toString(StandardCharsets.UTF_8);
     }
 
-    boolean hasBody() {
-        return request.content().isReadable();
-    }
-
     /** The token of an {@code Authorization: Bearer} header, or the empty string. */
     String bearerToken() {
         String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);

@@ -112,11 +112,6 @@ final class HttpTransportServer implements TransportServer {
         serverChannel = bound.channel();
     }
 
-    /** The routes this server answers; for the OpenAPI check and tests. */
-    Router router() {
-        return api.router();
-    }
-
     @Override
     public synchronized InetSocketAddress localAddress() {
         if (serverChannel == null) {

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Call;
+import org.salgate.wire.ErrorCode;
 import org.salgate.wire.Message;
 import org.salgate.wire.Result;
 import org.slf4j.Logger;
@@ -124,7 +125,7 @@ final class RestApi {
             return expect(session.call(new Call.ListSensors(false))).thenApply(listed -> {
                 var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
                         .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
-                                org.salgate.wire.ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
+                                ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
                 var node = JsonViews.sensor(sensor);
                 node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
                 node.put("commands", "/api/sensors/" + id + "/commands");
@@ -330,9 +331,7 @@ final class RestApi {
         if (node == null || !node.isObject()) {
             throw new BadRequest("body", "must be a JSON object of arguments, such as {\"size\": 1024}");
         }
-        var fields = node.fields();
-        while (fields.hasNext()) {
-            var field = fields.next();
+        for (var field : node.properties()) {
             if (!field.getValue().isValueNode() || field.getValue().isNull()) {
                 throw new BadRequest(field.getKey(), "must be a string, a number or a boolean");
             }
