@@ -86,6 +86,15 @@ class ClientOutputTest {
     }
 
     @Test
+    void outputGivenBeforeTheCommandAppliesToIt() throws IOException {
+        Run r = run("--output", "json", "list");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        assertEquals(3, json(r.out()).size());
+        Run own = run("--output", "json", "list", "--output", "csv");
+        assertTrue(own.out().startsWith("id,protocol,state,description\n"), own.out());
+    }
+
+    @Test
     void readAsJsonKeepsTheNumberAndGivesTheUnitApart() throws IOException {
         withUnit("Cel");
         Run r = run("read", "DUMMY_0", "-o", "json");
