@@ -29,37 +29,9 @@ import org.salgate.wire.Result;
 
 /** --output json and csv, the environment variables, and the usage messages said plainly. */
 @Timeout(30)
-class ClientOutputTest {
+class ClientOutputTest extends CliFixture {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    private FakeAgent agent;
-
-    @BeforeEach
-    void startAgent() throws IOException {
-        agent = FakeAgent.start();
-    }
-
-    @AfterEach
-    void stopAgent() {
-        agent.close();
-    }
-
-    private record Run(int code, String out, String err) {}
-
-    private Run run(String... args) {
-        List<String> all = new ArrayList<>(List.of("--transport", InMemoryTransport.NAME, "--port",
-                Integer.toString(agent.port())));
-        all.addAll(List.of(args));
-        return runWith(Map.of(), all.toArray(new String[0]));
-    }
-
-    private static Run runWith(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClientMain.execute(new PrintWriter(out), new PrintWriter(err), env, args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     private static JsonNode json(String text) throws IOException {
         return JSON.readTree(text);
