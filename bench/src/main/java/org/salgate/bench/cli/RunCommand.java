@@ -18,6 +18,7 @@ import org.salgate.bench.run.RunScorer;
 import org.salgate.bench.sample.ProcStat;
 import org.salgate.bench.score.ScoreCard;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
 
 /** A measuring run at one level: build the configuration, run, write the reports, print the scores. */
 abstract class RunCommand extends BaseCommand {
@@ -31,17 +32,14 @@ abstract class RunCommand extends BaseCommand {
 
     abstract Set<Method> methods();
 
+    /** Applies the options only this level has. */
+    abstract void configureLevel(RunConfig.Builder b);
+
     @Override
     int execute() throws Exception {
+        RunConfig config = checkedConfig();
         if (!ProcStat.supported()) {
             throw new IllegalStateException("the bench samples the server through Linux /proc, which this machine lacks");
-        }
-        RunConfig config = config();
-        var available = org.salgate.transport.Transports.available().keySet();
-        for (String t : config.transportsWithBaseline()) {
-            if (!available.contains(t)) {
-                throw new IllegalArgumentException("unknown transport '" + t + "'; available: " + String.join(", ", available));
-            }
         }
         RunOutcome outcome = new BenchRunner(config, System.out).run();
         Path md = ReportWriter.write(outcome, MachineInfo.current(), true);
@@ -63,6 +61,26 @@ abstract class RunCommand extends BaseCommand {
         return EXIT_OK;
     }
 
+    /**
+     * The configuration, or a {@link ParameterException} (exit code 2, bad usage) for option values
+     * that do not make one: a client count of 0, an unknown transport or method...
+     */
+    RunConfig checkedConfig() {
+        try {
+            RunConfig config = config();
+            var available = org.salgate.transport.Transports.available().keySet();
+            for (String t : config.transportsWithBaseline()) {
+                if (!available.contains(t)) {
+                    throw new IllegalArgumentException("unknown transport '" + t + "'; available: "
+                            + String.join(", ", available));
+                }
+            }
+            return config;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
     RunConfig config() {
         RunConfig.Builder b = RunConfig.builder();
         if (options.quick) {
@@ -71,8 +89,7 @@ abstract class RunCommand extends BaseCommand {
         b.level(level()).methods(methods())
                 .transports(options.transports != null ? options.transports : defaultTransports())
                 .baseline(options.baseline)
-                .out(options.out != null ? options.out : RunOptions.defaultOut())
-                .limits(!options.noLimits);
+                .out(options.out != null ? options.out : RunOptions.defaultOut());
         if (options.clients != null) {
             b.clients(options.clients);
         }
@@ -82,33 +99,10 @@ abstract class RunCommand extends BaseCommand {
         if (options.warmup != null) {
             b.serverWarmup(options.warmup);
         }
-        if (options.rttCalls != null) {
-            b.rttCalls(options.rttCalls);
-        }
         if (options.rttWarmupCalls != null) {
             b.rttWarmupCalls(options.rttWarmupCalls);
         }
-        if (options.tpDuration != null) {
-            b.tpDuration(options.tpDuration);
-        }
-        if (options.streamDuration != null) {
-            b.streamDuration(options.streamDuration);
-        }
-        if (options.resourceDuration != null) {
-            b.resourceDuration(options.resourceDuration);
-        }
-        if (options.agentDuration != null) {
-            b.agentDuration(options.agentDuration);
-        }
-        if (options.dummySensors != null) {
-            if (options.dummySensors <= 0) {
-                throw new IllegalArgumentException("--dummy-sensors must be at least 1, got " + options.dummySensors);
-            }
-            b.dummySensors(options.dummySensors);
-        }
-        if (options.rate != null) {
-            b.ratePerClient(options.rate);
-        }
+        configureLevel(b);
         return b.build();
     }
 

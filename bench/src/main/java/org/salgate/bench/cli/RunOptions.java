@@ -8,7 +8,7 @@ import java.util.List;
 
 import picocli.CommandLine.Option;
 
-/** The options of a measuring run, shared by {@code transport} and {@code agent}. */
+/** The options of a measuring run shared by {@code transport} and {@code agent}; each has its own besides. */
 final class RunOptions {
 
     @Option(names = "--transports", split = ",", paramLabel = "NAME",
@@ -36,35 +36,8 @@ final class RunOptions {
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: bench-results/<timestamp>).")
     Path out;
 
-    @Option(names = "--rtt-calls", paramLabel = "N", description = "RTT calls per client (default: 1000).")
-    Integer rttCalls;
-
     @Option(names = "--rtt-warmup-calls", paramLabel = "N", description = "Warm-up calls per client before each RTT cell (default: 200).")
     Integer rttWarmupCalls;
-
-    @Option(names = "--tp-duration", paramLabel = "DURATION", description = "TP cell length (default: 60s).")
-    Duration tpDuration;
-
-    @Option(names = "--stream-duration", paramLabel = "DURATION", description = "Streaming cell length (default: 30s).")
-    Duration streamDuration;
-
-    @Option(names = "--resource-duration", paramLabel = "DURATION", description = "Resource cell length (default: 30s).")
-    Duration resourceDuration;
-
-    @Option(names = "--agent-duration", paramLabel = "DURATION", description = "Agent-level cell length (default: 30s).")
-    Duration agentDuration;
-
-    @Option(names = "--rate", paramLabel = "CALLS_PER_S",
-            description = "Open-loop RTT: each client calls at this fixed rate; latencies are measured from each call's "
-                    + "intended start (coordinated-omission corrected).")
-    Double rate;
-
-    @Option(names = "--dummy-sensors", paramLabel = "N",
-            description = "Agent level: dummy sensors besides the OS sensors (default: 20, the paper's 28 in all).")
-    Integer dummySensors;
-
-    @Option(names = "--no-limits", description = "Skip the framework-free socket ceiling (transport level).")
-    boolean noLimits;
 
     static Path defaultOut() {
         return Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

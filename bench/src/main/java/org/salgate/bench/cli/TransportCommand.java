@@ -5,7 +5,9 @@ import java.util.Set;
 
 import org.salgate.bench.run.Level;
 import org.salgate.bench.run.Method;
+import org.salgate.bench.run.RunConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Transport level: the echo/stream service on each transport (paper Tables I-IV, Figure 2). */
@@ -16,6 +18,30 @@ final class TransportCommand extends RunCommand {
     @Option(names = "--methods", split = ",", paramLabel = "METHOD", defaultValue = "rtt,tp,stream,resource",
             description = "Test methods: rtt, tp, stream, resource (default: ${DEFAULT-VALUE}).")
     List<String> methodNames;
+
+    @Mixin
+    TransportRunOptions transportOptions = new TransportRunOptions();
+
+    @Override
+    void configureLevel(RunConfig.Builder b) {
+        TransportRunOptions o = transportOptions;
+        b.limits(!o.noLimits);
+        if (o.rttCalls != null) {
+            b.rttCalls(o.rttCalls);
+        }
+        if (o.tpDuration != null) {
+            b.tpDuration(o.tpDuration);
+        }
+        if (o.streamDuration != null) {
+            b.streamDuration(o.streamDuration);
+        }
+        if (o.resourceDuration != null) {
+            b.resourceDuration(o.resourceDuration);
+        }
+        if (o.rate != null) {
+            b.ratePerClient(o.rate);
+        }
+    }
 
     @Override
     Level level() {

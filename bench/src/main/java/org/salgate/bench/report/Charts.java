@@ -12,16 +12,35 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.salgate.bench.run.Metrics;
 import org.salgate.bench.run.Panel;
+import org.salgate.bench.score.Direction;
 import org.salgate.bench.score.MethodRatio;
 
 /**
  * The paper's Figure 2 as PNG files: one chart per panel, each transport's ratio to the baseline
- * (percent) against the client count, with the baseline's 100 % as a dashed line. Headless.
+ * (percent) against the client count, with the baseline's 100 % as a dashed line; the y axis says
+ * that above 100 is better (less CPU, memory or time; more calls or messages). Headless.
  */
 public final class Charts {
 
     private Charts() {}
+
+    /**
+     * The y axis says which way is better, since for times and resources the ratio is inverted:
+     * "ratio to rmi (%): above 100 = less CPU than rmi".
+     */
+    static String yAxisTitle(Panel p, String baseline) {
+        String better = switch (p.metric()) {
+            case Metrics.CPU_PCT -> "less CPU";
+            case Metrics.RSS_MB -> "less memory";
+            case Metrics.MEAN_US -> "shorter round trips";
+            case Metrics.CALLS_PER_S -> "more calls/s";
+            case Metrics.MSGS_PER_S -> "more messages/s";
+            default -> p.direction() == Direction.LOWER_IS_BETTER ? "less" : "more";
+        };
+        return "ratio to " + baseline + " (%): above 100 = " + better + " than " + baseline;
+    }
 
     /** Writes one PNG per panel into {@code dir}; returns the files written. */
     public static List<Path> write(Path dir, Map<Panel, Map<String, MethodRatio>> ratios, String baseline)
@@ -33,7 +52,7 @@ public final class Charts {
             Panel p = e.getKey();
             XYChart chart = new XYChartBuilder().width(640).height(420)
                     .title("Figure 2 " + p.id() + ": " + p.title() + " (" + baseline + " = 100 %)")
-                    .xAxisTitle("clients").yAxisTitle("ratio to " + baseline + " (%)").build();
+                    .xAxisTitle("clients").yAxisTitle(yAxisTitle(p, baseline)).build();
             chart.getStyler().setLegendVisible(true);
             List<Integer> allCounts = new ArrayList<>();
             for (var t : e.getValue().entrySet()) {

@@ -1,6 +1,7 @@
 package org.salgate.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,6 +98,37 @@ class CommandLineTest {
         String out = run("transport", "--bogus");
         assertTrue(out.startsWith("2\n"), out);
         assertTrue(out.contains("Unknown option"), out);
+    }
+
+    @Test
+    void optionValuesThatMakeNoRunAreBadUsage() {
+        String zeroClients = run("transport", "--quick", "--clients", "0");
+        assertTrue(zeroClients.startsWith("2\n"), zeroClients);
+        assertTrue(zeroClients.contains("client counts must be positive, got [0]"), zeroClients);
+        String unknown = run("transport", "--quick", "--transports", "nope");
+        assertTrue(unknown.startsWith("2\n"), unknown);
+        assertTrue(unknown.contains("unknown transport 'nope'"), unknown);
+        String badMethod = run("agent", "--quick", "--methods", "rtt");
+        assertTrue(badMethod.startsWith("2\n"), badMethod);
+    }
+
+    @Test
+    void eachLevelsHelpListsOnlyItsOwnOptions() {
+        String transport = run("transport", "--help");
+        assertTrue(transport.startsWith("0\n"), transport);
+        for (String own : List.of("--tp-duration", "--rtt-calls", "--no-limits", "--clients", "--quick")) {
+            assertTrue(transport.contains(own), own + " missing from:\n" + transport);
+        }
+        for (String other : List.of("--agent-duration", "--dummy-sensors")) {
+            assertFalse(transport.contains(other), other + " in:\n" + transport);
+        }
+        String agent = run("agent", "--help");
+        for (String own : List.of("--agent-duration", "--dummy-sensors", "--clients")) {
+            assertTrue(agent.contains(own), own + " missing from:\n" + agent);
+        }
+        for (String other : List.of("--tp-duration", "--rtt-calls", "--no-limits", "--rate")) {
+            assertFalse(agent.contains(other), other + " in:\n" + agent);
+        }
     }
 
     @Test

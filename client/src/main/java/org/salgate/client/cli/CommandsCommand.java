@@ -47,7 +47,7 @@ final class CommandsCommand extends BaseCommand {
             out().println(document);
             return ExitCodes.OK;
         }
-        switch (output.format) {
+        switch (output.format()) {
             case json -> Output.jsonDocument(out(), commands.stream().map(c -> record(c, true)).toList());
             case csv -> Output.csv(out(), COLUMNS, commands.stream().map(c -> record(c, false)).toList());
             case table -> print(commands, out());

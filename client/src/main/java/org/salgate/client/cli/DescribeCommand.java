@@ -28,7 +28,7 @@ final class DescribeCommand extends BaseCommand {
         Map<String, Object> record = new LinkedHashMap<>();
         record.put("sensor", sensor);
         record.put("sensorML", document);
-        switch (output.format) {
+        switch (output.format()) {
             case json -> Output.jsonDocument(out(), record);
             case csv -> Output.csv(out(), COLUMNS, List.of(record));
             case table -> out().println(document);

@@ -34,7 +34,7 @@ final class EventsCommand extends BaseCommand {
     int run(SalClient client) throws Exception {
         PrintWriter out = out();
         long count = this.count == null ? 0 : this.count;
-        if (output.format == OutputOption.Format.csv) {
+        if (output.format() == OutputOption.Format.csv) {
             Output.csvHeader(out, Output.EVENT_COLUMNS);
         }
         CompletableFuture<Void> counted = new CompletableFuture<>();
@@ -44,7 +44,7 @@ final class EventsCommand extends BaseCommand {
             if (count > 0 && n > count) {
                 return;
             }
-            switch (output.format) {
+            switch (output.format()) {
                 case json -> Output.jsonLine(out, Output.event(event));
                 case csv -> Output.csvRecord(out, Output.EVENT_COLUMNS, Output.event(event));
                 case table -> {

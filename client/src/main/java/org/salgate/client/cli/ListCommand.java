@@ -25,7 +25,7 @@ final class ListCommand extends BaseCommand {
     @Override
     int run(SalClient client) throws Exception {
         List<SensorInfo> sensors = await(active ? client.listActiveSensors() : client.listSensors());
-        switch (output.format) {
+        switch (output.format()) {
             case json -> Output.jsonDocument(out(), sensors.stream().map(ListCommand::record).toList());
             case csv -> Output.csv(out(), COLUMNS, sensors.stream().map(ListCommand::record).toList());
             case table -> table(sensors);

@@ -22,7 +22,7 @@ final class ProtocolsCommand extends BaseCommand {
     @Override
     int run(SalClient client) throws Exception {
         List<ProtocolInfo> protocols = await(client.listProtocols());
-        switch (output.format) {
+        switch (output.format()) {
             case json -> Output.jsonDocument(out(), protocols.stream().map(ProtocolsCommand::record).toList());
             case csv -> Output.csv(out(), COLUMNS, protocols.stream().map(ProtocolsCommand::record).toList());
             case table -> print(protocols, out());

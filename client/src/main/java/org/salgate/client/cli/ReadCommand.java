@@ -24,7 +24,7 @@ final class ReadCommand extends BaseCommand {
         CompletableFuture<Reading> reading = client.execute(call.sensor, call.command, call.args);
         CompletableFuture<String> unit = Units.of(client, call.sensor, call.command);
         Reading r = await(reading);
-        switch (output.format) {
+        switch (output.format()) {
             case json -> Output.jsonDocument(out(), Output.reading(r, await(unit), false));
             case csv -> Output.csv(out(), Output.readingColumns(false), List.of(Output.reading(r, await(unit), false)));
             case table -> out().println(r.sensorId() + "  " + ReadingFormat.line(r, await(unit)));

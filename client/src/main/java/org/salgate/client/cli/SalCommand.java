@@ -35,6 +35,11 @@ final class SalCommand implements Callable<Integer> {
     @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print version information and exit.")
     boolean version;
 
+    @Option(names = {"-o", "--output"}, paramLabel = "<format>",
+            description = "table, json or csv for the command that follows (list, describe, commands, read, stream,"
+                    + " events, protocols).")
+    OutputOption.Format output;
+
     @Option(names = "--list-transports", description = "List the transports available here and exit.")
     boolean listTransports;
 

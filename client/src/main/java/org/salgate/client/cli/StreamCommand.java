@@ -51,7 +51,7 @@ final class StreamCommand extends BaseCommand {
         PrintWriter out = out();
         long count = this.count == null ? 0 : this.count;
         List<String> columns = Output.readingColumns(true);
-        if (output.format == OutputOption.Format.csv) {
+        if (output.format() == OutputOption.Format.csv) {
             Output.csvHeader(out, columns);
         }
         CompletableFuture<Void> counted = new CompletableFuture<>();
@@ -65,7 +65,7 @@ final class StreamCommand extends BaseCommand {
                 if (count > 0 && n > count) {
                     return;
                 }
-                switch (output.format) {
+                switch (output.format()) {
                     case json -> Output.jsonLine(out, Output.reading(reading, unit, true));
                     case csv -> Output.csvRecord(out, columns, Output.reading(reading, unit, true));
                     case table -> {

@@ -32,43 +32,10 @@ import org.salgate.wire.SensorState;
 import org.salgate.wire.StreamEnded;
 
 @Timeout(30)
-class ClientMainTest {
+class ClientMainTest extends CliFixture {
 
     private static final String TIMESTAMP =
             Instant.EPOCH.plus(FakeAgent.TIMESTAMP_MICROS, ChronoUnit.MICROS).toString();
-
-    private FakeAgent agent;
-
-    @BeforeEach
-    void startAgent() throws IOException {
-        agent = FakeAgent.start();
-    }
-
-    @AfterEach
-    void stopAgent() {
-        agent.close();
-    }
-
-    private record Run(int code, String out, String err) {
-        List<String> outLines() {
-            return out.isEmpty() ? List.of() : List.of(out.split("\n"));
-        }
-    }
-
-    /** Runs the CLI against the fake agent. */
-    private Run run(String... args) {
-        List<String> all = new ArrayList<>(List.of("--transport", InMemoryTransport.NAME, "--port",
-                Integer.toString(agent.port())));
-        all.addAll(List.of(args));
-        return runRaw(all.toArray(new String[0]));
-    }
-
-    private static Run runRaw(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClientMain.execute(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     private static void assertOneLine(String text) {
         assertEquals(1, text.split("\n").length, "expected one line, got: " + text);

@@ -29,37 +29,9 @@ import org.salgate.wire.Result;
 
 /** --output json and csv, the environment variables, and the usage messages said plainly. */
 @Timeout(30)
-class ClientOutputTest {
+class ClientOutputTest extends CliFixture {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    private FakeAgent agent;
-
-    @BeforeEach
-    void startAgent() throws IOException {
-        agent = FakeAgent.start();
-    }
-
-    @AfterEach
-    void stopAgent() {
-        agent.close();
-    }
-
-    private record Run(int code, String out, String err) {}
-
-    private Run run(String... args) {
-        List<String> all = new ArrayList<>(List.of("--transport", InMemoryTransport.NAME, "--port",
-                Integer.toString(agent.port())));
-        all.addAll(List.of(args));
-        return runWith(Map.of(), all.toArray(new String[0]));
-    }
-
-    private static Run runWith(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClientMain.execute(new PrintWriter(out), new PrintWriter(err), env, args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     private static JsonNode json(String text) throws IOException {
         return JSON.readTree(text);
@@ -83,6 +55,15 @@ class ClientOutputTest {
         assertEquals("DUMMY_1", all.get(1).get("id").asText());
         assertEquals("STREAMING", all.get(1).get("state").asText());
         assertEquals("dummy", all.get(1).get("protocol").asText());
+    }
+
+    @Test
+    void outputGivenBeforeTheCommandAppliesToIt() throws IOException {
+        Run r = run("--output", "json", "list");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        assertEquals(3, json(r.out()).size());
+        Run own = run("--output", "json", "list", "--output", "csv");
+        assertTrue(own.out().startsWith("id,protocol,state,description\n"), own.out());
     }
 
     @Test
