@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -85,6 +86,9 @@ public final class AgentMain implements Callable<Integer> {
     @Option(names = "--list-transports", description = "Print the transports found and exit.")
     boolean listTransports;
 
+    @Mixin
+    TlsOptions tls;
+
     public static void main(String[] args) {
         int code = run(args);
         if (code != 0) {
@@ -127,6 +131,12 @@ public final class AgentMain implements Callable<Integer> {
         AgentBuilder builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
                 .runtimePluginLoading(!noRuntimePlugins)
                 .serverOptions(o -> o.maxFrameBytes(maxFrameBytes));
+        try {
+            builder.tls(tls.config(host, out));
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("cannot set up TLS: " + e.getMessage());
+            return EXIT_USAGE;
+        }
         if (agentId != null) {
             builder.agentId(agentId);
         }
