@@ -106,6 +106,9 @@ public final class AgentMain implements Callable<Integer> {
     @Mixin
     GatewayOptions gateway;
 
+    @Mixin
+    TlsOptions tls;
+
     public static void main(String[] args) {
         int code = run(args);
         if (code != 0) {
@@ -153,6 +156,12 @@ public final class AgentMain implements Callable<Integer> {
         AgentBuilder builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
                 .runtimePluginLoading(!noRuntimePlugins)
                 .serverOptions(o -> o.maxFrameBytes(maxFrameBytes));
+        try {
+            builder.tls(tls.config(host, out));
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("cannot set up TLS: " + e.getMessage());
+            return EXIT_USAGE;
+        }
         if (agentId != null) {
             builder.agentId(agentId);
         }

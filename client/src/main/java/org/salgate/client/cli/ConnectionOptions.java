@@ -10,6 +10,7 @@ import org.salgate.wire.Codecs;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -42,6 +43,9 @@ final class ConnectionOptions {
             converter = DurationConverter.class,
             description = "How long to wait to connect and for each answer, such as 10s or 500ms (default: 10s).")
     Duration timeout = Duration.ofSeconds(10);
+
+    @Mixin
+    TlsOptions tls;
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "Print stack traces and library logs on errors.")
@@ -77,6 +81,7 @@ final class ConnectionOptions {
                     .transport(transport).host(host).port(port).codec(codec)
                     .clientName("salgate-client-cli")
                     .connectTimeout(timeout).requestTimeout(timeout)
+                    .tls(tls.config())
                     .connect();
         } catch (IOException e) {
             throw new CannotConnectException(e.getMessage(), e);

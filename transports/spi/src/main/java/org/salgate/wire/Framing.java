@@ -13,6 +13,9 @@ public final class Framing {
     /** Default maximum frame size: 16 MiB, well above the largest streaming payload the bench uses (80 KB). */
     public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+    /** The first two bytes of a TLS handshake record (type 22, version 3.x), read as a length's high half. */
+    private static final int TLS_HANDSHAKE_PREFIX = 0x1603;
+
     private Framing() {}
 
     /**
@@ -23,6 +26,10 @@ public final class Framing {
      */
     public static int checkLength(int length, int maxFrameBytes) throws CodecException {
         if (length > maxFrameBytes) {
+            if (length >>> 16 == TLS_HANDSHAKE_PREFIX) {
+                throw new FrameTooLargeException(length, maxFrameBytes, "; its first bytes, 16 03, begin a TLS"
+                        + " handshake: the peer uses TLS and this side does not");
+            }
             throw new FrameTooLargeException(length, maxFrameBytes);
         }
         if (length <= 0) {
@@ -36,7 +43,11 @@ public final class Framing {
         private static final long serialVersionUID = 1L;
 
         public FrameTooLargeException(long length, int max) {
-            super("frame of " + length + " bytes exceeds the maximum of " + max + " bytes");
+            this(length, max, "");
+        }
+
+        FrameTooLargeException(long length, int max, String hint) {
+            super("frame of " + length + " bytes exceeds the maximum of " + max + " bytes" + hint);
         }
     }
 }

@@ -3,6 +3,7 @@ package org.salgate.transport.tls;
 import java.security.KeyManagementException;
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLContextSpi;
@@ -19,9 +20,10 @@ import javax.net.ssl.TrustManager;
  */
 final class EngineContext extends SSLContext {
 
-    EngineContext(TlsConfig config, String host, int port, List<String> protocols) {
-        super(new Spi(config, host, port, protocols.toArray(String[]::new)), config.sslContext().getProvider(),
-                config.sslContext().getProtocol());
+    EngineContext(TlsConfig config, String host, int port, List<String> protocols,
+                  CompletableFuture<Void> handshake) {
+        super(new Spi(config, host, port, protocols.toArray(String[]::new), handshake),
+                config.sslContext().getProvider(), config.sslContext().getProtocol());
     }
 
     private static final class Spi extends SSLContextSpi {
@@ -29,18 +31,20 @@ final class EngineContext extends SSLContext {
         private final String host;
         private final int port;
         private final String[] protocols;
+        private final CompletableFuture<Void> handshake;
 
-        Spi(TlsConfig config, String host, int port, String[] protocols) {
+        Spi(TlsConfig config, String host, int port, String[] protocols, CompletableFuture<Void> handshake) {
             this.config = config;
             this.host = host;
             this.port = port;
             this.protocols = protocols;
+            this.handshake = handshake;
         }
 
         private SSLEngine engine() {
             SSLEngine engine = config.isServer() ? config.serverEngine() : config.clientEngine(host, port);
             engine.setEnabledProtocols(protocols);
-            return engine;
+            return handshake == null ? engine : new WatchedEngine(engine, handshake);
         }
 
         @Override

@@ -268,7 +268,7 @@ public final class TlsConfig {
      * dialled (ignored on a server). Its socket factories are not for use.
      */
     public SSLContext engineContext(String host, int port) {
-        return new EngineContext(this, host, port, PROTOCOLS);
+        return new EngineContext(this, host, port, PROTOCOLS, null);
     }
 
     /**
@@ -276,10 +276,20 @@ public final class TlsConfig {
      * {@link #PROTOCOLS}: for a library whose handshake loop predates one of them.
      */
     public SSLContext engineContext(String host, int port, List<String> protocols) {
+        return engineContext(host, port, protocols, null);
+    }
+
+    /**
+     * As {@link #engineContext(String, int, List)}, for a client whose library does not say when the
+     * handshake is done: the context's engine completes {@code handshake} when its handshake
+     * finishes, or fails it with the TLS error (or the close) that ends it.
+     */
+    public SSLContext engineContext(String host, int port, List<String> protocols,
+                                    java.util.concurrent.CompletableFuture<Void> handshake) {
         if (protocols.isEmpty() || !PROTOCOLS.containsAll(protocols)) {
             throw new IllegalArgumentException("protocols must be some of " + PROTOCOLS + ", got " + protocols);
         }
-        return new EngineContext(this, host, port, protocols);
+        return new EngineContext(this, host, port, protocols, handshake);
     }
 
     private SSLParameters parameters(SSLParameters base) {
@@ -309,11 +319,19 @@ public final class TlsConfig {
      */
     public String describeFailure(String target, Throwable failure) {
         String base = "TLS handshake with " + target + " failed: ";
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            String m = String.valueOf(t.getMessage());
-            if (t instanceof CertificateExpiredException) {
-                return base + "the agent's certificate has expired (" + m + "); it needs a new certificate";
+        List<Throwable> chain = new java.util.ArrayList<>();
+        for (Throwable t = failure; t != null && !chain.contains(t); t = t.getCause()) {
+            chain.add(t);
+        }
+        for (Throwable t : chain) {
+            if (t instanceof CertificateExpiredException || t instanceof CertPathValidatorException v
+                    && v.getReason() == CertPathValidatorException.BasicReason.EXPIRED) {
+                return base + "the agent's certificate has expired (" + t.getMessage()
+                        + "); the agent needs a new certificate";
             }
+        }
+        for (Throwable t : chain) {
+            String m = String.valueOf(t.getMessage());
             if (m.contains("not the pinned")) {
                 return base + m + "; check the pin against the fingerprint the agent printed";
             }
@@ -321,17 +339,21 @@ public final class TlsConfig {
                 return base + "the agent's certificate is not for " + target + " (" + m
                         + "); connect with a host name the certificate names";
             }
+        }
+        for (Throwable t : chain) {
+            String m = String.valueOf(t.getMessage());
             if (t instanceof CertPathValidatorException || m.contains("PKIX path")) {
-                return base + "the agent's certificate is not signed by a trusted CA (" + m + "); " + description;
+                return base + "the agent's certificate is not signed by a trusted CA (" + m + "); this client uses "
+                        + description;
+            }
+            if (m.contains("Unsupported or unrecognized SSL message") || m.contains("not an SSL/TLS record")
+                    || m.contains("plaintext")) {
+                return base + "the agent answered without TLS; connect without TLS, or start the agent with TLS";
             }
             if (t instanceof EOFException || m.contains("Remote host terminated") || m.contains("closed")
                     || m.contains("Connection reset")) {
                 return base + "the agent closed the connection during the handshake; check that it runs with"
                         + " TLS (agent flags --tls-cert/--tls-key or --tls-self-signed)";
-            }
-            if (m.contains("Unsupported or unrecognized SSL message") || m.contains("not an SSL/TLS record")
-                    || m.contains("plaintext")) {
-                return base + "the agent answered without TLS; connect without TLS or start it with TLS";
             }
         }
         return base + failure.getMessage();

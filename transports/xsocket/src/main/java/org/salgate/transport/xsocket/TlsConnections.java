@@ -16,16 +16,20 @@ import org.xsocket.connection.NonBlockingConnection;
 /**
  * xSocket's SSL support, fed with {@link TlsConfig}'s engines.
  *
- * <p>xSocket's client waits for its handshake inside the connection's constructor, and that wait
- * ends only with the handshake or a TLS error the server sent: a server that closes the connection
- * without answering in TLS (one without TLS does) leaves it waiting for good, and interrupting it
- * makes it spin. So the constructor runs on a thread of its own and the caller waits at most the
- * connect timeout; on timeout that thread is left parked (a daemon) and the caller gets a clear error.
+ * <p>xSocket's client, with TLS turned on in its constructor, waits for the handshake on xSocket's
+ * one connector thread until the handshake ends or the server sends a TLS error: a server that
+ * closes the connection without answering in TLS (one without TLS does) would stop every later
+ * xSocket connection in the JVM. So the connection is made in plain mode and TLS turned on
+ * ({@code activateSecuredMode}, which does not wait); the engine reports the end of its handshake,
+ * and the caller waits for it, or for the connection to close, at most the connect timeout.
  *
  * <p>xSocket 2.8.15's handshake loop stalls on TLS 1.3 (the client never sends its Finished), so
  * this transport enables TLS 1.2 only.
  */
 final class TlsConnections {
+
+    /** How often a client waiting for its handshake checks that the connection is still open. */
+    private static final long HANDSHAKE_POLL_MILLIS = 20;
 
     /** The protocols xSocket's handshake loop completes. */
     static final List<String> PROTOCOLS = List.of("TLSv1.2");
@@ -46,29 +50,39 @@ final class TlsConnections {
             return new NonBlockingConnection(address, options.port(), handler, true, timeoutMillis);
         }
         String target = options.host() + ":" + options.port();
-        CompletableFuture<NonBlockingConnection> connected = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                connected.complete(new NonBlockingConnection(address, options.port(), handler, true, timeoutMillis,
-                        tls.engineContext(options.host(), options.port(), PROTOCOLS), true));
-            } catch (IOException | RuntimeException e) {
-                connected.completeExceptionally(e);
-            }
-        }, "salgate-xsocket-tls-connect");
-        t.setDaemon(true);
-        t.start();
+        CompletableFuture<Void> handshake = new CompletableFuture<>();
+        NonBlockingConnection connection = new NonBlockingConnection(address, options.port(), handler, true,
+                timeoutMillis, tls.engineContext(options.host(), options.port(), PROTOCOLS, handshake), false);
         try {
-            return connected.get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            // Should the constructor finish after all, close what it made.
-            connected.thenAccept(c -> c.closeQuietly());
-            throw new IOException("TLS handshake with " + target + " did not finish within " + timeoutMillis
-                    + " ms; check that the agent runs with TLS");
+            connection.activateSecuredMode();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            while (!handshake.isDone()) {
+                if (!connection.isOpen()) {
+                    throw new IOException(tls.describeFailure(target,
+                            new IOException("the connection was closed by the agent")));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("TLS handshake with " + target + " did not finish within " + timeoutMillis
+                            + " ms; check that the agent runs with TLS");
+                }
+                try {
+                    handshake.get(HANDSHAKE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    // check the connection and the deadline again
+                }
+            }
+            handshake.get();
+            return connection;
         } catch (ExecutionException e) {
+            connection.closeQuietly();
             throw new IOException(tls.describeFailure(target, e.getCause()), e.getCause());
         } catch (InterruptedException e) {
+            connection.closeQuietly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while connecting to " + target, e);
+        } catch (IOException | RuntimeException e) {
+            connection.closeQuietly();
+            throw e;
         }
     }
 }
