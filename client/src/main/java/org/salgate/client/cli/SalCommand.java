@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
         description = "Talk to a salgate agent: list, describe, read and stream its sensors, and configure it.",
         subcommands = {ListCommand.class, DescribeCommand.class, CommandsCommand.class, ReadCommand.class,
                 StreamCommand.class, ProtocolsCommand.class, ConfigCommand.class, AddProtocolCommand.class,
-                RemoveProtocolCommand.class, AddSensorCommand.class, RemoveSensorCommand.class, EventsCommand.class},
+                RemoveProtocolCommand.class, AddSensorCommand.class, RemoveSensorCommand.class, EventsCommand.class,
+                DiscoverCommand.class},
         footer = {"", "Exit codes: 0 ok; 1 the agent refused or failed the request; 2 usage error; 3 cannot connect."})
 final class SalCommand implements Callable<Integer> {
 
