@@ -2,6 +2,8 @@ package org.salgate.agent.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.discovery.Discovery;
 import org.salgate.metrics.GatewayMetrics;
 import org.salgate.metrics.MetricsServer;
 import org.salgate.mqtt.MqttBridge;
@@ -17,8 +20,8 @@ import org.salgate.mqtt.StreamSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The agent's options for what lies past the gateway: the MQTT bridge and the Prometheus metrics
- * endpoint. Nothing is opened unless its options are given.
+ * The agent's options for what lies past the gateway: the MQTT bridge, the Prometheus metrics
+ * endpoint and the mDNS announcement. Nothing is opened unless its options are given.
  */
 public final class GatewayOptions {
 
@@ -79,6 +82,15 @@ public final class GatewayOptions {
             description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}).")
     String metricsHost;
 
+    @Option(names = "--announce",
+            description = "Announce the agent on the LAN over mDNS as _sal._tcp (transport, codec and id in TXT); off by default.")
+    boolean announce;
+
+    @Option(names = "--announce-address", paramLabel = "ADDRESS",
+            description = "Interface address to announce on (default: the listening address, or one chosen by the mDNS"
+                    + " library when listening on all).")
+    String announceAddress;
+
     /**
      * Adds what the options ask for to the agent being built.
      *
@@ -88,6 +100,7 @@ public final class GatewayOptions {
         try {
             GatewayMetrics metrics = configureMetrics(builder);
             configureMqtt(builder, metrics);
+            configureAnnouncement(builder);
             return true;
         } catch (IllegalArgumentException | IOException e) {
             err.println(e.getMessage());
@@ -141,6 +154,21 @@ public final class GatewayOptions {
                         bridge::dropped);
             }
             return bridge;
+        });
+    }
+
+    private void configureAnnouncement(AgentBuilder builder) throws UnknownHostException {
+        if (!announce) {
+            if (announceAddress != null) {
+                throw new IllegalArgumentException("--announce-address needs --announce");
+            }
+            return;
+        }
+        InetAddress chosen = announceAddress == null ? null : InetAddress.getByName(announceAddress);
+        builder.extension(agent -> {
+            InetAddress listening = agent.address().getAddress();
+            InetAddress on = chosen != null ? chosen : listening.isAnyLocalAddress() ? null : listening;
+            return Discovery.announce(on, agent.agentId(), agent.transportName(), agent.codecName(), agent.port());
         });
     }
 

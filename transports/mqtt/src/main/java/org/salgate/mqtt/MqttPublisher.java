@@ -1,8 +1,11 @@
 package org.salgate.mqtt;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,9 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The bridge's MQTT side: one Paho client, connected with a retained last will ({@code offline} on
- * the status topic), reconnected with a doubling wait after every failure. On each connect it
- * publishes the retained state (descriptions, then {@code online}), then the queued messages from
- * the oldest, a bounded window at a time; a message leaves the queue only when the broker has
+ * the status topic), reconnected with a doubling wait after every failure. One sender thread
+ * publishes, a bounded window of unacknowledged messages at a time: on each connect the retained
+ * state (descriptions, then {@code online}), then changed descriptions as they come and the queued
+ * messages from the oldest; a message leaves the queue only when the broker has
  * acknowledged it, so after a reconnect the unacknowledged ones are sent again (at least once, in
  * order).
  */
@@ -53,6 +57,8 @@ final class MqttPublisher implements AutoCloseable {
     private final Thread sender;
     private final Semaphore wake = new Semaphore(0);
     private final Map<String, byte[]> retained = new ConcurrentHashMap<>();
+    /** Retained topics changed since the sender last published them. */
+    private final Queue<String> changedRetained = new ConcurrentLinkedQueue<>();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong failedAttempts = new AtomicLong();
@@ -83,9 +89,8 @@ final class MqttPublisher implements AutoCloseable {
         } else {
             retained.put(topic, payload);
         }
-        if (link != null) {
-            publishQuietly(topic, payload, config.qos(), true);
-        }
+        changedRetained.add(topic);
+        wake.release();
     }
 
     /** A queued message was appended: the sender looks for it. */
@@ -123,10 +128,6 @@ final class MqttPublisher implements AutoCloseable {
         o.setWill(topics.status(), message(Payloads.text(OFFLINE), config.qos(), true));
         try {
             client.connect(o).waitForCompletion(TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S + 1));
-            for (Map.Entry<String, byte[]> e : retained.entrySet()) {
-                client.publish(e.getKey(), message(e.getValue(), config.qos(), true));
-            }
-            client.publish(topics.status(), message(Payloads.text(ONLINE), config.qos(), true));
         } catch (MqttException | RuntimeException e) {
             long n = failedAttempts.incrementAndGet();
             if (n == 1) {
@@ -174,6 +175,7 @@ final class MqttPublisher implements AutoCloseable {
     private void sendLoop() {
         Link current = null;
         long cursor = 0;
+        Queue<String[]> greeting = new ArrayDeque<>();
         while (running) {
             try {
                 Link l = link;
@@ -185,6 +187,33 @@ final class MqttPublisher implements AutoCloseable {
                 if (l != current) {
                     current = l;
                     cursor = store.firstKey();
+                    changedRetained.clear();
+                    greeting.clear();
+                    retained.keySet().forEach(t -> greeting.add(new String[] {t}));
+                    greeting.add(new String[] {topics.status(), ONLINE});
+                }
+                String[] retainedNext = greeting.peek();
+                String changed = retainedNext == null ? changedRetained.peek() : null;
+                if (retainedNext != null || changed != null) {
+                    if (!l.window.tryAcquire(200, TimeUnit.MILLISECONDS)) {
+                        continue;
+                    }
+                    String topic = retainedNext != null ? retainedNext[0] : changed;
+                    byte[] payload = retainedNext != null && retainedNext.length > 1 ? Payloads.text(retainedNext[1])
+                            : retained.getOrDefault(topic, new byte[0]);
+                    try {
+                        client.publish(topic, message(payload, config.qos(), true), null, released(l));
+                        if (retainedNext != null) {
+                            greeting.poll();
+                        } else {
+                            changedRetained.poll();
+                        }
+                    } catch (MqttException ex) {
+                        l.window.release();
+                        LOG.debug("retained publish of {} refused by the client: {}", topic, ex.getMessage());
+                        awaitWork();
+                    }
+                    continue;
                 }
                 ForwardStore.Entry e = store.next(cursor);
                 if (e == null) {
@@ -240,18 +269,26 @@ final class MqttPublisher implements AutoCloseable {
         };
     }
 
+    /** For retained messages: they stay in {@link #retained} and are sent again on the next connect anyway. */
+    private MqttActionListener released(Link l) {
+        return new MqttActionListener() {
+            @Override
+            public void onSuccess(IMqttToken token) {
+                l.window.release();
+                wake.release();
+            }
+
+            @Override
+            public void onFailure(IMqttToken token, Throwable cause) {
+                l.window.release();
+                wake.release();
+            }
+        };
+    }
+
     private void awaitWork() throws InterruptedException {
         if (wake.tryAcquire(200, TimeUnit.MILLISECONDS)) {
             wake.drainPermits();
-        }
-    }
-
-    private void publishQuietly(String topic, byte[] payload, int qos, boolean retain) {
-        try {
-            client.publish(topic, message(payload, qos, retain));
-        } catch (MqttException e) {
-            LOG.debug("retained publish of {} failed; it is sent again on the next connect: {}", topic,
-                    e.getMessage());
         }
     }
 
@@ -261,7 +298,7 @@ final class MqttPublisher implements AutoCloseable {
      */
     void close(Duration drain) {
         long deadline = System.nanoTime() + drain.toNanos();
-        while (link != null && store.size() > 0 && System.nanoTime() < deadline) {
+        while (link != null && (store.size() > 0 || !changedRetained.isEmpty()) && System.nanoTime() < deadline) {
             wake.release();
             try {
                 Thread.sleep(20);
