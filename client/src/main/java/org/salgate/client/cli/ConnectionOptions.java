@@ -7,6 +7,7 @@ import org.salgate.client.SalClient;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -34,6 +35,9 @@ final class ConnectionOptions {
             description = "How long to wait to connect and for each answer, such as 10s or 500ms (default: 10s).")
     Duration timeout = Duration.ofSeconds(10);
 
+    @Mixin
+    TokenOptions auth = new TokenOptions();
+
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "Print stack traces and library logs on errors.")
     boolean verbose;
@@ -51,7 +55,7 @@ final class ConnectionOptions {
         try {
             return SalClient.builder()
                     .transport(transport).host(host).port(port).codec(codec)
-                    .clientName("salgate-client-cli")
+                    .clientName("salgate-client-cli").token(auth.token())
                     .connectTimeout(timeout).requestTimeout(timeout)
                     .connect();
         } catch (IOException e) {
