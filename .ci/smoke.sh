@@ -63,7 +63,7 @@ trap 'stop_agent || true; kill -TERM "$lower_pid" 2>/dev/null || true' EXIT
 client() { java -jar "$CLIENT_JAR" --port "$1" --timeout 20s "${@:2}"; }
 for _ in $(seq 1 60); do client "$LOWER_PORT" list > /dev/null 2>&1 && break; sleep 0.5; done
 sed "s/127.0.0.1:7432/127.0.0.1:$LOWER_PORT/" docs/examples/upper-agent.pcml > "$LOG/upper.pcml"
-java -jar "$AGENT_JAR" --host 127.0.0.1 --port "$PORT" --config "$LOG/upper.pcml" > "$LOG/agent-upper.log" 2>&1 &
+java -jar "$AGENT_JAR" --host 127.0.0.1 --port "$PORT" --config "$LOG/upper.pcml" --relay-allow "127.0.0.1:$LOWER_PORT" > "$LOG/agent-upper.log" 2>&1 &
 agent_pid=$!
 up=
 for _ in $(seq 1 60); do

@@ -75,15 +75,15 @@ public final class Agent implements AutoCloseable {
         this.streams = new StreamRegistry(b.streamThreads);
         this.sensors = new SensorManager(events, streams::endForSensor);
         this.plugins = PluginRegistry.load(b.pluginClassLoader);
-        Endpoints endpoints = Endpoints.standard();
+        Endpoints endpoints = Endpoints.standard(b.relayTargets);
         for (EndpointFactory f : b.endpoints) {
             endpoints.register(f);
         }
-        this.protocols = new ProtocolManager(plugins, endpoints, sensors, events, b.runtimePluginLoading);
+        this.protocols = new ProtocolManager(plugins, endpoints, sensors, events, b.pluginDirectories);
         this.workers = WorkerPool.create(b.workerThreads, b.maxQueuedRequests);
         RequestDispatcher dispatcher = new RequestDispatcher(sensors, protocols, streams, events,
                 b.maxStreamsPerSession);
-        this.handler = new AgentServerHandler(agentId, codecName, dispatcher, streams, events, workers);
+        this.handler = new AgentServerHandler(agentId, codecName, dispatcher, streams, events, workers, b.tokens);
         this.decorator = b.decorator;
     }
 

@@ -1,11 +1,15 @@
 package org.salgate.agent;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.salgate.agent.endpoint.EndpointFactory;
+import org.salgate.agent.endpoint.RelayTargets;
+import org.salgate.agent.plugin.PluginDirectories;
+import org.salgate.agent.session.Tokens;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
@@ -30,7 +34,9 @@ public final class AgentBuilder {
     int maxQueuedRequests = 1024;
     int streamThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
     int maxStreamsPerSession = 1024;
-    boolean runtimePluginLoading = true;
+    PluginDirectories pluginDirectories = PluginDirectories.none();
+    RelayTargets relayTargets = RelayTargets.none();
+    Tokens tokens;
     final List<EndpointFactory> endpoints = new ArrayList<>();
     TlsConfig tls;
     final List<AgentExtension> extensions = new ArrayList<>();
@@ -127,12 +133,33 @@ public final class AgentBuilder {
     }
 
     /**
-     * Whether a protocol may name a plugin jar or directory to load at run time (parameter
-     * {@code plugin.jar}); default true. Any client can add protocols, so turn this off where
-     * clients are not trusted to load code on the agent's machine.
+     * The directories a protocol may load a plugin jar or class directory from at run time
+     * (parameter {@code plugin.jar}); default none, so plugins come from the class path only.
+     *
+     * @throws IllegalArgumentException naming a path that is not an existing directory
      */
-    public AgentBuilder runtimePluginLoading(boolean allowed) {
-        this.runtimePluginLoading = allowed;
+    public AgentBuilder pluginDirectories(List<Path> directories) {
+        this.pluginDirectories = PluginDirectories.of(directories);
+        return this;
+    }
+
+    /**
+     * The lower agents ({@code HOST:PORT}) a protocol of type {@code agent} may connect to;
+     * default none.
+     *
+     * @throws IllegalArgumentException naming an entry that is not {@code HOST:PORT}
+     */
+    public AgentBuilder relayTargets(List<String> hostPorts) {
+        this.relayTargets = RelayTargets.of(hostPorts);
+        return this;
+    }
+
+    /**
+     * The bearer tokens a client's hello must carry one of, each with its role; default none,
+     * and then every client is admin. See {@link Tokens#read}.
+     */
+    public AgentBuilder tokens(Tokens tokens) {
+        this.tokens = Objects.requireNonNull(tokens, "tokens");
         return this;
     }
 

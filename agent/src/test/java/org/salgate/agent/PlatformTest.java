@@ -112,7 +112,7 @@ class PlatformTest {
     void addProtocolLoadsAPluginJarIntoARunningAgent(@TempDir Path dir) throws Exception {
         Documents.assumeImplemented();
         Path jar = PluginBuilder.jar(PluginBuilder.classDirectory(dir, "extjar"), dir.resolve("ext.jar"));
-        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()), b -> b.pluginDirectories(List.of(dir)));
         FakeSession s = fixture.connect();
         String pcml = Pcml.write(new PlatformConfig(List.of(
                 protocol("ext", "extjar", "virtual", Map.of("plugin.jar", jar.toString())))));

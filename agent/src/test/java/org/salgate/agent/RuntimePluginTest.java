@@ -18,6 +18,7 @@ import org.salgate.agent.core.EventBus;
 import org.salgate.agent.core.ProtocolManager;
 import org.salgate.agent.core.SensorManager;
 import org.salgate.agent.endpoint.Endpoints;
+import org.salgate.agent.plugin.PluginDirectories;
 import org.salgate.agent.plugin.PluginRegistry;
 import org.salgate.agent.testing.PluginBuilder;
 import org.salgate.sensorml.PlatformConfig;
@@ -36,13 +37,17 @@ class RuntimePluginTest {
     private SensorManager sensors;
     private ProtocolManager protocols;
 
+    @TempDir
+    Path dir;
+
     @BeforeEach
     void setUp() {
         EventBus bus = new EventBus();
         bus.subscribe(this, events::add);
         plugins = PluginRegistry.load(getClass().getClassLoader());
         sensors = new SensorManager(bus, (id, why) -> { });
-        protocols = new ProtocolManager(plugins, Endpoints.standard(), sensors, bus, true);
+        protocols = new ProtocolManager(plugins, Endpoints.standard(), sensors, bus,
+                PluginDirectories.of(List.of(dir)));
     }
 
     @AfterEach
@@ -56,7 +61,7 @@ class RuntimePluginTest {
     }
 
     @Test
-    void pluginFromAClassDirectoryIsLoadedAndServesSensors(@TempDir Path dir) throws Exception {
+    void pluginFromAClassDirectoryIsLoadedAndServesSensors() throws Exception {
         Path classes = PluginBuilder.classDirectory(dir, "extdir");
         assertTrue(plugins.find("extdir").isEmpty());
         protocols.add(platform("ext", "extdir", Map.of("plugin.path", classes.toString())));
@@ -74,7 +79,7 @@ class RuntimePluginTest {
     }
 
     @Test
-    void pluginFromAJarIsLoaded(@TempDir Path dir) throws Exception {
+    void pluginFromAJarIsLoaded() throws Exception {
         Path jar = PluginBuilder.jar(PluginBuilder.classDirectory(dir, "extjar"), dir.resolve("ext.jar"));
         protocols.add(platform("ext", "extjar", Map.of("plugin.jar", jar.toString())));
         assertEquals(Value.of(7.0), sensors.execute("EXTJAR_0", "read", Map.of()).value());
@@ -82,15 +87,16 @@ class RuntimePluginTest {
     }
 
     @Test
-    void badPluginPathsGetClearErrorsAndLoseNothing(@TempDir Path dir) throws Exception {
+    void badPluginPathsGetClearErrorsAndLoseNothing() throws Exception {
         protocols.add(platform("test", "test", Map.of("sensors", "1")));
         CallException missing = assertThrows(CallException.class, () -> protocols.add(
                 platform("x", "ext", Map.of("plugin.jar", dir.resolve("nope.jar").toString()))));
-        assertEquals(ErrorCode.INVALID_ARGUMENT, missing.code());
+        assertEquals(ErrorCode.PERMISSION_DENIED, missing.code());
         assertTrue(missing.getMessage().contains("nope.jar"), missing.getMessage());
 
+        java.nio.file.Files.createDirectories(dir.resolve("empty"));
         CallException empty = assertThrows(CallException.class,
-                () -> protocols.add(platform("x", "ext", Map.of("plugin.jar", dir.toString()))));
+                () -> protocols.add(platform("x", "ext", Map.of("plugin.jar", dir.resolve("empty").toString()))));
         assertEquals(ErrorCode.INVALID_ARGUMENT, empty.code());
 
         Path classes = PluginBuilder.classDirectory(dir.resolve("a"), "exta");
@@ -108,12 +114,43 @@ class RuntimePluginTest {
     }
 
     @Test
-    void runtimeLoadingCanBeTurnedOff(@TempDir Path dir) throws Exception {
-        ProtocolManager locked = new ProtocolManager(plugins, Endpoints.standard(), sensors, new EventBus(), false);
+    void withoutPluginDirectoriesNothingIsLoadedAtRunTime() throws Exception {
+        ProtocolManager locked = new ProtocolManager(plugins, Endpoints.standard(), sensors, new EventBus(),
+                PluginDirectories.none());
         Path classes = PluginBuilder.classDirectory(dir, "extoff");
         CallException e = assertThrows(CallException.class,
                 () -> locked.add(platform("x", "extoff", Map.of("plugin.jar", classes.toString()))));
-        assertEquals(ErrorCode.UNSUPPORTED, e.code());
+        assertEquals(ErrorCode.PERMISSION_DENIED, e.code());
+        assertTrue(e.getMessage().contains("loads no plugins at run time") && e.getMessage().contains("--plugin-dir"),
+                e.getMessage());
+        assertTrue(plugins.find("extoff").isEmpty());
+    }
+
+    @Test
+    void pluginPathsOutsideThePluginDirectoriesGetOneRefusalWhetherOrNotTheyExist(@TempDir Path outside)
+            throws Exception {
+        protocols.add(platform("test", "test", Map.of("sensors", "1")));
+        Path elsewhere = PluginBuilder.jar(PluginBuilder.classDirectory(outside, "extout"), outside.resolve("out.jar"));
+        Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("link.jar"), elsewhere);
+        List<String> named = List.of(elsewhere.toString(), outside.resolve("missing.jar").toString(),
+                dir.resolve("../" + outside.getFileName() + "/out.jar").toString(), "../out.jar", link.toString(),
+                "link.jar", "/etc/passwd", "/nonexistent/x.jar", dir.resolve("missing.jar").toString(), "\u0000");
+        for (String path : named) {
+            CallException e = assertThrows(CallException.class,
+                    () -> protocols.add(platform("x", "extout", Map.of("plugin.jar", path))));
+            assertEquals(ErrorCode.PERMISSION_DENIED, e.code(), path);
+            assertEquals("protocol x: plugin path '" + path + "' is not a plugin in this agent's plugin directories "
+                    + "(--plugin-dir); put the plugin jar there and name it by its file name", e.getMessage());
+        }
+        assertTrue(plugins.find("extout").isEmpty());
+        assertEquals(Value.of(42.0), sensors.execute("T_0", "read", Map.of()).value());
+    }
+
+    @Test
+    void aRelativePluginPathIsTakenInsideThePluginDirectory() throws Exception {
+        PluginBuilder.jar(PluginBuilder.classDirectory(dir.resolve("src"), "extrel"), dir.resolve("rel.jar"));
+        protocols.add(platform("ext", "extrel", Map.of("plugin.jar", "rel.jar")));
+        assertEquals(Value.of(7.0), sensors.execute("EXTREL_0", "read", Map.of()).value());
     }
 
     @Test

@@ -116,7 +116,8 @@ final class ClientConnection implements ClientHandler {
         }
         if (!reply.accepted()) {
             close("hello refused");
-            throw new HelloRefusedException(address, reply.error().isEmpty() ? "no reason given" : reply.error());
+            throw new HelloRefusedException(address, reply.code(),
+                    reply.error().isEmpty() ? "no reason given" : reply.error());
         }
         return reply;
     }

@@ -1,16 +1,27 @@
 package org.salgate.client;
 
 import java.io.IOException;
+import java.util.Locale;
+import org.salgate.wire.ErrorCode;
 
 /** The agent answered the hello with a refusal (wrong protocol version, unknown codec, bad credentials). */
 public class HelloRefusedException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    private final ErrorCode code;
     private final String reason;
 
-    public HelloRefusedException(String address, String reason) {
-        super("the agent at " + address + " refused the connection: " + reason);
+    public HelloRefusedException(String address, ErrorCode code, String reason) {
+        super("the agent at " + address + " refused the connection"
+                + (code == ErrorCode.PROTOCOL_ERROR ? "" : " (" + code.name().toLowerCase(Locale.ROOT) + ")")
+                + ": " + reason);
+        this.code = code;
         this.reason = reason;
+    }
+
+    /** Why: {@link ErrorCode#UNAUTHENTICATED} for a missing or wrong token, else {@link ErrorCode#PROTOCOL_ERROR}. */
+    public ErrorCode code() {
+        return code;
     }
 
     /** The agent's reason, as it gave it. */

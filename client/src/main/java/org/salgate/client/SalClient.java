@@ -290,6 +290,7 @@ public final class SalClient implements AutoCloseable {
         private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
         private Map<String, String> transportProperties = Map.of();
         private TlsConfig tls;
+        private String token = "";
 
         private Builder() {}
 
@@ -359,6 +360,15 @@ public final class SalClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The bearer token the hello presents, for an agent that requires one (its {@code --tokens});
+         * default none. The token decides the connection's role (reader or admin).
+         */
+        public Builder token(String token) {
+            this.token = Objects.requireNonNull(token, "token").strip();
+            return this;
+        }
+
         /** Transport-specific settings, as each transport documents them. */
         public Builder transportProperties(Map<String, String> properties) {
             this.transportProperties = Map.copyOf(properties);
@@ -392,7 +402,8 @@ public final class SalClient implements AutoCloseable {
             TransportClient transport = p.createClient(options);
             String address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
             ClientConnection connection = new ClientConnection(transport, address, p.name(), requestTimeout);
-            HelloReply reply = connection.open(Hello.of(c.name(), clientName), connectTimeout);
+            HelloReply reply = connection.open(new Hello(Hello.PROTOCOL_VERSION, c.name(), clientName, token),
+                    connectTimeout);
             return new SalClient(connection, p.name(), reply.agentId());
         }
 

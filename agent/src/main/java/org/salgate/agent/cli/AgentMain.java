@@ -16,6 +16,7 @@ import org.salgate.agent.AgentBuilder;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.Pcml;
 import org.salgate.sensorml.PlatformConfig;
+import org.salgate.transport.ProcessSerialFilter;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
@@ -66,7 +67,8 @@ public final class AgentMain implements Callable<Integer> {
             description = "Transport to serve clients with (default: ${DEFAULT-VALUE}); see --list-transports.")
     String transport;
 
-    @Option(names = "--host", defaultValue = "0.0.0.0", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: "
+            + "${DEFAULT-VALUE}); any other address needs TLS and --tokens, or --insecure.")
     String host;
 
     @Option(names = "--port", defaultValue = "" + Agent.DEFAULT_PORT,
@@ -96,9 +98,8 @@ public final class AgentMain implements Callable<Integer> {
     @Option(names = "--agent-id", paramLabel = "ID", description = "Name given to clients (default: salgate@<host>).")
     String agentId;
 
-    @Option(names = "--no-runtime-plugins",
-            description = "Refuse protocols that name a plugin jar to load at run time (parameter plugin.jar).")
-    boolean noRuntimePlugins;
+    @Mixin
+    AccessOptions access = new AccessOptions();
 
     @Option(names = "--list-transports", description = "Print the transports found and exit.")
     boolean listTransports;
@@ -153,14 +154,28 @@ public final class AgentMain implements Callable<Integer> {
             problems.forEach(err::println);
             return EXIT_USAGE;
         }
+        ProcessSerialFilter.install(maxFrameBytes);
+        BindPolicy bind = BindPolicy.decide(host, tls.isConfigured(), access.tokensConfigured(), access.insecure);
+        if (!bind.allowed()) {
+            err.println(bind.message());
+            return EXIT_USAGE;
+        }
         AgentBuilder builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
-                .runtimePluginLoading(!noRuntimePlugins)
                 .serverOptions(o -> o.maxFrameBytes(maxFrameBytes));
         try {
             builder.tls(tls.config(host, out));
         } catch (IOException | IllegalArgumentException e) {
             err.println("cannot set up TLS: " + e.getMessage());
             return EXIT_USAGE;
+        }
+        try {
+            access.applyTo(builder);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return EXIT_USAGE;
+        }
+        if (bind.message() != null) {
+            LOG.warn(bind.message());
         }
         if (agentId != null) {
             builder.agentId(agentId);

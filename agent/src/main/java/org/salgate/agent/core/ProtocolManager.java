@@ -1,6 +1,5 @@
 package org.salgate.agent.core;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -11,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.salgate.agent.endpoint.EndpointException;
 import org.salgate.agent.endpoint.Endpoints;
+import org.salgate.agent.plugin.PluginDirectories;
 import org.salgate.agent.plugin.PluginLoadException;
 import org.salgate.agent.plugin.PluginRegistry;
 import org.salgate.plugin.spi.Endpoint;
@@ -49,20 +49,20 @@ public final class ProtocolManager implements AutoCloseable {
     private final Endpoints endpoints;
     private final SensorManager sensors;
     private final EventBus events;
-    private final boolean runtimeLoading;
+    private final PluginDirectories pluginDirectories;
     private final Object writeLock = new Object();
     private volatile Map<String, LoadedProtocol> protocols = Map.of();
 
     /**
-     * @param runtimeLoading whether a protocol may name a plugin jar or directory to load
+     * @param pluginDirectories where a protocol may name a plugin jar or directory to load from
      */
     public ProtocolManager(PluginRegistry plugins, Endpoints endpoints, SensorManager sensors, EventBus events,
-                           boolean runtimeLoading) {
+                           PluginDirectories pluginDirectories) {
         this.plugins = plugins;
         this.endpoints = endpoints;
         this.sensors = sensors;
         this.events = events;
-        this.runtimeLoading = runtimeLoading;
+        this.pluginDirectories = pluginDirectories;
     }
 
     /** Opens each protocol of a platform on its own: one that fails is logged and left out. */
@@ -184,17 +184,10 @@ public final class ProtocolManager implements AutoCloseable {
     private SensorPlugin plugin(ProtocolConfig p) throws CallException {
         String path = p.parameter(PLUGIN_JAR, p.parameter(PLUGIN_PATH, null));
         if (path != null && !path.isBlank()) {
-            if (!runtimeLoading) {
-                throw new CallException(ErrorCode.UNSUPPORTED, "this agent does not load plugins at run time; "
-                        + "put the plugin on its class path and drop the " + PLUGIN_JAR + " parameter");
-            }
             try {
-                return plugins.loadFrom(Path.of(path.trim()), p.type());
+                return plugins.loadFrom(pluginDirectories.resolve(path), p.type());
             } catch (PluginLoadException e) {
                 throw new CallException(e.code(), "protocol " + p.name() + ": " + e.getMessage());
-            } catch (java.nio.file.InvalidPathException e) {
-                throw new CallException(ErrorCode.INVALID_ARGUMENT, "protocol " + p.name() + ": plugin path '"
-                        + path + "' is not a valid path");
             }
         }
         return plugins.find(p.type()).orElseThrow(() -> new CallException(ErrorCode.UNKNOWN_PROTOCOL,

@@ -26,12 +26,20 @@ public final class Endpoints {
 
     private Endpoints() {}
 
-    /** The endpoint types every agent has: {@code os}, {@code virtual} and {@code agent}. */
+    /**
+     * The endpoint types every agent has: {@code os}, {@code virtual} and {@code agent}, the last
+     * with no allowed target ({@link RelayTargets#none()}).
+     */
     public static Endpoints standard() {
+        return standard(RelayTargets.none());
+    }
+
+    /** The standard endpoint types, with {@code agent} endpoints limited to {@code relayTargets}. */
+    public static Endpoints standard(RelayTargets relayTargets) {
         Endpoints endpoints = new Endpoints();
         endpoints.register(new Fixed(OS, AddressRule.NONE));
         endpoints.register(new Fixed(VIRTUAL, AddressRule.OPTIONAL));
-        endpoints.register(new Fixed(AGENT, AddressRule.REQUIRED));
+        endpoints.register(new Relay(relayTargets));
         return endpoints;
     }
 
@@ -75,6 +83,21 @@ public final class Endpoints {
                     + "'; this agent knows: " + String.join(", ", new TreeMap<>(factories).keySet()));
         }
         return factory.create(address);
+    }
+
+    /** {@code agent:host:port}, for the allowed targets only. */
+    private record Relay(RelayTargets targets) implements EndpointFactory {
+        @Override
+        public String type() {
+            return AGENT;
+        }
+
+        @Override
+        public Endpoint create(String address) throws EndpointException {
+            Endpoint endpoint = new Fixed(AGENT, AddressRule.REQUIRED).create(address);
+            targets.check(address);
+            return endpoint;
+        }
     }
 
     /** A type whose endpoints carry no resource of their own. */

@@ -22,7 +22,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent layer: greets each session (the first message must be a {@link Hello} with this
- * agent's protocol version and codec), then answers its requests. Cheap calls are answered on the
+ * agent's protocol version and codec, and, when the agent has {@link Tokens}, one of them as its
+ * credentials), then answers its requests within the role of that token: a refused hello is
+ * answered {@link ErrorCode#UNAUTHENTICATED} and the session closed; a call the role may not make
+ * is answered {@link ErrorCode#PERMISSION_DENIED}. Without tokens every session is
+ * {@link Role#ADMIN}. Cheap calls are answered on the
  * transport thread; the rest run on a bounded worker pool, and a request that finds the pool full
  * is answered {@link ErrorCode#OVERLOADED}. Every failure becomes a failure response; the session
  * and the agent keep working. A closed session's streams and event subscription are dropped.
@@ -38,22 +42,29 @@ public final class AgentServerHandler implements ServerHandler {
     private final StreamRegistry streams;
     private final EventBus events;
     private final ExecutorService workers;
+    private final Tokens tokens;
     private final Map<Long, SessionState> sessions = new ConcurrentHashMap<>();
 
     private static final class SessionState {
         volatile boolean greeted;
-        volatile String clientName = "";
+        /** Refused at its hello: nothing it sends afterwards is read. */
         volatile boolean refused;
+        volatile String clientName = "";
+        volatile Role role = Role.READER;
     }
 
+    /**
+     * @param tokens the tokens a hello must carry one of, or null to let every session in as admin
+     */
     public AgentServerHandler(String agentId, String codecName, RequestDispatcher dispatcher, StreamRegistry streams,
-                              EventBus events, ExecutorService workers) {
+                              EventBus events, ExecutorService workers, Tokens tokens) {
         this.agentId = agentId;
         this.codecName = codecName;
         this.dispatcher = dispatcher;
         this.streams = streams;
         this.events = events;
         this.workers = workers;
+        this.tokens = tokens;
     }
 
     /** How many sessions are open. */
@@ -71,10 +82,13 @@ public final class AgentServerHandler implements ServerHandler {
     @Override
     public void messageReceived(Session session, Message message) {
         SessionState state = sessions.computeIfAbsent(session.id(), k -> new SessionState());
+        if (state.refused) {
+            return;
+        }
         if (!state.greeted) {
             greet(session, state, message);
         } else if (message instanceof Request request) {
-            dispatch(session, request);
+            dispatch(session, state, request);
         } else if (message instanceof Hello) {
             LOG.warn("session {} ({}) sent a second hello; closing it", session.id(), session.remoteAddress());
             session.close();
@@ -92,29 +106,50 @@ public final class AgentServerHandler implements ServerHandler {
             return;
         }
         String refusal = null;
+        ErrorCode code = ErrorCode.PROTOCOL_ERROR;
+        Role role = Role.ADMIN;
         if (hello.protocolVersion() != Hello.PROTOCOL_VERSION) {
             refusal = "protocol version " + hello.protocolVersion() + " is not supported: this agent speaks version "
                     + Hello.PROTOCOL_VERSION + ", so use a matching client.";
         } else if (!codecName.equals(hello.codec())) {
             refusal = "codec '" + hello.codec() + "' is not used by this agent: connect with codec '" + codecName
                     + "'.";
+        } else if (tokens != null) {
+            role = tokens.roleOf(hello.credentials()).orElse(null);
+            if (role == null) {
+                code = ErrorCode.UNAUTHENTICATED;
+                refusal = hello.credentials().isEmpty()
+                        ? "this agent requires a token: give one with --token or the SALGATE_TOKEN environment variable."
+                        : "the token is not valid for this agent: check it against the agent's tokens file.";
+            }
         }
         if (refusal != null) {
             state.clientName = hello.clientName();
             state.refused = true;
             LOG.info("client '{}' from {} (session {}) refused: {}", hello.clientName(), session.remoteAddress(),
                     session.id(), refusal);
-            session.send(HelloReply.refuse(agentId, refusal));
+            session.send(HelloReply.refuse(agentId, code, refusal));
             session.close();
             return;
         }
         state.clientName = hello.clientName();
+        state.role = role;
         state.greeted = true;
         session.send(HelloReply.accept(agentId));
-        LOG.info("client '{}' connected from {} (session {})", hello.clientName(), session.remoteAddress(), session.id());
+        LOG.info("client '{}' connected from {} (session {}) as {}", hello.clientName(), session.remoteAddress(),
+                session.id(), role.label());
     }
 
-    private void dispatch(Session session, Request request) {
+    private void dispatch(Session session, SessionState state, Request request) {
+        if (!state.role.mayCall(request.call())) {
+            String operation = Role.adminOperation(request.call());
+            LOG.info("session {} ({}, client '{}') denied {}: its token has the {} role", session.id(),
+                    session.remoteAddress(), state.clientName, operation, state.role.label());
+            session.send(Response.failure(request.id(), ErrorCode.PERMISSION_DENIED, "permission denied: '"
+                    + operation + "' needs the admin role, and this connection's token has the "
+                    + state.role.label() + " role; connect with an admin token."));
+            return;
+        }
         if (request.call() instanceof Call.StartStream start) {
             startStream(session, request.id(), start.streamId());
             return;

@@ -2,11 +2,25 @@ package org.salgate.agent.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +50,8 @@ class AgentMainTest {
     void helpListsEveryOption() {
         assertEquals(0, run("--help"));
         for (String option : new String[] {"--transport", "--host", "--port", "--codec", "--config", "--dummy-sensors",
-                "--dummy-payload-bytes", "--max-frame-bytes", "--agent-id", "--list-transports", "--version"}) {
+                "--dummy-payload-bytes", "--max-frame-bytes", "--agent-id", "--list-transports", "--version",
+                "--tokens", "--insecure", "--plugin-dir", "--relay-allow"}) {
             assertTrue(out.toString().contains(option), option + " missing from:\n" + out);
         }
     }
@@ -140,6 +155,91 @@ class AgentMainTest {
                 }
             }
         }
+    }
+
+    @Test
+    void aNonLoopbackHostWithoutTlsAndTokensIsRefusedUnlessInsecure() {
+        assertEquals(2, run("--host", "0.0.0.0", "--port", "0"));
+        assertTrue(err.toString().contains("refusing to listen on 0.0.0.0 without TLS and tokens")
+                && err.toString().contains("add --insecure"), err.toString());
+    }
+
+    @Test
+    void aBadTokensFileIsAUsageErrorNamingTheLine(@TempDir Path dir) throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), "# tokens\n0123456789abcdef0123 admin\nshort reader\n");
+        assertEquals(2, run("--port", "0", "--tokens", tokens.toString()));
+        assertTrue(err.toString().contains(tokens + " line 3: the token is 5 characters long"), err.toString());
+        assertEquals(2, run("--port", "0", "--tokens", dir.resolve("none").toString()));
+        assertTrue(err.toString().contains("cannot read the tokens file " + dir.resolve("none")
+                + ": there is no such file"), err.toString());
+    }
+
+    @Test
+    void badPluginDirectoriesAndRelayTargetsAreUsageErrors(@TempDir Path dir) {
+        assertEquals(2, run("--port", "0", "--plugin-dir", dir.resolve("none").toString()));
+        assertTrue(err.toString().contains("plugin directory " + dir.resolve("none") + " is not an existing directory"),
+                err.toString());
+        assertEquals(2, run("--port", "0", "--relay-allow", "10.0.0.5"));
+        assertTrue(err.toString().contains("relay target '10.0.0.5' is not HOST:PORT"), err.toString());
+    }
+
+    /** The real program in its own process, with no option but a free port. */
+    @Test
+    void withNoOptionsTheAgentListensOnLoopbackOnly() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process agent = new ProcessBuilder(java.toString(), "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+                "-cp", System.getProperty("java.class.path"),
+                AgentMain.class.getName(), "--port", "0").redirectErrorStream(true).start();
+        try {
+            Matcher listening = awaitLine(agent, Pattern.compile("listening on ([0-9.]+):(\\d+) \\("));
+            assertEquals("127.0.0.1", listening.group(1));
+            int port = Integer.parseInt(listening.group(2));
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                assertTrue(s.isConnected());
+            }
+            InetAddress external = nonLoopbackAddress();
+            assertThrows(ConnectException.class, () -> new Socket(external, port).close(),
+                    "the agent accepted a connection on " + external);
+        } finally {
+            agent.destroy();
+            assertTrue(agent.waitFor(20, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
+        }
+    }
+
+    /** The first line of the process's output that {@code pattern} finds, within 20 s. */
+    private static Matcher awaitLine(Process process, Pattern pattern) throws Exception {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8)).lines().forEach(lines::add), "agent-output");
+        reader.setDaemon(true);
+        reader.start();
+        StringBuilder seen = new StringBuilder();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(100, TimeUnit.MILLISECONDS);
+            if (line == null) {
+                continue;
+            }
+            seen.append(line).append('\n');
+            Matcher m = pattern.matcher(line);
+            if (m.find()) {
+                return m;
+            }
+        }
+        throw new AssertionError("the agent did not log where it listens within 20 s:\n" + seen);
+    }
+
+    private static InetAddress nonLoopbackAddress() throws Exception {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (nic.isUp() && !nic.isLoopback()) {
+                for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                    if (a instanceof Inet4Address) {
+                        return a;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("this machine has no non-loopback IPv4 address to check against");
     }
 
     @Test

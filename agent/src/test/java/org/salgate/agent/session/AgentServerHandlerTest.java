@@ -50,7 +50,8 @@ class AgentServerHandlerTest {
     void unexpectedExceptionIsAnsweredInternalAndTheSessionKeepsWorking() {
         // A dispatcher without a sensor manager throws NullPointerException on ListSensors.
         RequestDispatcher broken = new RequestDispatcher(null, null, streams, new EventBus(), 1);
-        AgentServerHandler handler = new AgentServerHandler("a", "protobuf", broken, streams, new EventBus(), workers);
+        AgentServerHandler handler = new AgentServerHandler("a", "protobuf", broken, streams, new EventBus(), workers,
+                null);
         Recorder s = new Recorder();
         handler.sessionOpened(s);
         handler.messageReceived(s, Hello.of("protobuf", "c"));

@@ -5,6 +5,9 @@ import java.nio.charset.Charset;
 import java.util.Arrays;
 import java.util.Map;
 
+import org.salgate.transport.ProcessSerialFilter;
+import org.salgate.wire.Framing;
+
 import picocli.CommandLine;
 
 /** The client CLI: {@code java -jar client.jar [connection options] <subcommand>}; see {@code --help}. */
@@ -18,6 +21,7 @@ public final class ClientMain {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                     System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         }
+        ProcessSerialFilter.install(Framing.DEFAULT_MAX_FRAME_BYTES);
         PrintWriter out = new PrintWriter(System.out, true, Charset.defaultCharset());
         PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
         System.exit(execute(out, err, System.getenv(), args));

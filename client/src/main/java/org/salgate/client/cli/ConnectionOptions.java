@@ -47,6 +47,9 @@ final class ConnectionOptions {
     @Mixin
     TlsOptions tls;
 
+    @Mixin
+    TokenOptions auth = new TokenOptions();
+
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "Print stack traces and library logs on errors.")
     boolean verbose;
@@ -79,7 +82,7 @@ final class ConnectionOptions {
         try {
             return SalClient.builder()
                     .transport(transport).host(host).port(port).codec(codec)
-                    .clientName("salgate-client-cli")
+                    .clientName("salgate-client-cli").token(auth.token())
                     .connectTimeout(timeout).requestTimeout(timeout)
                     .tls(tls.config())
                     .connect();

@@ -16,33 +16,46 @@ import org.salgate.wire.Message;
 
 /**
  * Messages as Java serialization streams of {@link SerialNode} trees. Decoding runs under a JEP 290
- * filter that allows exactly the classes of that tree and bounds depth, array length, references
- * and stream size, so a stream naming any other class (a gadget chain, a collection) is refused
- * before it is instantiated.
+ * filter that allows exactly the classes of that tree and bounds depth, references and stream
+ * size, and array lengths by the stream's own length (every element takes at least a byte), so a
+ * stream naming any other class (a gadget chain, a collection) or declaring a huge array is refused
+ * before anything is instantiated. The tree read is then expanded within a budget proportional to
+ * the stream's length ({@value #EXPANSION_PER_BYTE} per byte), so a stream that refers to the same
+ * node again and again (a "DAG bomb") is refused instead of expanding exponentially.
  */
 public final class JavaCodec implements Codec {
 
     public static final String NAME = "java";
 
     static final int MAX_DEPTH = 64;
-    static final long MAX_ARRAY_LENGTH = 64L * 1024 * 1024;
     static final long MAX_REFERENCES = 1_000_000;
     static final long MAX_STREAM_BYTES = 256L * 1024 * 1024;
+    /**
+     * Nodes, characters and bytes the decoded tree may have per byte of the stream: a tree without
+     * shared parts has at most one of each per byte; strings shared between messages' fields
+     * (a protocol name in every sensor of a list) take a few more.
+     */
+    static final int EXPANSION_PER_BYTE = 16;
+    /** The expansion budget of a small stream. */
+    static final long MIN_EXPANSION = 64 * 1024;
 
     private static final Set<Class<?>> ALLOWED =
             Set.of(SerialNode.class, SerialNode[].class, String.class, String[].class, byte[].class);
 
-    static final ObjectInputFilter FILTER = info -> {
-        if (info.depth() > MAX_DEPTH || info.arrayLength() > MAX_ARRAY_LENGTH
-                || info.references() > MAX_REFERENCES || info.streamBytes() > MAX_STREAM_BYTES) {
-            return ObjectInputFilter.Status.REJECTED;
-        }
-        Class<?> c = info.serialClass();
-        if (c == null) {
-            return ObjectInputFilter.Status.ALLOWED;
-        }
-        return ALLOWED.contains(c) ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
-    };
+    /** The filter for a stream of {@code length} bytes. */
+    static ObjectInputFilter filter(int length) {
+        return info -> {
+            if (info.depth() > MAX_DEPTH || info.arrayLength() > length
+                    || info.references() > MAX_REFERENCES || info.streamBytes() > MAX_STREAM_BYTES) {
+                return ObjectInputFilter.Status.REJECTED;
+            }
+            Class<?> c = info.serialClass();
+            if (c == null) {
+                return ObjectInputFilter.Status.ALLOWED;
+            }
+            return ALLOWED.contains(c) ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
+        };
+    }
 
     @Override
     public String name() {
@@ -66,7 +79,7 @@ public final class JavaCodec implements Codec {
         try {
             ByteArrayInputStream in = new ByteArrayInputStream(bytes, offset, length);
             try (ObjectInputStream objects = new ObjectInputStream(in)) {
-                objects.setObjectInputFilter(FILTER);
+                objects.setObjectInputFilter(filter(length));
                 read = objects.readObject();
             }
         } catch (InvalidClassException e) {
@@ -79,7 +92,11 @@ public final class JavaCodec implements Codec {
             throw new CodecException("not a valid java message: the stream holds a "
                     + (read == null ? "null" : read.getClass().getName()) + ", not a message tree");
         }
-        return MessageTree.read(node.toTree());
+        try {
+            return MessageTree.read(node.toTree(Math.max(MIN_EXPANSION, (long) EXPANSION_PER_BYTE * length)));
+        } catch (SerialNode.TooLargeException e) {
+            throw new CodecException("not a valid java message: " + e.getMessage(), e);
+        }
     }
 
     @Override

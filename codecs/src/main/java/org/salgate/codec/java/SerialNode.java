@@ -100,21 +100,35 @@ record SerialNode(byte kind, String text, long whole, double real, byte[] bin, S
         throw new IllegalArgumentException("cannot serialize a " + n.getNodeType() + " node");
     }
 
-    /** The tree this node stands for. */
-    JsonNode toTree() {
+    /**
+     * The tree this node stands for. A stream may refer to one node many times, so a small stream
+     * can stand for a huge tree; expanding stops with a {@link TooLargeException} once the tree's
+     * nodes, characters and bytes together pass {@code budget}.
+     */
+    JsonNode toTree(long budget) {
+        return toTree(new long[] {budget}, budget);
+    }
+
+    private JsonNode toTree(long[] left, long budget) {
+        long cost = 1 + (text == null ? 0 : text.length()) + (bin == null ? 0 : bin.length)
+                + (names == null ? 0 : names.length);
+        left[0] -= cost;
+        if (left[0] < 0) {
+            throw new TooLargeException(budget);
+        }
         JsonNodeFactory f = JsonNodeFactory.instance;
         return switch (kind) {
             case OBJECT -> {
                 ObjectNode o = f.objectNode();
                 for (int i = 0; i < names.length; i++) {
-                    o.set(names[i], children[i].toTree());
+                    o.set(names[i], children[i].toTree(left, budget));
                 }
                 yield o;
             }
             case ARRAY -> {
                 ArrayNode a = f.arrayNode();
                 for (SerialNode c : children) {
-                    a.add(c.toTree());
+                    a.add(c.toTree(left, budget));
                 }
                 yield a;
             }
@@ -125,5 +139,15 @@ record SerialNode(byte kind, String text, long whole, double real, byte[] bin, S
             case BINARY -> f.binaryNode(bin);
             default -> throw new IllegalStateException("unknown node kind " + kind);
         };
+    }
+
+    /** The tree a stream stands for is larger than its budget. */
+    static final class TooLargeException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooLargeException(long budget) {
+            super("the message expands to more than " + budget + " nodes, characters and bytes; a stream that "
+                    + "refers to the same parts again and again is refused");
+        }
     }
 }

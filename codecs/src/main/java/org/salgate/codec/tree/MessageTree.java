@@ -52,6 +52,9 @@ public final class MessageTree {
         } else if (message instanceof HelloReply r) {
             o.put("t", "helloReply").put("accepted", r.accepted()).put("version", r.protocolVersion())
                     .put("agent", r.agentId()).put("error", r.error());
+            if (r.code() != null) {
+                o.put("code", r.code().name());
+            }
         } else if (message instanceof Request r) {
             o.put("t", "request").put("id", r.id()).set("call", call(r.call()));
         } else if (message instanceof Response r) {
@@ -209,7 +212,7 @@ public final class MessageTree {
                 case "hello" -> new Hello(n.integer("version"), n.text("codec"), n.text("client"),
                         n.text("credentials"));
                 case "helloReply" -> new HelloReply(n.bool("accepted"), n.integer("version"), n.text("agent"),
-                        n.text("error"));
+                        n.text("error"), n.has("code") ? n.enumValue("code", ErrorCode.class) : null);
                 case "request" -> new Request(n.number("id"), call(n.object("call")));
                 case "response" -> new Response(n.number("id"), result(n.object("result")));
                 case "data" -> new StreamData(n.number("stream"), reading(n.object("reading")));

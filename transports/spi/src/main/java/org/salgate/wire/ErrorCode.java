@@ -22,6 +22,12 @@ public enum ErrorCode {
     OVERLOADED,
     /** The credentials were missing or wrong. */
     UNAUTHENTICATED,
+    /**
+     * Not allowed: the connection's role may not make this call (a reader asking an admin
+     * operation), or the agent's operator does not allow what it names (a plugin path outside the
+     * plugin directories, a relay target not on the list).
+     */
+    PERMISSION_DENIED,
     /** An unexpected failure inside the agent; its log has the details. */
     INTERNAL
 }

@@ -52,7 +52,8 @@ public final class ProtobufCodec implements Codec {
                     .setClientName(h.clientName()).setCredentials(h.credentials()));
         } else if (message instanceof HelloReply r) {
             f.setHelloReply(WireProto.HelloReply.newBuilder().setAccepted(r.accepted())
-                    .setProtocolVersion(r.protocolVersion()).setAgentId(r.agentId()).setError(r.error()));
+                    .setProtocolVersion(r.protocolVersion()).setAgentId(r.agentId()).setError(r.error())
+                    .setCode(r.code() == null ? "" : r.code().name()));
         } else if (message instanceof Request r) {
             f.setRequest(toProto(r));
         } else if (message instanceof Response r) {
@@ -206,7 +207,8 @@ public final class ProtobufCodec implements Codec {
             }
             case HELLO_REPLY: {
                 WireProto.HelloReply r = f.getHelloReply();
-                return new HelloReply(r.getAccepted(), r.getProtocolVersion(), r.getAgentId(), r.getError());
+                return new HelloReply(r.getAccepted(), r.getProtocolVersion(), r.getAgentId(), r.getError(),
+                        r.getAccepted() ? null : r.getCode().isEmpty() ? ErrorCode.PROTOCOL_ERROR : errorCode(r.getCode()));
             }
             case REQUEST:
                 return new Request(f.getRequest().getId(), fromProto(f.getRequest()));

@@ -225,7 +225,7 @@ class AgentOfAgentsTest {
                 + "127.0.0.1:" + port + " over netty"), unreachable.getMessage());
 
         SalException noPort = addFails(upper, "agent:127.0.0.1", "");
-        assertTrue(noPort.getMessage().contains("needs the lower agent's host and port"), noPort.getMessage());
+        assertTrue(noPort.getMessage().contains("is not an allowed relay target"), noPort.getMessage());
 
         SalException transport = addFails(upper, "agent:127.0.0.1:" + port,
                 "<parameter name=\"transport\" value=\"pigeon\"/>");
@@ -236,6 +236,26 @@ class AgentOfAgentsTest {
         assertTrue(noAddress.getMessage().contains("agent:host:port"), noAddress.getMessage());
 
         assertEquals(List.of("dummy"), upper.listProtocols().get().stream().map(ProtocolInfo::name).toList());
+    }
+
+    @Test
+    void relayTargetsOutsideTheAllowListGetOneRefusalAndTheAgentKeepsServing() throws Exception {
+        Agent lower = fixture.lowerAgent(0);
+        Agent other = fixture.lowerAgent(0);
+        int closedPort = other.port();
+        SalClient upper = fixture.client(fixture.upperAgentAllowing(List.of("127.0.0.1:" + lower.port())));
+        String refusal = "is not an allowed relay target: this agent connects only to the HOST:PORT entries its "
+                + "operator gives with --relay-allow";
+        other.close();
+        for (String endpoint : List.of("agent:localhost:" + lower.port(), "agent:127.0.0.1:" + closedPort,
+                "agent:127.0.0.1:1", "agent:192.0.2.1:7431")) {
+            SalException e = addFails(upper, endpoint, "");
+            assertEquals(ErrorCode.INVALID_ARGUMENT, e.code(), e.getMessage());
+            assertEquals("protocol lab: endpoint '" + endpoint + "' " + refusal, e.getMessage());
+        }
+        assertEquals(List.of("dummy"), upper.listProtocols().get().stream().map(ProtocolInfo::name).toList());
+        upper.addProtocol(RelayFixture.pcml("agent:127.0.0.1:" + lower.port())).get();
+        assertEquals(Reading.Status.OK, upper.execute("lab.DUMMY_0", "read", Map.of()).get().status());
     }
 
     private static SalException addFails(SalClient client, String endpoint, String parameters) {

@@ -15,23 +15,44 @@ final class RelayFixture implements AutoCloseable {
     static final int LOWER_SENSORS = 3;
 
     private final List<Runnable> open = new ArrayList<>();
+    /** The lower agents' addresses, which upper agents are allowed to relay. */
+    private final List<String> lowerAddresses = new ArrayList<>();
 
     /** A lower agent with {@value #LOWER_SENSORS} dummy sensors DUMMY_0.. on {@code port} (0: any). */
     Agent lowerAgent(int port) throws IOException {
         Agent agent = Agent.builder().transport("netty").port(port)
                 .platform(new PlatformConfig(List.of(dummies(LOWER_SENSORS)))).start();
         open.add(agent::close);
+        lowerAddresses.add("127.0.0.1:" + agent.port());
         return agent;
     }
 
-    /** An upper agent with its own two dummy sensors DUMMY_0, DUMMY_1 and the given protocols. */
+    /**
+     * An upper agent with its own two dummy sensors DUMMY_0, DUMMY_1 and the given protocols, allowed
+     * to relay the lower agents made so far.
+     */
     Agent upperAgent(ProtocolConfig... more) throws IOException {
         List<ProtocolConfig> protocols = new ArrayList<>();
         protocols.add(dummies(2));
         protocols.addAll(List.of(more));
-        Agent agent = Agent.builder().transport("netty").port(0).platform(new PlatformConfig(protocols)).start();
+        Agent agent = Agent.builder().transport("netty").port(0).platform(new PlatformConfig(protocols))
+                .relayTargets(lowerAddresses).start();
         open.add(agent::close);
         return agent;
+    }
+
+    /** An upper agent with two dummy sensors, allowed to relay only {@code targets}. */
+    Agent upperAgentAllowing(List<String> targets) throws IOException {
+        Agent agent = Agent.builder().transport("netty").port(0).platform(new PlatformConfig(List.of(dummies(2))))
+                .relayTargets(targets).start();
+        open.add(agent::close);
+        return agent;
+    }
+
+    /** A PCML document with one protocol {@code lab} of type agent on {@code endpoint}. */
+    static String pcml(String endpoint) {
+        return "<platform xmlns=\"urn:salgate:pcml:1.0\"><protocol name=\"lab\" type=\"agent\" endpoint=\""
+                + endpoint + "\"/></platform>";
     }
 
     /** A protocol relaying the agent on {@code port} under the prefix {@code lab.}. */

@@ -86,6 +86,11 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
         return new RmiClientSocketFactory(host, connectTimeoutMillis, instance);
     }
 
+    /** The host this factory connects to, or null for the host recorded in the stub. */
+    String host() {
+        return host;
+    }
+
     @Override
     public Socket createSocket(String stubHost, int port) throws IOException {
         String target = host != null ? host : stubHost;

@@ -138,6 +138,7 @@ final class RmiTransportServer implements TransportServer {
         } catch (ServerNotActiveException e) {
             client = "local";
         }
+        checkCallback(callback, client);
         RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, callback, this);
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
                 localAddress.getPort(), clientSockets, serverSockets,
@@ -149,6 +150,27 @@ final class RmiTransportServer implements TransportServer {
             throw new RemoteException("the agent is stopping; try again once it is back");
         }
         return stub;
+    }
+
+    /**
+     * The agent dials a callback only at the address its session comes from, so a client cannot make
+     * it connect anywhere else.
+     */
+    private static void checkCallback(CallbackRemote callback, String client) throws RemoteException {
+        if ("local".equals(client)) {
+            return;
+        }
+        String host;
+        try {
+            host = CallbackAddress.hostOf(callback);
+        } catch (IOException e) {
+            throw new RemoteException("the callback object is not usable: " + e.getMessage());
+        }
+        if (!CallbackAddress.sameAddress(host, client)) {
+            LOG.warn("refused a session from {} whose callback names {}", client, host);
+            throw new RemoteException("the callback must be at the address this session comes from (" + client
+                    + "), not " + host + "; export it on that address");
+        }
     }
 
     void sessionFinished(RmiSession session) {

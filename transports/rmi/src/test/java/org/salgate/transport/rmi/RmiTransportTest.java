@@ -387,6 +387,38 @@ class RmiTransportTest {
     }
 
     @Test
+    void aCallbackNamingAnotherHostIsRefusedAndTheAgentKeepsServing() throws Exception {
+        startServer(ServerOptions.builder());
+        String elsewhere = nonLoopbackAddress();
+        TransportClient liar = provider.createClient(ClientOptions.builder().port(server.localAddress().getPort())
+                .properties(Map.of(RmiTransportProvider.CALLBACK_HOST, elsewhere)).build());
+        IOException e = assertThrows(IOException.class, () -> liar.connect(new RecordingClientHandler()));
+        assertTrue(e.getMessage().contains("the callback must be at the address this session comes from (127.0.0.1), "
+                + "not " + elsewhere), e.getMessage());
+        liar.close();
+        assertTrue(serverHandler.opened.isEmpty(), "no session was opened for the refused client");
+
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        client.send(new Request(1, new Call.Echo(Value.of("still serving"))));
+        assertEquals(new Response(1, new Result.Echoed(Value.of("still serving"))),
+                clientHandler.received.poll(10, TimeUnit.SECONDS));
+    }
+
+    private static String nonLoopbackAddress() throws Exception {
+        for (java.net.NetworkInterface nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            if (nic.isUp() && !nic.isLoopback()) {
+                for (java.net.InetAddress a : java.util.Collections.list(nic.getInetAddresses())) {
+                    if (a instanceof java.net.Inet4Address) {
+                        return a.getHostAddress();
+                    }
+                }
+            }
+        }
+        throw new AssertionError("this machine has no non-loopback IPv4 address to export a callback on");
+    }
+
+    @Test
     void unreachableAgentGivesClearError() {
         TransportClient c = provider.createClient(ClientOptions.builder().port(1).build());
         IOException e = assertThrows(IOException.class, () -> c.connect(new RecordingClientHandler()));

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.client.HelloRefusedException;
 import org.salgate.client.PendingStream;
 import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
@@ -666,5 +667,76 @@ public abstract class AbstractAgentConformanceTest {
         } catch (IOException expected) {
             assertFalse(expected.getMessage() == null || expected.getMessage().isBlank());
         }
+    }
+
+    // ------------------------------------------------------------------ tokens and roles
+
+    /** An agent that requires {@link TckTokens}: one admin and one reader token. */
+    protected Agent startAgentWithTokens() throws IOException {
+        return startAgent(b -> b.tokens(TckTokens.tokens()));
+    }
+
+    /** A client presenting {@code token}. */
+    protected SalClient client(String name, String token) throws IOException {
+        SalClient.Builder builder = SalClient.builder().transport(provider()).host("127.0.0.1").port(agent.port())
+                .clientName(name).token(token).connectTimeout(Duration.ofSeconds(5))
+                .requestTimeout(Duration.ofSeconds(20));
+        configure(builder);
+        SalClient c = builder.connect();
+        resources.add(c);
+        return c;
+    }
+
+    @Test
+    @Timeout(30)
+    void withTokensAClientWithoutOneIsRefusedUnauthenticatedAndOthersAreServed() throws Exception {
+        startAgentWithTokens();
+        HelloRefusedException e = TckTokens.refused(() -> client("anonymous", ""));
+        assertEquals(ErrorCode.UNAUTHENTICATED, e.code(), e.getMessage());
+        assertTrue(e.getMessage().endsWith("refused the connection (unauthenticated): this agent requires a token: "
+                + "give one with --token or the SALGATE_TOKEN environment variable."), e.getMessage());
+        assertServes(client("reader", TckTokens.READER));
+    }
+
+    @Test
+    @Timeout(30)
+    void withTokensAWrongTokenIsRefusedUnauthenticatedAndOthersAreServed() throws Exception {
+        startAgentWithTokens();
+        for (String wrong : List.of(TckTokens.ADMIN + "x", TckTokens.ADMIN.substring(1), "not-a-token-at-all-000")) {
+            HelloRefusedException e = TckTokens.refused(() -> client("guesser", wrong));
+            assertEquals(ErrorCode.UNAUTHENTICATED, e.code(), e.getMessage());
+            assertTrue(e.getMessage().endsWith("refused the connection (unauthenticated): the token is not valid for "
+                    + "this agent: check it against the agent's tokens file."), e.getMessage());
+        }
+        assertServes(client("admin", TckTokens.ADMIN));
+    }
+
+    @Test
+    @Timeout(30)
+    void aReaderReadsButEachAdminOperationIsPermissionDenied() throws Exception {
+        startAgentWithTokens();
+        SalClient reader = client("reader", TckTokens.READER);
+        SalClient admin = client("admin", TckTokens.ADMIN);
+        assertEquals(Reading.Status.OK, Await.result("read", reader.execute("DUMMY_0", "read", Map.of())).status());
+        String sensorMl = Await.result("describe", reader.describeSensorXml("DUMMY_0"));
+        String pcml = Pcml.write(new PlatformConfig(List.of(faultyProtocol("extra", "EXTRA_"))));
+        Map<String, CompletableFuture<?>> denied = new java.util.LinkedHashMap<>();
+        denied.put("add protocol", reader.addProtocol(pcml));
+        denied.put("remove protocol", reader.removeProtocol("dummy"));
+        denied.put("add sensor", reader.addSensor(sensorMl.replace("DUMMY_0", "DUMMY_NEW")));
+        denied.put("remove sensor", reader.removeSensor("DUMMY_0"));
+        denied.put("get platform config", reader.platformConfigXml());
+        denied.forEach((operation, call) -> {
+            SalException e = assertFails(ErrorCode.PERMISSION_DENIED, operation + " as a reader", call);
+            assertTrue(e.getMessage().contains("'" + operation + "' needs the admin role, and this connection's "
+                    + "token has the reader role"), e.getMessage());
+        });
+        assertEquals(DUMMY_SENSORS, Await.result("list", admin.listSensors()).size());
+        assertEquals(List.of("dummy"), Await.result("protocols", admin.listProtocols()).stream()
+                .map(ProtocolInfo::name).toList());
+        Await.result("the admin's platform config", admin.platformConfigXml());
+        Await.result("the admin adds a protocol", admin.addProtocol(pcml));
+        Await.result("the admin removes it", admin.removeProtocol("extra"));
+        assertServes(reader);
     }
 }

@@ -1,0 +1,61 @@
+package org.salgate.codec;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.salgate.wire.Codec;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.Codecs;
+
+/**
+ * Fuzzes every codec's decoder with what a client could send after its hello: any input must
+ * decode to a message or fail with a {@link CodecException}; nothing else may escape, hang or
+ * exhaust memory. Without {@code JAZZER_FUZZ} each test replays its inputs under
+ * {@code CodecFuzzTestInputs/<test>}; with it, each fuzzes for a bounded time (the {@code fuzz}
+ * profile). Protobuf, the hello's codec, is fuzzed with the frames in the SPI module.
+ */
+class CodecFuzzTest {
+
+    private static void decode(String codec, byte[] input) {
+        Codec c = Codecs.byName(codec);
+        try {
+            c.decode(input, 0, input.length);
+        } catch (CodecException e) {
+            // the documented, clear refusal
+        }
+    }
+
+    @FuzzTest(maxDuration = "25s")
+    void json(byte[] input) {
+        decode("json", input);
+    }
+
+    @FuzzTest(maxDuration = "25s")
+    void msgpack(byte[] input) {
+        decode("msgpack", input);
+    }
+
+    @FuzzTest(maxDuration = "25s")
+    void xml(byte[] input) {
+        decode("xml", input);
+    }
+
+    @FuzzTest(maxDuration = "25s")
+    void xmlStax(byte[] input) {
+        decode("xml-stax", input);
+    }
+
+    @FuzzTest(maxDuration = "25s")
+    void xmlDom(byte[] input) {
+        decode("xml-dom", input);
+    }
+
+    @FuzzTest(maxDuration = "25s")
+    void java(byte[] input) {
+        decode("java", input);
+    }
+
+    /** The gzip layer, around JSON; the inner codecs are fuzzed on their own above. */
+    @FuzzTest(maxDuration = "25s")
+    void jsonGzip(byte[] input) {
+        decode("json+gzip", input);
+    }
+}
