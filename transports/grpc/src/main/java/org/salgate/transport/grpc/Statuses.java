@@ -35,6 +35,8 @@ final class Statuses {
                 return Status.RESOURCE_EXHAUSTED;
             case UNAUTHENTICATED:
                 return Status.UNAUTHENTICATED;
+            case PERMISSION_DENIED:
+                return Status.PERMISSION_DENIED;
             case INTERNAL:
                 return Status.INTERNAL;
             default:
