@@ -13,6 +13,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
@@ -89,6 +90,10 @@ final class HttpTransportServer implements TransportServer {
                         // TLS: an SslHandler goes first, here, so that everything below reads plain HTTP.
                         HeaderDeadline deadline = new HeaderDeadline(limits.headerTimeoutMillis());
                         p.addLast("deadline", deadline);
+                        // Streams push from their own threads, one message per write: flushes
+                        // queued together become one write to the socket.
+                        p.addLast("flushes", new FlushConsolidationHandler(
+                                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
                         p.addLast("http", new HttpServerCodec(limits.decoderConfig()));
                         p.addLast("guard", new RequestGuard(deadline));
                         p.addLast("body", new BodyAggregator(limits.maxBodyBytes()));
@@ -127,17 +132,7 @@ final class HttpTransportServer implements TransportServer {
             return;
         }
         closed = true;
-        boolean wait = !EventLoops.inGroup(workers) && !EventLoops.inGroup(acceptor);
-        if (serverChannel != null) {
-            ChannelFuture unbound = serverChannel.close();
-            if (wait) {
-                unbound.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
-            }
-        }
-        var closing = connections.close();
-        if (wait) {
-            closing.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
-        }
+        EventLoops.stopServer(serverChannel, connections, CLOSE_CONNECTIONS_MILLIS, acceptor, workers);
         api.closeAll();
         shutdownGroups();
     }

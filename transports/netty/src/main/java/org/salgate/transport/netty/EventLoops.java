@@ -1,6 +1,10 @@
 package org.salgate.transport.netty;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.ChannelGroupFuture;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -30,6 +34,29 @@ public final class EventLoops {
             }
         }
         return false;
+    }
+
+    /**
+     * Stops a server's listening channel, then closes its connections, waiting up to
+     * {@code waitMillis} for each unless called from one of {@code groups}, where waiting would
+     * never end. The groups are left running for the caller to stop.
+     */
+    public static void stopServer(Channel serverChannel, ChannelGroup connections, long waitMillis,
+                                  EventLoopGroup... groups) {
+        boolean wait = true;
+        for (EventLoopGroup group : groups) {
+            wait &= !inGroup(group);
+        }
+        if (serverChannel != null) {
+            ChannelFuture unbound = serverChannel.close();
+            if (wait) {
+                unbound.awaitUninterruptibly(waitMillis);
+            }
+        }
+        ChannelGroupFuture closing = connections.close();
+        if (wait) {
+            closing.awaitUninterruptibly(waitMillis);
+        }
     }
 
     /** Stops a group promptly; waits for its threads unless called from one of them. */

@@ -94,17 +94,7 @@ final class NettyTransportServer implements TransportServer {
             return;
         }
         closed = true;
-        boolean wait = !EventLoops.inGroup(workers) && !EventLoops.inGroup(acceptor);
-        if (serverChannel != null) {
-            ChannelFuture unbound = serverChannel.close();
-            if (wait) {
-                unbound.awaitUninterruptibly(CLOSE_SESSIONS_MILLIS);
-            }
-        }
-        var closing = sessions.close();
-        if (wait) {
-            closing.awaitUninterruptibly(CLOSE_SESSIONS_MILLIS);
-        }
+        EventLoops.stopServer(serverChannel, sessions, CLOSE_SESSIONS_MILLIS, acceptor, workers);
         shutdownGroups();
     }
 
