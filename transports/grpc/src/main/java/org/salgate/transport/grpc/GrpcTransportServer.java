@@ -41,6 +41,7 @@ final class GrpcTransportServer implements TransportServer {
     private final Set<GrpcSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<BridgeSession> calls = ConcurrentHashMap.newKeySet();
     private Server server;
+    private InetSocketAddress bound;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private boolean started;
@@ -85,15 +86,15 @@ final class GrpcTransportServer implements TransportServer {
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage()
                     + "; choose another port or stop what uses it", e);
         }
+        bound = (InetSocketAddress) server.getListenSockets().get(0);
     }
 
     @Override
     public synchronized InetSocketAddress localAddress() {
-        if (server == null || closed) {
+        if (bound == null) {
             throw new IllegalStateException("the server is not started");
         }
-        List<? extends java.net.SocketAddress> addresses = server.getListenSockets();
-        return (InetSocketAddress) addresses.get(0);
+        return bound;
     }
 
     @Override
@@ -102,7 +103,6 @@ final class GrpcTransportServer implements TransportServer {
             closed = true;
             return;
         }
-        int port = ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
         closed = true;
         Status stopping = Status.UNAVAILABLE.withDescription("the agent is stopping");
         server.shutdown();
@@ -125,7 +125,8 @@ final class GrpcTransportServer implements TransportServer {
         }
         shutdownGroups();
         try {
-            Ports.awaitReleased(InetAddress.getByName(options.host()), port, Duration.ofMillis(CLOSE_GRACE_MILLIS));
+            Ports.awaitReleased(InetAddress.getByName(options.host()), bound.getPort(),
+                    Duration.ofMillis(CLOSE_GRACE_MILLIS));
         } catch (IOException e) {
             // an unresolvable host could not have been bound
         }

@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
@@ -35,6 +34,7 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalGrpc;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
 import org.salgate.wire.Call;
 import org.salgate.wire.CodecException;
@@ -133,25 +133,14 @@ class GrpcTransportTest {
         return call;
     }
 
-    private static final class Recorder implements ClientHandler {
-        final java.util.concurrent.BlockingQueue<Message> received = new java.util.concurrent.LinkedBlockingQueue<>();
-        final CompletableFuture<Throwable> closed = new CompletableFuture<>();
+    /** A client's handler that also holds the client. */
+    private static final class Recorder extends RecordingClientHandler {
         TransportClient client;
 
         Message next() throws InterruptedException {
             Message m = received.poll(10, TimeUnit.SECONDS);
             assertNotNull(m, "nothing received within 10 s");
             return m;
-        }
-
-        @Override
-        public void messageReceived(Message message) {
-            received.add(message);
-        }
-
-        @Override
-        public void closed(Throwable cause) {
-            closed.complete(cause);
         }
     }
 
