@@ -72,7 +72,8 @@ abstract class RunCommand extends BaseCommand {
                 .transports(options.transports != null ? options.transports : defaultTransports())
                 .baseline(options.baseline)
                 .out(options.out != null ? options.out : RunOptions.defaultOut())
-                .limits(!options.noLimits);
+                .limits(!options.noLimits)
+                .tls(options.tls);
         if (options.clients != null) {
             b.clients(options.clients);
         }

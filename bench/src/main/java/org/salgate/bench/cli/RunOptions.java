@@ -66,6 +66,10 @@ final class RunOptions {
     @Option(names = "--no-limits", description = "Skip the framework-free socket ceiling (transport level).")
     boolean noLimits;
 
+    @Option(names = "--tls", description = "Run the cells over TLS: the server serves a self-signed certificate"
+            + " made for the run, which the clients pin (the socket ceiling stays plain).")
+    boolean tls;
+
     static Path defaultOut() {
         return Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }
