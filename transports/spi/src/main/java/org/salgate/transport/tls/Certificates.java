@@ -35,6 +35,7 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.OperatorCreationException;
@@ -195,7 +196,7 @@ public final class Certificates {
                     return converter.getPrivateKey(info);
                 }
                 if (item instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
             }
         } catch (RuntimeException e) {
@@ -205,12 +206,16 @@ public final class Certificates {
                 + " an encrypted key must be decrypted first, e.g. with openssl pkey");
     }
 
-    /** PEM text of certificates or a private key, as openssl writes them. */
+    /** PEM text of certificates, or of a private key (unencrypted PKCS#8), as openssl writes them. */
     public static String toPem(Object... items) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
             for (Object item : items) {
-                writer.writeObject(item);
+                if (item instanceof PrivateKey key) {
+                    writer.writeObject(new JcaPKCS8Generator(key, null));
+                } else {
+                    writer.writeObject(item);
+                }
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot write PEM: " + e.getMessage(), e);
