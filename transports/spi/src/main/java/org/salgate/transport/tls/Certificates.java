@@ -166,6 +166,7 @@ public final class Certificates {
 
     /** Reads every certificate of a PEM file, in file order. */
     public static List<X509Certificate> readCertificates(Path file) throws IOException {
+        requireFile(file);
         List<X509Certificate> certificates = new ArrayList<>();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
              PEMParser parser = new PEMParser(reader)) {
@@ -187,6 +188,7 @@ public final class Certificates {
 
     /** Reads an unencrypted private key from a PEM file: PKCS#8, or a traditional RSA or EC key. */
     public static PrivateKey readPrivateKey(Path file) throws IOException {
+        requireFile(file);
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
              PEMParser parser = new PEMParser(reader)) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
@@ -204,6 +206,12 @@ public final class Certificates {
         }
         throw new IOException(file + " holds no unencrypted PEM private key (-----BEGIN PRIVATE KEY-----);"
                 + " an encrypted key must be decrypted first, e.g. with openssl pkey");
+    }
+
+    private static void requireFile(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(file + " is not a file" + (Files.exists(file) ? "" : " (it does not exist)"));
+        }
     }
 
     /** PEM text of certificates, or of a private key (unencrypted PKCS#8), as openssl writes them. */
