@@ -54,7 +54,7 @@ public final class TlsOptions {
                 names.add(host);
             }
             Certificates.KeyAndChain identity = Certificates.selfSigned(names, SELF_SIGNED_DAYS);
-            out.println("TLS: self-signed certificate for " + String.join(", ", names) + ", valid "
+            out.println("serving TLS with a self-signed certificate for " + String.join(", ", names) + ", valid "
                     + SELF_SIGNED_DAYS + " days; clients connect with --tls-pin "
                     + Certificates.fingerprint(identity.certificate()));
             out.flush();
@@ -64,7 +64,7 @@ public final class TlsOptions {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together: give both PEM files");
         }
         TlsConfig config = TlsConfig.serverFromPem(certificate, key);
-        out.println("TLS: " + config);
+        out.println("serving " + config);
         out.flush();
         return config;
     }

@@ -247,4 +247,33 @@ class AgentMainTest {
         assertEquals(0, run("--version"));
         assertTrue(out.toString().startsWith("salgate agent "), out.toString());
     }
+
+    @Test
+    void tlsOptionsAreListedAndSayWhetherTlsIsConfigured() {
+        assertEquals(0, run("--help"));
+        for (String option : new String[] {"--tls-cert", "--tls-key", "--tls-self-signed"}) {
+            assertTrue(out.toString().contains(option), option + " missing from:\n" + out);
+        }
+        AgentMain plain = new AgentMain();
+        new CommandLine(plain).parseArgs();
+        assertEquals(false, plain.tls.isConfigured());
+        AgentMain selfSigned = new AgentMain();
+        new CommandLine(selfSigned).parseArgs("--tls-self-signed");
+        assertTrue(selfSigned.tls.isConfigured());
+    }
+
+    @Test
+    void certificateWithoutItsKeyFailsWithExitCode2(@TempDir Path dir) throws Exception {
+        Path cert = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\n");
+        assertEquals(2, run("--port", "0", "--tls-cert", cert.toString()));
+        assertTrue(err.toString().contains("--tls-cert and --tls-key go together"), err.toString());
+    }
+
+    @Test
+    void unreadableKeyFileFailsWithExitCode2NamingIt(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("missing.pem");
+        assertEquals(2, run("--port", "0", "--tls-cert", missing.toString(), "--tls-key", missing.toString()));
+        assertTrue(err.toString().contains("cannot set up TLS") && err.toString().contains("missing.pem"),
+                err.toString());
+    }
 }

@@ -89,7 +89,8 @@ abstract class RunCommand extends BaseCommand {
         b.level(level()).methods(methods())
                 .transports(options.transports != null ? options.transports : defaultTransports())
                 .baseline(options.baseline)
-                .out(options.out != null ? options.out : RunOptions.defaultOut());
+                .out(options.out != null ? options.out : RunOptions.defaultOut())
+                .tls(options.tls);
         if (options.clients != null) {
             b.clients(options.clients);
         }

@@ -39,6 +39,10 @@ final class RunOptions {
     @Option(names = "--rtt-warmup-calls", paramLabel = "N", description = "Warm-up calls per client before each RTT cell (default: 200).")
     Integer rttWarmupCalls;
 
+    @Option(names = "--tls", description = "Run the cells over TLS: the server serves a self-signed certificate"
+            + " made for the run, which the clients pin (the socket ceiling stays plain).")
+    boolean tls;
+
     static Path defaultOut() {
         return Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }

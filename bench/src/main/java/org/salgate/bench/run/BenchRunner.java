@@ -16,6 +16,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.salgate.bench.sample.ResourceSample;
 import org.salgate.bench.sample.ResourceSampler;
+import org.salgate.bench.server.BenchTls;
 import org.salgate.bench.server.ServerProcess;
 import org.salgate.bench.workload.ClientGroup;
 import org.salgate.bench.workload.Payload;
@@ -43,6 +44,8 @@ public final class BenchRunner {
     private final List<SampleRow> samples = Collections.synchronizedList(new ArrayList<>());
     private final List<String> notes = new ArrayList<>();
 
+    private BenchTls tls;
+
     public BenchRunner(RunConfig config, PrintStream console) {
         this.config = config;
         this.console = console;
@@ -54,6 +57,12 @@ public final class BenchRunner {
         Files.createDirectories(config.out());
         Plan plan = Plan.of(config);
         Progress progress = new Progress(plan, console);
+        if (config.tls()) {
+            tls = BenchTls.create(config.out());
+            note(progress, "TLS: every cell but the socket ceiling runs over TLS; the server serves a self-signed"
+                    + " certificate made for this run (" + config.out().resolve("tls-cert.pem") + "), which the"
+                    + " clients pin");
+        }
         progress.note(String.format(Locale.ROOT, "%s level: %d cells over %s, roughly %s; results in %s",
                 config.level().name().toLowerCase(Locale.ROOT), plan.size(), plan.servers(),
                 Progress.formatSeconds(plan.estimateSeconds()), config.out()));
@@ -120,6 +129,10 @@ public final class BenchRunner {
         List<String> args = name.equals(CellKey.RAW) ? List.of("raw")
                 : config.level() == Level.AGENT ? List.of("agent", name, Integer.toString(config.dummySensors()))
                 : List.of("transport", name);
+        if (tls != null && !name.equals(CellKey.RAW)) {
+            args = new ArrayList<>(args);
+            args.addAll(tls.serverArgs());
+        }
         ServerProcess server = ServerProcess.start(args, log(name));
         progress.note("server " + server + " started; warming it up for " + config.serverWarmup().toMillis() + " ms");
         warmUp(server, provider);
@@ -147,7 +160,8 @@ public final class BenchRunner {
         if (provider == null) {
             return i -> new RawSocketChannel(server.port());
         }
-        return i -> TransportChannel.connect(provider, server.port(), i, CLIENT_TIMEOUT);
+        return i -> TransportChannel.connect(provider, server.port(), i, CLIENT_TIMEOUT,
+                tls == null ? null : tls.client());
     }
 
     private CellResult runCell(PlannedCell cell, ServerProcess server, TransportProvider provider)

@@ -13,12 +13,13 @@ import java.util.Set;
  *
  * @param ratePerClient calls per second per client for an open-loop RTT with corrected histograms; 0 = closed loop
  * @param limits whether to measure the framework-free socket ceiling in the same run
+ * @param tls whether the transport and agent cells run over TLS (the socket ceiling stays plain)
  */
 public record RunConfig(Level level, List<String> transports, String baseline, List<Integer> clients,
                         Set<Method> methods, int reps, int rttCalls, int rttWarmupCalls, Duration tpDuration,
                         Duration streamDuration, Duration resourceDuration, Duration agentDuration,
                         Duration streamSettle, Duration serverWarmup, double ratePerClient, boolean limits,
-                        int dummySensors, Path out, boolean quick) {
+                        int dummySensors, Path out, boolean quick, boolean tls) {
 
     /** Byte[] sizes of the synchronous resource test. */
     public static final List<Integer> RESOURCE_SYNC_BYTES = List.of(10, 100, 1024);
@@ -79,6 +80,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         private int dummySensors = 20;
         private Path out = Path.of("bench-results");
         private boolean quick;
+        private boolean tls;
 
         public Builder level(Level l) {
             this.level = l;
@@ -105,6 +107,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         public Builder limits(boolean l) { this.limits = l; return this; }
         public Builder dummySensors(int n) { this.dummySensors = n; return this; }
         public Builder out(Path p) { this.out = p; return this; }
+        public Builder tls(boolean t) { this.tls = t; return this; }
 
         /** A smoke-test profile: a few seconds per cell, one repetition. Later setters still win. */
         public Builder quick() {
@@ -124,7 +127,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         public RunConfig build() {
             return new RunConfig(level, transports, baseline, clients, methods, reps, rttCalls, rttWarmupCalls, tp,
                     stream, resource, agent, settle, warmup, rate, limits && level == Level.TRANSPORT, dummySensors,
-                    out, quick);
+                    out, quick, tls);
         }
     }
 }

@@ -42,9 +42,12 @@ public final class BenchServerMain {
         }
     }
 
-    private static AutoCloseable start(String[] args) throws Exception {
+    private static AutoCloseable start(String[] allArgs) throws Exception {
+        BenchTls.ServerArgs parsed = BenchTls.ServerArgs.parse(allArgs);
+        String[] args = parsed.rest();
         if (args.length < 1) {
-            throw new IllegalArgumentException("usage: BenchServerMain transport <name> [--object-echo] | agent <name> [dummySensors] | raw");
+            throw new IllegalArgumentException("usage: BenchServerMain transport <name> [--object-echo] | agent <name> [dummySensors] | raw;"
+                    + " transport and agent take --tls-cert FILE --tls-key FILE");
         }
         switch (args[0]) {
             case "transport" -> {
@@ -56,7 +59,8 @@ public final class BenchServerMain {
                             return t;
                         });
                 TransportServer server = provider.createServer(ServerOptions.builder().host("127.0.0.1").port(0)
-                        .writeWaterMarks(BenchProtocol.WRITE_LOW_WATER_BYTES, BenchProtocol.WRITE_HIGH_WATER_BYTES).build());
+                        .writeWaterMarks(BenchProtocol.WRITE_LOW_WATER_BYTES, BenchProtocol.WRITE_HIGH_WATER_BYTES)
+                        .tls(parsed.tls()).build());
                 boolean objectEcho = objectEcho(args);
                 EchoStreamHandler echo = new EchoStreamHandler("bench-" + provider.name(), pushers);
                 server.start(objectEcho ? new ObjectEchoHandler(echo) : echo);
@@ -68,7 +72,8 @@ public final class BenchServerMain {
             }
             case "agent" -> {
                 int dummies = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-                org.salgate.agent.Agent agent = AgentServer.start(arg(args, 1, "a transport name"), dummies);
+                org.salgate.agent.Agent agent = AgentServer.start(arg(args, 1, "a transport name"), dummies,
+                        parsed.tls());
                 listening(agent.port());
                 return agent;
             }

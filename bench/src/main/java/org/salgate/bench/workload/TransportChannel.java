@@ -14,6 +14,7 @@ import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
@@ -54,8 +55,14 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
      */
     public static TransportChannel connect(TransportProvider provider, int port, int index, Duration timeout)
             throws IOException {
+        return connect(provider, port, index, timeout, null);
+    }
+
+    /** As {@link #connect(TransportProvider, int, int, Duration)}, over TLS when {@code tls} is set. */
+    public static TransportChannel connect(TransportProvider provider, int port, int index, Duration timeout,
+                                           TlsConfig tls) throws IOException {
         TransportClient client = provider.createClient(ClientOptions.builder().host("127.0.0.1").port(port)
-                .connectTimeout(timeout).build());
+                .connectTimeout(timeout).tls(tls).build());
         TransportChannel channel = new TransportChannel(client, index, timeout);
         client.connect(channel);
         try {

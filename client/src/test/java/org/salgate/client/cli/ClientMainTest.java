@@ -351,4 +351,25 @@ class ClientMainTest extends CliFixture {
     private static String cml(CommandDescription command) {
         return Cml.write(List.of(command));
     }
+
+    @Test
+    void malformedPinIsAUsageErrorSayingWhatAPinLooksLike() {
+        Run r = run("--tls-pin", "AB:CD", "list");
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("64 hex digits"), r.err());
+    }
+
+    @Test
+    void twoWaysOfTrustingAreAUsageError() {
+        Run r = run("--tls", "--tls-pin", "AB:CD", "list");
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("give one of --tls, --tls-ca and --tls-pin"), r.err());
+    }
+
+    @Test
+    void missingCaFileIsAUsageErrorNamingIt(@TempDir Path dir) {
+        Run r = run("list", "--tls-ca", dir.resolve("ca.pem").toString());
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("cannot read --tls-ca") && r.err().contains("ca.pem"), r.err());
+    }
 }

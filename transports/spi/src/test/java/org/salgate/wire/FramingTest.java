@@ -24,4 +24,11 @@ class FramingTest {
         assertThrows(CodecException.class, () -> Framing.checkLength(0, 1024));
         assertThrows(CodecException.class, () -> Framing.checkLength(-5, 1024));
     }
+
+    @Test
+    void tlsHandshakeReadAsALengthIsNamedInTheRefusal() {
+        CodecException e = assertThrows(Framing.FrameTooLargeException.class,
+                () -> Framing.checkLength(0x16030100 | 0xB3, Framing.DEFAULT_MAX_FRAME_BYTES));
+        assertTrue(e.getMessage().contains("TLS handshake"), e.getMessage());
+    }
 }

@@ -35,6 +35,7 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.OperatorCreationException;
@@ -165,6 +166,7 @@ public final class Certificates {
 
     /** Reads every certificate of a PEM file, in file order. */
     public static List<X509Certificate> readCertificates(Path file) throws IOException {
+        requireFile(file);
         List<X509Certificate> certificates = new ArrayList<>();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
              PEMParser parser = new PEMParser(reader)) {
@@ -186,6 +188,7 @@ public final class Certificates {
 
     /** Reads an unencrypted private key from a PEM file: PKCS#8, or a traditional RSA or EC key. */
     public static PrivateKey readPrivateKey(Path file) throws IOException {
+        requireFile(file);
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
              PEMParser parser = new PEMParser(reader)) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
@@ -195,7 +198,7 @@ public final class Certificates {
                     return converter.getPrivateKey(info);
                 }
                 if (item instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
             }
         } catch (RuntimeException e) {
@@ -205,12 +208,22 @@ public final class Certificates {
                 + " an encrypted key must be decrypted first, e.g. with openssl pkey");
     }
 
-    /** PEM text of certificates or a private key, as openssl writes them. */
+    private static void requireFile(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(file + " is not a file" + (Files.exists(file) ? "" : " (it does not exist)"));
+        }
+    }
+
+    /** PEM text of certificates, or of a private key (unencrypted PKCS#8), as openssl writes them. */
     public static String toPem(Object... items) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
             for (Object item : items) {
-                writer.writeObject(item);
+                if (item instanceof PrivateKey key) {
+                    writer.writeObject(new JcaPKCS8Generator(key, null));
+                } else {
+                    writer.writeObject(item);
+                }
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot write PEM: " + e.getMessage(), e);

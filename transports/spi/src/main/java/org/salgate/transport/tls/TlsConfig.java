@@ -350,7 +350,8 @@ public final class TlsConfig {
                     || m.contains("plaintext")) {
                 return base + "the agent answered without TLS; connect without TLS, or start the agent with TLS";
             }
-            if (t instanceof EOFException || m.contains("Remote host terminated") || m.contains("closed")
+            if (t instanceof EOFException || t instanceof java.nio.channels.ClosedChannelException
+                    || m.contains("Remote host terminated") || m.contains("closed")
                     || m.contains("Connection reset")) {
                 return base + "the agent closed the connection during the handshake; check that it runs with"
                         + " TLS (agent flags --tls-cert/--tls-key or --tls-self-signed)";

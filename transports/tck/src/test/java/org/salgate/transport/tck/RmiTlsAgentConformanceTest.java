@@ -1,0 +1,10 @@
+package org.salgate.transport.tck;
+
+/** The agent and client over the Rmi transport against the agent-level suite, over TLS. */
+class RmiTlsAgentConformanceTest extends RmiAgentConformanceTest {
+
+    @Override
+    protected boolean tls() {
+        return true;
+    }
+}
