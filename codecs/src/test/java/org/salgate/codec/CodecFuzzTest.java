@@ -20,7 +20,7 @@ class CodecFuzzTest {
     private static final List<String> CODECS = List.of("json", "msgpack", "xml", "xml-stax", "xml-dom", "java",
             "json+gzip", "protobuf+gzip");
 
-    /** The first byte picks the codec, the rest is its input. */
+    /** The last byte picks the codec (FuzzedDataProvider takes single values from the end), the rest is its input. */
     @FuzzTest(maxDuration = "90s")
     void anyCodec(FuzzedDataProvider data) {
         String codec = CODECS.get(Math.floorMod(data.consumeByte(), CODECS.size()));

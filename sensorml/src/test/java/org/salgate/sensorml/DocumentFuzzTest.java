@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  */
 class DocumentFuzzTest {
 
-    /** The first byte picks the reader, the rest is the document. */
+    /** The last byte picks the reader (FuzzedDataProvider takes single values from the end), the rest is the document. */
     @FuzzTest(maxDuration = "90s")
     void anyDocument(FuzzedDataProvider data) {
         int reader = Math.floorMod(data.consumeByte(), 3);
