@@ -1,6 +1,7 @@
 package org.salgate.transport;
 
 import java.io.ObjectInputFilter;
+import java.lang.reflect.Proxy;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,7 @@ public final class ProcessSerialFilter {
     /** What RMI calls and the java codec carry; everything else is rejected. */
     static final List<String> ALLOWED = List.of(
             // RMI: stubs, object ids, leases, remote exceptions
-            "java.rmi.**", "java.lang.reflect.Proxy",
+            "java.rmi.**", "java.lang.reflect.Proxy", "java.lang.reflect.InvocationHandler",
             "org.salgate.transport.rmi.*", "org.salgate.codec.java.SerialNode",
             // what remote exceptions are made of
             "java.lang.String", "java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException",
@@ -58,6 +59,58 @@ public final class ProcessSerialFilter {
             LOG.debug("a process-wide deserialization filter is set already; keeping it");
             return;
         }
-        ObjectInputFilter.Config.setSerialFilter(ObjectInputFilter.Config.createFilter(pattern(maxFrameBytes)));
+        ObjectInputFilter.Config.setSerialFilter(filter(maxFrameBytes));
+    }
+
+    /**
+     * The filter: {@link #pattern}, plus the dynamic proxy classes of RMI stubs, which no pattern
+     * can name, when every interface they implement is allowed.
+     */
+    public static ObjectInputFilter filter(int maxFrameBytes) {
+        ObjectInputFilter patterns = ObjectInputFilter.Config.createFilter(pattern(maxFrameBytes));
+        return info -> {
+            Class<?> type = info.serialClass();
+            if (type != null && Proxy.isProxyClass(type)) {
+                ObjectInputFilter.Status limits = patterns.checkInput(new Limits(info));
+                if (limits == ObjectInputFilter.Status.REJECTED) {
+                    return limits;
+                }
+                for (Class<?> face : type.getInterfaces()) {
+                    if (patterns.checkInput(new Limits(info, face)) != ObjectInputFilter.Status.ALLOWED) {
+                        return ObjectInputFilter.Status.REJECTED;
+                    }
+                }
+                return ObjectInputFilter.Status.ALLOWED;
+            }
+            return patterns.checkInput(info);
+        };
+    }
+
+    /** The same limits as {@code info}, about another class (or none, to check only the limits). */
+    private record Limits(ObjectInputFilter.FilterInfo info, Class<?> serialClass)
+            implements ObjectInputFilter.FilterInfo {
+        Limits(ObjectInputFilter.FilterInfo info) {
+            this(info, null);
+        }
+
+        @Override
+        public long arrayLength() {
+            return info.arrayLength();
+        }
+
+        @Override
+        public long depth() {
+            return info.depth();
+        }
+
+        @Override
+        public long references() {
+            return info.references();
+        }
+
+        @Override
+        public long streamBytes() {
+            return info.streamBytes();
+        }
     }
 }

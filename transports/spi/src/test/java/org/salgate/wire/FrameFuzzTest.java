@@ -14,7 +14,7 @@ class FrameFuzzTest {
     /** A small limit, so that the fuzzer also reaches frames above it. */
     private static final int MAX_FRAME_BYTES = 64 * 1024;
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "30s")
     void framesOfAConnection(byte[] input) {
         ByteBuffer in = ByteBuffer.wrap(input);
         ConnectionCodec connection = new ConnectionCodec(ProtobufCodec.INSTANCE);
@@ -37,7 +37,7 @@ class FrameFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "30s")
     void hello(byte[] input) {
         try {
             Message m = new ConnectionCodec(ProtobufCodec.INSTANCE).decode(input);

@@ -146,8 +146,14 @@ public abstract class AbstractAgentConformanceTest {
     }
 
     protected SalClient client(String name, int port) throws IOException {
+        return connect(name, port, "");
+    }
+
+    /** A client connected to {@code port}, presenting {@code token} (empty for none). */
+    private SalClient connect(String name, int port, String token) throws IOException {
         SalClient.Builder builder = SalClient.builder().transport(provider()).host("127.0.0.1").port(port)
-                .clientName(name).connectTimeout(Duration.ofSeconds(5)).requestTimeout(Duration.ofSeconds(20))
+                .clientName(name).token(token).connectTimeout(Duration.ofSeconds(5))
+                .requestTimeout(Duration.ofSeconds(20))
                 .tls(tls() ? TestPki.shared().clientTls() : null);
         configure(builder);
         SalClient c = builder.connect();
@@ -676,15 +682,9 @@ public abstract class AbstractAgentConformanceTest {
         return startAgent(b -> b.tokens(TckTokens.tokens()));
     }
 
-    /** A client presenting {@code token}. */
+    /** A client of the current agent presenting {@code token}. */
     protected SalClient client(String name, String token) throws IOException {
-        SalClient.Builder builder = SalClient.builder().transport(provider()).host("127.0.0.1").port(agent.port())
-                .clientName(name).token(token).connectTimeout(Duration.ofSeconds(5))
-                .requestTimeout(Duration.ofSeconds(20));
-        configure(builder);
-        SalClient c = builder.connect();
-        resources.add(c);
-        return c;
+        return connect(name, agent.port(), token);
     }
 
     @Test

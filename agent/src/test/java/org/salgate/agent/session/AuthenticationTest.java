@@ -1,0 +1,58 @@
+package org.salgate.agent.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.agent.testing.AgentFixture;
+import org.salgate.agent.testing.FakeSession;
+import org.salgate.wire.Call;
+import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+
+@Timeout(30)
+class AuthenticationTest {
+
+    private static final String READER = "reader-token-0123456789";
+
+    private AgentFixture fixture;
+
+    @AfterEach
+    void tearDown() {
+        if (fixture != null) {
+            fixture.close();
+        }
+    }
+
+    @Test
+    void aReaderTokenOpensASessionThatMayRead() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()),
+                b -> b.tokens(Tokens.parse(List.of(READER + " reader"), "test")));
+        FakeSession s = fixture.transport.server().open(Integer.MAX_VALUE);
+        fixture.transport.server().handler().messageReceived(s,
+                new Hello(Hello.PROTOCOL_VERSION, "protobuf", "reader", READER));
+        assertTrue(s.await(HelloReply.class, r -> true, 1, AgentFixture.WAIT_MS).get(0).accepted());
+        fixture.ok(s, new Call.ListSensors(false), org.salgate.wire.Result.Sensors.class);
+        fixture.fails(s, new Call.RemoveSensor("T_0"), ErrorCode.PERMISSION_DENIED);
+    }
+
+    @Test
+    void aWrongTokenIsRefusedUnauthenticatedAndTheSessionClosed() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()),
+                b -> b.tokens(Tokens.parse(List.of(READER + " reader"), "test")));
+        FakeSession s = fixture.transport.server().open(Integer.MAX_VALUE);
+        fixture.transport.server().handler().messageReceived(s,
+                new Hello(Hello.PROTOCOL_VERSION, "protobuf", "guesser", "wrong-token-0123456789"));
+        HelloReply reply = s.await(HelloReply.class, r -> true, 1, AgentFixture.WAIT_MS).get(0);
+        assertFalse(reply.accepted());
+        assertEquals(ErrorCode.UNAUTHENTICATED, reply.code());
+        assertFalse(s.isOpen(), "the refused session is closed");
+        assertEquals(1, s.sent().size(), "only the refusal was sent: " + s.sent());
+    }
+}
