@@ -8,16 +8,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
 import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
-import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
 import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
-import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.salgate.mqtt.MqttCallbackAdapter;
 
 /**
  * A separate MQTT client that records what the broker delivers under a topic filter, at QoS 1 with
@@ -49,26 +46,11 @@ final class Subscriber implements AutoCloseable {
     static Subscriber subscribe(String url, String clientId, String filter) throws MqttException {
         MqttAsyncClient c = new MqttAsyncClient(url, clientId, new MemoryPersistence());
         Subscriber s = new Subscriber(c);
-        c.setCallback(new MqttCallback() {
-            @Override
-            public void disconnected(MqttDisconnectResponse r) {}
-
-            @Override
-            public void mqttErrorOccurred(MqttException e) {}
-
+        c.setCallback(new MqttCallbackAdapter() {
             @Override
             public void messageArrived(String topic, MqttMessage m) {
                 s.received.add(new Received(topic, new String(m.getPayload(), StandardCharsets.UTF_8), m.isRetained()));
             }
-
-            @Override
-            public void deliveryComplete(IMqttToken t) {}
-
-            @Override
-            public void connectComplete(boolean reconnect, String uri) {}
-
-            @Override
-            public void authPacketArrived(int code, MqttProperties p) {}
         });
         MqttConnectionOptions o = new MqttConnectionOptions();
         o.setCleanStart(false);

@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttActionListener;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
 import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
 import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
 import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
@@ -352,7 +351,7 @@ final class MqttPublisher implements AutoCloseable {
         return t;
     }
 
-    private final class Callback implements MqttCallback {
+    private final class Callback extends MqttCallbackAdapter {
         @Override
         public void disconnected(MqttDisconnectResponse response) {
             if (!running) {
@@ -372,26 +371,6 @@ final class MqttPublisher implements AutoCloseable {
         @Override
         public void mqttErrorOccurred(MqttException exception) {
             LOG.warn("MQTT error: {}", exception.getMessage());
-        }
-
-        @Override
-        public void messageArrived(String topic, MqttMessage message) {
-            // the bridge subscribes to nothing
-        }
-
-        @Override
-        public void deliveryComplete(IMqttToken token) {
-            // counted by each publish's listener
-        }
-
-        @Override
-        public void connectComplete(boolean reconnect, String serverURI) {
-            // the connect task takes over from here
-        }
-
-        @Override
-        public void authPacketArrived(int reasonCode, MqttProperties properties) {
-            // no enhanced authentication
         }
     }
 }

@@ -1,0 +1,218 @@
+package org.salgate.bench.mqtt;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.eclipse.paho.mqttv5.client.IMqttToken;
+import org.eclipse.paho.mqttv5.client.MqttActionListener;
+import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
+import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
+import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.eclipse.paho.mqttv5.common.MqttMessage;
+import org.eclipse.paho.mqttv5.common.MqttSubscription;
+import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.salgate.agent.Agent;
+import org.salgate.mqtt.MqttBridge;
+import org.salgate.mqtt.MqttBridgeConfig;
+import org.salgate.mqtt.MqttCallbackAdapter;
+import org.salgate.mqtt.StreamSpec;
+import org.salgate.mqtt.Topics;
+import org.salgate.sensorml.PlatformConfig;
+import org.salgate.sensorml.ProtocolConfig;
+
+/**
+ * Readings per second and end-to-end latency through the MQTT bridge (agent stream, store and
+ * forward, broker, a subscriber on the same broker), against a Paho client publishing the same
+ * JSON readings straight to the broker as fast as it can with the same window (the ceiling).
+ * Latency runs from the reading's timestamp to its arrival at the subscriber, on one clock.
+ */
+public final class MqttBench {
+
+    /** 1 us .. 1 min, in microseconds. */
+    private static final long HISTOGRAM_MAX_MICROS = 60_000_000L;
+    /** Unacknowledged publishes the ceiling client keeps in flight: the bridge's window. */
+    private static final int CEILING_WINDOW = 16;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What to run. */
+    public record Config(String brokerUrl, int sensors, long intervalMs, Duration warmup, Duration measure,
+                         List<Integer> qos) {}
+
+    /** One measured row. */
+    public record Row(String path, int qos, long readings, double seconds, Histogram latencyMicros) {
+        double perSecond() {
+            return readings / seconds;
+        }
+    }
+
+    private final Config config;
+    private final PrintStream log;
+
+    public MqttBench(Config config, PrintStream log) {
+        this.config = config;
+        this.log = log;
+    }
+
+    /** Warms up and measures the bridge and the ceiling at each QoS. */
+    public List<Row> run() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int qos : config.qos()) {
+            rows.add(bridge(qos));
+            rows.add(ceiling(qos));
+        }
+        return rows;
+    }
+
+    private Row bridge(int qos) throws Exception {
+        String agentId = "bench-bridge-q" + qos + "-" + ProcessHandle.current().pid();
+        Topics topics = new Topics("salgate", agentId);
+        Path store = Files.createTempDirectory("salgate-bench-mqtt").resolve("store.mv.db");
+        MqttBridgeConfig.Builder b = MqttBridgeConfig.builder(config.brokerUrl()).qos(qos).events(false)
+                .storeFile(store);
+        for (int i = 0; i < config.sensors(); i++) {
+            b.stream(new StreamSpec("DUMMY_" + i, "read", config.intervalMs()));
+        }
+        MqttBridgeConfig bridgeConfig = b.build();
+        PlatformConfig platform = new PlatformConfig(List.of(new ProtocolConfig("dummy", "dummy", "virtual",
+                Map.of("sensors", Integer.toString(config.sensors())))));
+        try (Subscriber sub = new Subscriber(config.brokerUrl(), topics.all().replace("#", "sensors/+/read"), qos);
+             Agent agent = Agent.builder().port(0).agentId(agentId).platform(platform)
+                     .extension(a -> MqttBridge.start(bridgeConfig, a.agentId(), a.codecName(),
+                             sink -> a.openSession("mqtt", () -> true, sink))).start()) {
+            log.printf("bridge, QoS %d: %d sensors every %d ms%n", qos, config.sensors(), config.intervalMs());
+            return sub.measure("bridge", qos);
+        }
+    }
+
+    private Row ceiling(int qos) throws Exception {
+        String topic = "salgate/bench-ceiling-q" + qos + "-" + ProcessHandle.current().pid() + "/sensors/DUMMY_0/read";
+        try (Subscriber sub = new Subscriber(config.brokerUrl(), topic, qos)) {
+            MqttAsyncClient pub = new MqttAsyncClient(config.brokerUrl(), "salgate-bench-ceiling-" + qos,
+                    new MemoryPersistence());
+            pub.connect(new MqttConnectionOptions()).waitForCompletion(10_000);
+            Semaphore window = new Semaphore(CEILING_WINDOW);
+            Thread publisher = new Thread(() -> publishFlatOut(pub, topic, qos, window), "bench-ceiling");
+            publisher.setDaemon(true);
+            log.printf("ceiling, QoS %d: one Paho client publishing as fast as its window allows%n", qos);
+            publisher.start();
+            try {
+                return sub.measure("Paho direct", qos);
+            } finally {
+                publisher.interrupt();
+                publisher.join(5000);
+                pub.disconnect().waitForCompletion(5000);
+                pub.close();
+            }
+        }
+    }
+
+    private static void publishFlatOut(MqttAsyncClient pub, String topic, int qos, Semaphore window) {
+        long seq = 0;
+        MqttActionListener release = new MqttActionListener() {
+            @Override
+            public void onSuccess(IMqttToken token) {
+                window.release();
+            }
+
+            @Override
+            public void onFailure(IMqttToken token, Throwable cause) {
+                window.release();
+            }
+        };
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                window.acquire();
+                Instant now = Instant.now();
+                long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+                String json = "{\"sensor\":\"DUMMY_0\",\"command\":\"read\",\"sequence\":" + seq++
+                        + ",\"timestamp\":\"" + now + "\",\"timestampMicros\":" + micros
+                        + ",\"status\":\"OK\",\"value\":42.0,\"unit\":\"1\"}";
+                pub.publish(topic, new MqttMessage(json.getBytes(StandardCharsets.UTF_8), qos, false, new MqttProperties()), null,
+                        release);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (MqttException e) {
+            throw new IllegalStateException("the ceiling publisher failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Subscribes, then counts and times what arrives: a warm-up, then the measured span. */
+    private final class Subscriber implements AutoCloseable {
+        private final MqttAsyncClient client;
+        private final Recorder latency = new Recorder(HISTOGRAM_MAX_MICROS, 3);
+        private final AtomicLong received = new AtomicLong();
+
+        Subscriber(String url, String filter, int qos) throws MqttException {
+            client = new MqttAsyncClient(url, "salgate-bench-sub-" + System.nanoTime(), new MemoryPersistence());
+            client.connect(new MqttConnectionOptions()).waitForCompletion(10_000);
+            client.setCallback(new MqttCallbackAdapter() {
+                @Override
+                public void messageArrived(String topic, MqttMessage message) {
+                    Instant now = Instant.now();
+                    long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+                    long sent = timestampMicros(message.getPayload());
+                    received.incrementAndGet();
+                    latency.recordValue(Math.max(1, Math.min(HISTOGRAM_MAX_MICROS, nowMicros - sent)));
+                }
+
+            });
+            client.subscribe(new MqttSubscription(filter, qos)).waitForCompletion(10_000);
+        }
+
+        Row measure(String path, int qos) throws InterruptedException {
+            Thread.sleep(config.warmup().toMillis());
+            latency.getIntervalHistogram();
+            long start = System.nanoTime();
+            long before = received.get();
+            Thread.sleep(config.measure().toMillis());
+            long n = received.get() - before;
+            double seconds = (System.nanoTime() - start) / 1e9;
+            Histogram h = latency.getIntervalHistogram();
+            return new Row(path, qos, n, seconds, h);
+        }
+
+        @Override
+        public void close() throws MqttException {
+            client.disconnect().waitForCompletion(5000);
+            client.close();
+        }
+    }
+
+    private static long timestampMicros(byte[] payload) {
+        try {
+            JsonNode n = JSON.readTree(payload);
+            return n.get("timestampMicros").asLong();
+        } catch (IOException e) {
+            throw new IllegalStateException("a reading on the broker is not the bridge's JSON", e);
+        }
+    }
+
+    /** The rows as a Markdown table. */
+    public static String table(List<Row> rows) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| path | QoS | readings/s | latency p50 (ms) | p99 (ms) | max (ms) |\n");
+        sb.append("|---|---|---|---|---|---|\n");
+        for (Row r : rows) {
+            Histogram h = r.latencyMicros();
+            sb.append(String.format("| %s | %d | %.0f | %.2f | %.2f | %.2f |%n", r.path(), r.qos(), r.perSecond(),
+                    h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0));
+        }
+        return sb.toString();
+    }
+}
