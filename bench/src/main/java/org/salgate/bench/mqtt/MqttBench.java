@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.eclipse.paho.mqttv5.client.IMqttToken;
@@ -47,6 +48,8 @@ public final class MqttBench {
     private static final long HISTOGRAM_MAX_MICROS = 60_000_000L;
     /** Unacknowledged publishes the ceiling client keeps in flight: the bridge's window. */
     private static final int CEILING_WINDOW = 16;
+    /** Longest wait for the bridge's start-up backlog to drain before measuring. */
+    private static final Duration CATCH_UP_LIMIT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What to run. */
@@ -90,12 +93,31 @@ public final class MqttBench {
         MqttBridgeConfig bridgeConfig = b.build();
         PlatformConfig platform = new PlatformConfig(List.of(new ProtocolConfig("dummy", "dummy", "virtual",
                 Map.of("sensors", Integer.toString(config.sensors())))));
+        AtomicReference<MqttBridge> bridge = new AtomicReference<>();
         try (Subscriber sub = new Subscriber(config.brokerUrl(), topics.all().replace("#", "sensors/+/read"), qos);
              Agent agent = Agent.builder().port(0).agentId(agentId).platform(platform)
-                     .extension(a -> MqttBridge.start(bridgeConfig, a.agentId(), a.codecName(),
-                             sink -> a.openSession("mqtt", () -> true, sink))).start()) {
+                     .extension(a -> {
+                         bridge.set(MqttBridge.start(bridgeConfig, a.agentId(), a.codecName(),
+                                 sink -> a.openSession("mqtt", () -> true, sink)));
+                         return bridge.get();
+                     }).start()) {
             log.printf("bridge, QoS %d: %d sensors every %d ms%n", qos, config.sensors(), config.intervalMs());
+            awaitCaughtUp(bridge.get());
             return sub.measure("bridge", qos);
+        }
+    }
+
+    /**
+     * Readings pile up in the queue while the bridge connects to the broker; the measurement starts
+     * once that backlog is gone (or after {@link #CATCH_UP_LIMIT}, when the bridge cannot keep up).
+     */
+    private void awaitCaughtUp(MqttBridge bridge) throws InterruptedException {
+        long deadline = System.nanoTime() + CATCH_UP_LIMIT.toNanos();
+        while ((!bridge.isConnected() || bridge.pending() > config.sensors()) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        if (bridge.pending() > config.sensors()) {
+            log.printf("the bridge did not catch up within %s: %d readings wait%n", CATCH_UP_LIMIT, bridge.pending());
         }
     }
 

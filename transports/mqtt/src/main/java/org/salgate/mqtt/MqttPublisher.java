@@ -227,7 +227,16 @@ final class MqttPublisher implements AutoCloseable {
                     continue;
                 }
                 try {
-                    client.publish(e.topic(), message(e.payload(), config.qos(), false), null, acknowledged(l, e.key()));
+                    if (config.qos() == 0) {
+                        // Nothing acknowledges QoS 0: a message handed to the client is as sent as it gets.
+                        client.publish(e.topic(), message(e.payload(), 0, false));
+                        l.window.release();
+                        store.remove(e.key());
+                        published.incrementAndGet();
+                    } else {
+                        client.publish(e.topic(), message(e.payload(), config.qos(), false), null,
+                                acknowledged(l, e.key()));
+                    }
                     cursor = e.key() + 1;
                 } catch (MqttException ex) {
                     l.window.release();
