@@ -15,15 +15,23 @@ import org.salgate.wire.Framing;
  * @param maxFrameBytes the largest frame accepted; a larger one closes its session
  * @param writeHighWaterBytes above this many queued outbound bytes a session is not writable
  * @param writeLowWaterBytes below this many it is writable again
+ * @param maxQueuedBytes the most outbound bytes queued for one session; a message that would go past
+ *                       it closes the session (its client has stopped reading)
  * @param ioThreads I/O threads for transports that have a pool; 0 lets the transport choose
  * @param properties transport-specific settings, documented by each transport
  */
 public record ServerOptions(String host, int port, Codec codec, int maxFrameBytes, int writeHighWaterBytes,
-                            int writeLowWaterBytes, int ioThreads, Map<String, String> properties) {
+                            int writeLowWaterBytes, long maxQueuedBytes, int ioThreads,
+                            Map<String, String> properties) {
 
     /** Default high-water mark: room for several 80 KB frames, small enough to bound a slow client. */
     public static final int DEFAULT_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
     public static final int DEFAULT_WRITE_LOW_WATER_BYTES = 512 * 1024;
+    /**
+     * Default limit of a session's queued bytes: 0 means the high-water mark plus four of the
+     * largest frames, room for the answers a client pipelines while its streams fill the queue.
+     */
+    public static final long DEFAULT_MAX_QUEUED_BYTES = 0;
 
     public ServerOptions {
         Objects.requireNonNull(host, "host");
@@ -37,7 +45,19 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         if (writeLowWaterBytes <= 0 || writeHighWaterBytes < writeLowWaterBytes) {
             throw new IllegalArgumentException("need 0 < writeLowWaterBytes <= writeHighWaterBytes");
         }
+        if (maxQueuedBytes == DEFAULT_MAX_QUEUED_BYTES) {
+            maxQueuedBytes = defaultMaxQueuedBytes(writeHighWaterBytes, maxFrameBytes);
+        }
+        if (maxQueuedBytes < writeHighWaterBytes) {
+            throw new IllegalArgumentException("maxQueuedBytes (" + maxQueuedBytes
+                    + ") must be at least the high-water mark (" + writeHighWaterBytes + ")");
+        }
         properties = properties == null ? Map.of() : Map.copyOf(properties);
+    }
+
+    /** The limit of queued bytes used when none is given: the high-water mark plus four of the largest frames. */
+    public static long defaultMaxQueuedBytes(int writeHighWaterBytes, int maxFrameBytes) {
+        return writeHighWaterBytes + 4L * maxFrameBytes;
     }
 
     public static Builder builder() {
@@ -52,6 +72,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
         private int high = DEFAULT_WRITE_HIGH_WATER_BYTES;
         private int low = DEFAULT_WRITE_LOW_WATER_BYTES;
+        private long maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES;
         private int ioThreads;
         private Map<String, String> properties = Map.of();
 
@@ -60,12 +81,14 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         public Builder codec(Codec codec) { this.codec = codec; return this; }
         public Builder maxFrameBytes(int max) { this.maxFrameBytes = max; return this; }
         public Builder writeWaterMarks(int low, int high) { this.low = low; this.high = high; return this; }
+        /** The most bytes queued for one session; 0 for the default (high-water mark + 4 largest frames). */
+        public Builder maxQueuedBytes(long max) { this.maxQueuedBytes = max; return this; }
         public Builder ioThreads(int n) { this.ioThreads = n; return this; }
         public Builder properties(Map<String, String> p) { this.properties = p; return this; }
 
         public ServerOptions build() {
             return new ServerOptions(host, port, codec == null ? Codecs.defaultCodec() : codec, maxFrameBytes,
-                    high, low, ioThreads, properties);
+                    high, low, maxQueuedBytes, ioThreads, properties);
         }
     }
 }

@@ -15,6 +15,17 @@ public final class Framing {
 
     private Framing() {}
 
+    /** The bytes {@code body} takes on the wire, with its length prefix. */
+    public static int frameBytes(byte[] body) {
+        return LENGTH_FIELD_BYTES + body.length;
+    }
+
+    /** Writes one frame, the length then the body, at {@code target}'s position. */
+    public static void put(java.nio.ByteBuffer target, byte[] body) {
+        target.putInt(body.length);
+        target.put(body);
+    }
+
     /**
      * Checks a length read from the wire.
      *
