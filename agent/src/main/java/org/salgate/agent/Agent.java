@@ -60,7 +60,7 @@ public final class Agent implements AutoCloseable {
         this.transportName = transportName;
         this.codecName = codecName;
         this.events = new EventBus();
-        this.streams = new StreamRegistry(b.streamThreads);
+        this.streams = new StreamRegistry(b.streamThreads, b.slowConsumers);
         this.sensors = new SensorManager(events, streams::endForSensor);
         this.plugins = PluginRegistry.load(b.pluginClassLoader);
         Endpoints endpoints = Endpoints.standard();

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import org.salgate.agent.endpoint.EndpointFactory;
 import org.salgate.sensorml.PlatformConfig;
+import org.salgate.agent.stream.SlowConsumerSettings;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
@@ -30,6 +31,7 @@ public final class AgentBuilder {
     int streamThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
     int maxStreamsPerSession = 1024;
     boolean runtimePluginLoading = true;
+    SlowConsumerSettings slowConsumers = SlowConsumerSettings.DEFAULTS;
     final List<EndpointFactory> endpoints = new ArrayList<>();
 
     AgentBuilder() {}
@@ -113,6 +115,16 @@ public final class AgentBuilder {
     /** Threads of the stream scheduler; default half the processors, at least 2. */
     public AgentBuilder streamThreads(int n) {
         this.streamThreads = positive(n, "stream threads");
+        return this;
+    }
+
+    /**
+     * How streams treat clients that read slower than they produce: the default policy, the
+     * drop-oldest ring and the disconnect delay; default block, 64 readings, 10 s. The bound that
+     * makes a client slow is the server's ({@link #serverOptions}: water marks, max queued bytes).
+     */
+    public AgentBuilder slowConsumers(SlowConsumerSettings settings) {
+        this.slowConsumers = java.util.Objects.requireNonNull(settings, "settings");
         return this;
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 
 import org.salgate.client.SalClient;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
 
@@ -34,6 +35,19 @@ final class ConnectionOptions {
             description = "How long to wait to connect and for each answer, such as 10s or 500ms (default: 10s).")
     Duration timeout = Duration.ofSeconds(10);
 
+    @Option(names = "--write-high-water-bytes", paramLabel = "<n>", scope = ScopeType.INHERIT,
+            description = "Queued request bytes above which the connection counts as full (default: ${DEFAULT-VALUE}).")
+    int writeHighWaterBytes = ServerOptions.DEFAULT_WRITE_HIGH_WATER_BYTES;
+
+    @Option(names = "--write-low-water-bytes", paramLabel = "<n>", scope = ScopeType.INHERIT,
+            description = "Queued request bytes below which it takes more again (default: ${DEFAULT-VALUE}).")
+    int writeLowWaterBytes = ServerOptions.DEFAULT_WRITE_LOW_WATER_BYTES;
+
+    @Option(names = "--max-queued-bytes", paramLabel = "<n>", scope = ScopeType.INHERIT,
+            description = "Most request bytes queued before a request fails at once "
+            + "(default: 0, the high-water mark plus four of the largest frames).")
+    long maxQueuedBytes;
+
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "Print stack traces and library logs on errors.")
     boolean verbose;
@@ -53,6 +67,7 @@ final class ConnectionOptions {
                     .transport(transport).host(host).port(port).codec(codec)
                     .clientName("salgate-client-cli")
                     .connectTimeout(timeout).requestTimeout(timeout)
+                    .writeWaterMarks(writeLowWaterBytes, writeHighWaterBytes).maxQueuedBytes(maxQueuedBytes)
                     .connect();
         } catch (IOException e) {
             throw new CannotConnectException(e.getMessage(), e);
