@@ -1,16 +1,17 @@
 package org.salgate.transport;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 import org.salgate.wire.Framing;
 
 /**
  * The outbound path of one connection, the same for every transport and for both sides: encoded
  * messages wait here, counted in framed bytes, until the transport's writer takes them in batches
- * and hands them to its library. The bytes stay counted until the writer reports them
+ * and hands them to its library. (A {@link org.salgate.transport.bridge.BridgeSession} queues
+ * messages themselves, counted by their estimated size.) The bytes stay counted until the writer reports them
  * {@linkplain #written written}, so the count covers what the library still holds.
  *
  * <p><b>Writability.</b> The connection turns unwritable once the count reaches the high-water
@@ -25,12 +26,14 @@ import org.salgate.wire.Framing;
  * whatever thread suits its library) until it gets an empty one, which ends the drain; the next
  * offer wakes it again. A transport that keeps one write in its library's hands at a time takes
  * the next batch when that write completes; frames offered meanwhile wait and leave merged. Batches
- * are framed into one buffer of up to {@link #BATCH_BYTES} by {@link Batch#writeTo}, the one place
+ * are framed into one buffer of up to {@link #BATCH_BYTES} by {@link Framing#write}, the one place
  * the length prefix is written.
+ *
+ * @param <T> what is queued: encoded messages ({@code byte[]}) on byte-stream transports
  *
  * <p>Thread-safe.
  */
-public final class OutboundQueue {
+public final class OutboundQueue<T> {
 
     /** Frames are merged into buffers of up to this many bytes; a larger frame travels alone. */
     public static final int BATCH_BYTES = 64 * 1024;
@@ -48,7 +51,8 @@ public final class OutboundQueue {
     private static final Runnable NO_LISTENER = () -> { };
 
     private final Object lock = new Object();
-    private final ArrayDeque<byte[]> waiting = new ArrayDeque<>();
+    private final ArrayDeque<T> waiting = new ArrayDeque<>();
+    private final ToIntFunction<T> sizeOf;
     private final long highWaterBytes;
     private final long lowWaterBytes;
     private final long maxQueuedBytes;
@@ -61,10 +65,12 @@ public final class OutboundQueue {
     private volatile Runnable writabilityListener = NO_LISTENER;
 
     /**
+     * @param sizeOf the bytes an item counts for
      * @param wake run when a frame arrives while no drain is under way; it must not block (it may
      *     hand the first batch to the library at once, or schedule a drain)
      */
-    public OutboundQueue(long highWaterBytes, long lowWaterBytes, long maxQueuedBytes, Runnable wake) {
+    public OutboundQueue(long highWaterBytes, long lowWaterBytes, long maxQueuedBytes, ToIntFunction<T> sizeOf,
+                         Runnable wake) {
         if (lowWaterBytes <= 0 || highWaterBytes < lowWaterBytes || maxQueuedBytes < highWaterBytes) {
             throw new IllegalArgumentException("need 0 < low-water mark <= high-water mark <= max queued bytes, got "
                     + lowWaterBytes + ", " + highWaterBytes + ", " + maxQueuedBytes);
@@ -72,24 +78,31 @@ public final class OutboundQueue {
         this.highWaterBytes = highWaterBytes;
         this.lowWaterBytes = lowWaterBytes;
         this.maxQueuedBytes = maxQueuedBytes;
+        this.sizeOf = sizeOf;
         this.wake = wake;
     }
 
+    /** A queue of encoded messages, each counted with its length prefix. */
+    public static OutboundQueue<byte[]> framed(long highWaterBytes, long lowWaterBytes, long maxQueuedBytes,
+                                               Runnable wake) {
+        return new OutboundQueue<>(highWaterBytes, lowWaterBytes, maxQueuedBytes, Framing::frameBytes, wake);
+    }
+
     /** A server session's queue, with the server's bound. */
-    public static OutboundQueue forSession(ServerOptions options, Runnable wake) {
-        return new OutboundQueue(options.writeHighWaterBytes(), options.writeLowWaterBytes(), options.maxQueuedBytes(),
+    public static OutboundQueue<byte[]> forSession(ServerOptions options, Runnable wake) {
+        return framed(options.writeHighWaterBytes(), options.writeLowWaterBytes(), options.maxQueuedBytes(),
                 wake);
     }
 
     /** A client connection's queue, with the client's bound. */
-    public static OutboundQueue forClient(ClientOptions options, Runnable wake) {
-        return new OutboundQueue(options.writeHighWaterBytes(), options.writeLowWaterBytes(), options.maxQueuedBytes(),
+    public static OutboundQueue<byte[]> forClient(ClientOptions options, Runnable wake) {
+        return framed(options.writeHighWaterBytes(), options.writeLowWaterBytes(), options.maxQueuedBytes(),
                 wake);
     }
 
-    /** Queues one encoded message. Never blocks. */
-    public Offer offer(byte[] body) {
-        long frameBytes = Framing.frameBytes(body);
+    /** Queues one item (an encoded message). Never blocks. */
+    public Offer offer(T item) {
+        long frameBytes = sizeOf.applyAsInt(item);
         boolean wakeWriter;
         synchronized (lock) {
             if (closed) {
@@ -98,7 +111,7 @@ public final class OutboundQueue {
             if (queuedBytes + frameBytes > maxQueuedBytes) {
                 return Offer.OVER_LIMIT;
             }
-            waiting.addLast(body);
+            waiting.addLast(item);
             queuedBytes += frameBytes;
             if (queuedBytes >= highWaterBytes) {
                 unwritable = true;
@@ -118,8 +131,8 @@ public final class OutboundQueue {
      *
      * @param peer the agent's address, for the message
      */
-    public void offerRequest(byte[] body, String peer) throws IOException {
-        switch (offer(body)) {
+    public void offerRequest(T item, String peer) throws IOException {
+        switch (offer(item)) {
             case QUEUED -> { }
             case CLOSED -> throw new IOException("the connection to " + peer + " is closed");
             case OVER_LIMIT -> throw new IOException("the connection to " + peer + " has " + queuedBytes()
@@ -132,28 +145,28 @@ public final class OutboundQueue {
      * The next frames to write, in order: as many as fit in {@code maxBytes} framed bytes and
      * {@code maxFrames} frames, and at least one. An empty batch ends the drain.
      */
-    public Batch next(int maxFrames, long maxBytes) {
+    public Batch<T> next(int maxFrames, long maxBytes) {
         synchronized (lock) {
             if (waiting.isEmpty()) {
                 draining = false;
-                return Batch.EMPTY;
+                return new Batch<>(List.of(), 0);
             }
-            List<byte[]> bodies = new ArrayList<>(Math.min(maxFrames, waiting.size()));
+            List<T> bodies = new ArrayList<>(Math.min(maxFrames, waiting.size()));
             long bytes = 0;
             while (!waiting.isEmpty() && bodies.size() < maxFrames) {
-                int next = Framing.frameBytes(waiting.peekFirst());
+                int next = sizeOf.applyAsInt(waiting.peekFirst());
                 if (!bodies.isEmpty() && bytes + next > maxBytes) {
                     break;
                 }
                 bodies.add(waiting.pollFirst());
                 bytes += next;
             }
-            return new Batch(bodies, bytes);
+            return new Batch<>(bodies, bytes);
         }
     }
 
     /** The next batch of up to {@link #BATCH_BYTES}, for a byte-stream writer. */
-    public Batch next() {
+    public Batch<T> next() {
         return next(Integer.MAX_VALUE, BATCH_BYTES);
     }
 
@@ -217,8 +230,8 @@ public final class OutboundQueue {
         synchronized (lock) {
             closed = true;
             long dropped = 0;
-            for (byte[] body : waiting) {
-                dropped += Framing.frameBytes(body);
+            for (T item : waiting) {
+                dropped += sizeOf.applyAsInt(item);
             }
             waiting.clear();
             queuedBytes = Math.max(0, queuedBytes - dropped);
@@ -232,31 +245,16 @@ public final class OutboundQueue {
     }
 
     /**
-     * Frames taken together, in order.
+     * Items taken together, in order.
      *
-     * @param bodies the encoded messages
-     * @param bytes their size on the wire, length prefixes included
+     * @param items the encoded messages (or messages)
+     * @param bytes what they count for: on byte-stream transports their size on the wire, length
+     *              prefixes included
      */
-    public record Batch(List<byte[]> bodies, long bytes) {
-
-        static final Batch EMPTY = new Batch(List.of(), 0);
+    public record Batch<T>(List<T> items, long bytes) {
 
         public boolean isEmpty() {
-            return bodies.isEmpty();
-        }
-
-        /** Writes the frames (length, body, ...) at {@code target}'s position; it needs {@link #bytes} of room. */
-        public void writeTo(ByteBuffer target) {
-            for (byte[] body : bodies) {
-                Framing.put(target, body);
-            }
-        }
-
-        /** The frames in a new heap buffer, ready to read. */
-        public ByteBuffer toBuffer() {
-            ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(bytes));
-            writeTo(buffer);
-            return buffer.flip();
+            return items.isEmpty();
         }
     }
 }

@@ -18,7 +18,7 @@ public abstract class QueuedSession implements Session {
 
     private final long id;
     private final ConnectionCodec codec;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private volatile Runnable writabilityListener;
 
     protected QueuedSession(long id, ServerOptions options) {
@@ -39,7 +39,7 @@ public abstract class QueuedSession implements Session {
     }
 
     /** This session's outbound queue. */
-    protected final OutboundQueue queue() {
+    protected final OutboundQueue<byte[]> queue() {
         return queue;
     }
 

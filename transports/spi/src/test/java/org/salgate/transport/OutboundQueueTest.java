@@ -7,25 +7,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.salgate.wire.Framing;
 
 class OutboundQueueTest {
 
     private final AtomicInteger wakes = new AtomicInteger();
     private final AtomicInteger writable = new AtomicInteger();
 
-    private OutboundQueue queue(long low, long high, long max) {
-        OutboundQueue q = new OutboundQueue(high, low, max, wakes::incrementAndGet);
+    private OutboundQueue<byte[]> queue(long low, long high, long max) {
+        OutboundQueue<byte[]> q = OutboundQueue.framed(high, low, max, wakes::incrementAndGet);
         q.setWritabilityListener(writable::incrementAndGet);
         return q;
     }
 
     @Test
     void onlyTheFirstFrameOfADrainWakesTheWriter() {
-        OutboundQueue q = queue(100, 1000, 10_000);
+        OutboundQueue<byte[]> q = queue(100, 1000, 10_000);
         q.offer(new byte[10]);
         q.offer(new byte[10]);
         assertEquals(1, wakes.get());
-        assertEquals(2, q.next().bodies().size());
+        assertEquals(2, q.next().items().size());
         assertTrue(q.next().isEmpty(), "the drain should be over");
         q.offer(new byte[10]);
         assertEquals(2, wakes.get());
@@ -33,14 +34,14 @@ class OutboundQueueTest {
 
     @Test
     void framesAreMergedUpToTheBatchSizeWithTheirLengths() {
-        OutboundQueue q = queue(100, OutboundQueue.BATCH_BYTES * 4L, OutboundQueue.BATCH_BYTES * 4L);
+        OutboundQueue<byte[]> q = queue(100, OutboundQueue.BATCH_BYTES * 4L, OutboundQueue.BATCH_BYTES * 4L);
         for (int i = 0; i < 100; i++) {
             q.offer(new byte[] {(byte) i, 1, 2});
         }
-        OutboundQueue.Batch batch = q.next();
-        assertEquals(100, batch.bodies().size());
+        OutboundQueue.Batch<byte[]> batch = q.next();
+        assertEquals(100, batch.items().size());
         assertEquals(700, batch.bytes());
-        ByteBuffer framed = batch.toBuffer();
+        ByteBuffer framed = Framing.toBuffer(batch.items(), batch.bytes());
         assertEquals(3, framed.getInt());
         assertEquals(0, framed.get());
         framed.position(7 * 99);
@@ -49,18 +50,18 @@ class OutboundQueueTest {
 
         q.offer(new byte[OutboundQueue.BATCH_BYTES]);
         q.offer(new byte[1]);
-        assertEquals(1, q.next().bodies().size(), "a frame larger than a batch travels alone");
-        assertEquals(1, q.next().bodies().size());
+        assertEquals(1, q.next().items().size(), "a frame larger than a batch travels alone");
+        assertEquals(1, q.next().items().size());
     }
 
     @Test
     void writabilityTurnsAtTheHighMarkAndBackBelowTheLowMarkOnce() {
-        OutboundQueue q = queue(100, 200, 10_000);
+        OutboundQueue<byte[]> q = queue(100, 200, 10_000);
         q.offer(new byte[96]);
         assertTrue(q.isWritable());
         q.offer(new byte[96]);
         assertFalse(q.isWritable(), "200 bytes queued reach the high-water mark");
-        OutboundQueue.Batch batch = q.next();
+        OutboundQueue.Batch<byte[]> batch = q.next();
         q.written(100);
         assertFalse(q.isWritable(), "100 bytes are not below the low-water mark");
         q.written(batch.bytes() - 100);
@@ -71,7 +72,7 @@ class OutboundQueueTest {
 
     @Test
     void aFramePastTheLimitIsRefusedAndAClosedQueueDropsFrames() {
-        OutboundQueue q = queue(10, 100, 150);
+        OutboundQueue<byte[]> q = queue(10, 100, 150);
         assertEquals(OutboundQueue.Offer.QUEUED, q.offer(new byte[100]));
         assertEquals(OutboundQueue.Offer.OVER_LIMIT, q.offer(new byte[100]));
         q.discard();

@@ -3,6 +3,7 @@ package org.salgate.transport.mina;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.session.IoSession;
 import org.salgate.transport.OutboundQueue;
+import org.salgate.wire.Framing;
 
 /**
  * Drains a connection's {@link OutboundQueue} into its MINA session with one batch in MINA's write
@@ -17,10 +18,10 @@ import org.salgate.transport.OutboundQueue;
 final class IoWriter {
 
     private final IoSession io;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private boolean closeWhenWritten;
 
-    IoWriter(IoSession io, OutboundQueue queue) {
+    IoWriter(IoSession io, OutboundQueue<byte[]> queue) {
         this.io = io;
         this.queue = queue;
     }
@@ -28,7 +29,7 @@ final class IoWriter {
     /** The queue's wake, and what follows each buffer sent: writes the next batch, if any. */
     void writeNext() {
         synchronized (this) {
-            OutboundQueue.Batch batch = queue.next();
+            OutboundQueue.Batch<byte[]> batch = queue.next();
             if (batch.isEmpty()) {
                 if (closeWhenWritten) {
                     io.closeOnFlush();
@@ -36,7 +37,7 @@ final class IoWriter {
                 return;
             }
             IoBuffer buffer = IoBuffer.allocate(Math.toIntExact(batch.bytes()), false);
-            batch.writeTo(buffer.buf());
+            Framing.write(batch.items(), buffer.buf());
             io.write(buffer.flip());
         }
     }

@@ -44,7 +44,7 @@ final class MinaClient implements TransportClient {
     private NioSocketConnector connector;
     private volatile IoSession session;
     private final ConnectionCodec codec;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private volatile IoWriter writer;
     private volatile Throwable failure;
 

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.salgate.transport.OutboundQueue;
+import org.salgate.wire.Framing;
 
 /**
  * Drains a connection's {@link OutboundQueue} into its Netty channel: one event loop task per
@@ -22,10 +23,10 @@ final class ChannelWriter {
     static final long CLOSE_FLUSH_GRACE_MILLIS = 2_000;
 
     private final Channel channel;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private final Runnable drainTask = this::drain;
 
-    ChannelWriter(Channel channel, OutboundQueue queue) {
+    ChannelWriter(Channel channel, OutboundQueue<byte[]> queue) {
         this.channel = channel;
         this.queue = queue;
     }
@@ -42,14 +43,14 @@ final class ChannelWriter {
     /** Hands the queue's batches to the channel and flushes. Runs on the channel's event loop. */
     void drain() {
         for (int i = 0; i < BATCHES_PER_FLUSH; i++) {
-            OutboundQueue.Batch batch = queue.next();
+            OutboundQueue.Batch<byte[]> batch = queue.next();
             if (batch.isEmpty()) {
                 channel.flush();
                 return;
             }
             int bytes = Math.toIntExact(batch.bytes());
             ByteBuf buffer = channel.alloc().directBuffer(bytes, bytes);
-            batch.writeTo(buffer.nioBuffer(0, bytes));
+            Framing.write(batch.items(), buffer.nioBuffer(0, bytes));
             buffer.writerIndex(bytes);
             channel.write(buffer).addListener(f -> {
                 queue.written(bytes);

@@ -14,10 +14,10 @@ final class ClientChannelHandler extends FrameHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ClientChannelHandler.class);
 
     private final ClientHandler handler;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private boolean closedReported;
 
-    ClientChannelHandler(ClientHandler handler, FrameReader reader, OutboundQueue queue) {
+    ClientChannelHandler(ClientHandler handler, FrameReader reader, OutboundQueue<byte[]> queue) {
         super(reader);
         this.handler = handler;
         this.queue = queue;

@@ -28,7 +28,7 @@ final class NettyTransportClient implements TransportClient {
     private final ClientOptions options;
     private final ConnectionCodec codec;
     private EventLoopGroup group;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
     private boolean closed;

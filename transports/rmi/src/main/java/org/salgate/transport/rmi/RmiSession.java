@@ -224,7 +224,7 @@ final class RmiSession extends QueuedSession {
 
     private void pushLoop() {
         while (state.get() != CLOSED) {
-            OutboundQueue.Batch batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
+            OutboundQueue.Batch<byte[]> batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
             if (batch.isEmpty()) {
                 if (state.get() == CLOSING) {
                     break;
@@ -232,14 +232,14 @@ final class RmiSession extends QueuedSession {
                 LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                 continue;
             }
-            long[] sequences = new long[batch.bodies().size()];
+            long[] sequences = new long[batch.items().size()];
             synchronized (queuedSequences) {
                 for (int i = 0; i < sequences.length; i++) {
                     sequences[i] = queuedSequences.pollFirst();
                 }
             }
             try {
-                callback.push(sequences, batch.bodies().toArray(new byte[0][]));
+                callback.push(sequences, batch.items().toArray(new byte[0][]));
             } catch (RemoteException e) {
                 abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
                         false);

@@ -16,6 +16,7 @@ import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.salgate.wire.Framing;
 
 /**
  * A server session on one socket: a reader thread that decodes frames and hands them to the
@@ -153,7 +154,7 @@ final class SocketSession extends QueuedSession {
         try {
             OutputStream out = socket.getOutputStream();
             while (state.get() != CLOSED) {
-                OutboundQueue.Batch batch = queue().next();
+                OutboundQueue.Batch<byte[]> batch = queue().next();
                 if (batch.isEmpty()) {
                     if (state.get() == CLOSING) {
                         socket.shutdownOutput();
@@ -162,7 +163,7 @@ final class SocketSession extends QueuedSession {
                     LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                     continue;
                 }
-                out.write(batch.toBuffer().array());
+                out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
                 queue().written(batch.bytes());
             }
         } catch (IOException e) {

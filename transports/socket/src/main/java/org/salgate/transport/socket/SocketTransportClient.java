@@ -16,6 +16,7 @@ import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.salgate.wire.Framing;
 
 /**
  * A blocking-socket client: requests go through the connection's {@link OutboundQueue}, and the
@@ -29,7 +30,7 @@ final class SocketTransportClient implements TransportClient {
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Socket socket;
     private volatile OutputStream out;
@@ -82,9 +83,9 @@ final class SocketTransportClient implements TransportClient {
     /** The queue's wake: writes what waits on this thread until the queue is empty. */
     private void writeWaiting() {
         try {
-            OutboundQueue.Batch batch;
+            OutboundQueue.Batch<byte[]> batch;
             while (!(batch = queue.next()).isEmpty()) {
-                out.write(batch.toBuffer().array());
+                out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
                 queue.written(batch.bytes());
             }
         } catch (IOException e) {

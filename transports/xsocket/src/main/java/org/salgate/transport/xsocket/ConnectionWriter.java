@@ -7,6 +7,7 @@ import org.salgate.transport.OutboundQueue;
 import org.xsocket.Execution;
 import org.xsocket.connection.INonBlockingConnection;
 import org.xsocket.connection.IWriteCompletionHandler;
+import org.salgate.wire.Framing;
 
 /**
  * Drains a connection's {@link OutboundQueue} into xSocket with at most one buffer in xSocket's
@@ -25,7 +26,7 @@ import org.xsocket.connection.IWriteCompletionHandler;
 final class ConnectionWriter {
 
     private final INonBlockingConnection connection;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private final Consumer<IOException> onFailure;
     private final IWriteCompletionHandler written = new WriteDone();
     private long inFlightBytes;
@@ -33,7 +34,7 @@ final class ConnectionWriter {
     /**
      * @param onFailure told when a write fails; the connection is closing then
      */
-    ConnectionWriter(INonBlockingConnection connection, OutboundQueue queue, Consumer<IOException> onFailure) {
+    ConnectionWriter(INonBlockingConnection connection, OutboundQueue<byte[]> queue, Consumer<IOException> onFailure) {
         this.connection = connection;
         this.queue = queue;
         this.onFailure = onFailure;
@@ -47,13 +48,13 @@ final class ConnectionWriter {
                 queue.discard();
                 return;
             }
-            OutboundQueue.Batch batch = queue.next();
+            OutboundQueue.Batch<byte[]> batch = queue.next();
             if (batch.isEmpty()) {
                 return;
             }
             inFlightBytes = batch.bytes();
             try {
-                connection.write(batch.toBuffer(), written);
+                connection.write(Framing.toBuffer(batch.items(), batch.bytes()), written);
             } catch (IOException e) {
                 failed = e;
             }
@@ -71,9 +72,9 @@ final class ConnectionWriter {
     void close() throws IOException {
         queue.close();
         synchronized (this) {
-            OutboundQueue.Batch rest = queue.next(Integer.MAX_VALUE, Long.MAX_VALUE);
+            OutboundQueue.Batch<byte[]> rest = queue.next(Integer.MAX_VALUE, Long.MAX_VALUE);
             if (!rest.isEmpty() && connection.isOpen()) {
-                ByteBuffer all = rest.toBuffer();
+                ByteBuffer all = Framing.toBuffer(rest.items(), rest.bytes());
                 connection.write(all);
             }
             connection.close();

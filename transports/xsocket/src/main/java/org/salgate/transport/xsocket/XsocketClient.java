@@ -57,7 +57,7 @@ final class XsocketClient implements TransportClient {
     private final ConnectionCodec codec;
     private final int readBufferBytes;
     private final FrameReader cutter;
-    private final OutboundQueue queue;
+    private final OutboundQueue<byte[]> queue;
     private final Object flowLock = new Object();
     private final BlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
     private final AtomicBoolean connecting = new AtomicBoolean();
