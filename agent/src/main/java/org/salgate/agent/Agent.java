@@ -156,6 +156,11 @@ public final class Agent implements AutoCloseable {
         return protocols.list();
     }
 
+    /** How many client sessions are open. */
+    public int sessionCount() {
+        return handler.sessionCount();
+    }
+
     /** How many streams are set up or running, over all sessions. */
     public int streamCount() {
         return streams.size();

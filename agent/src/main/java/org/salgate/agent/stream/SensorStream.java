@@ -209,6 +209,7 @@ public final class SensorStream {
             if (ticks != null) {
                 ticks.cancel(false);
             }
+            dropped += ring.size(); // taken and never to be sent
             ring.clear();
             if (reasonToSend != null) {
                 session.send(new StreamEnded(id, reasonToSend, new StreamCounts(delivered, skipped, dropped)));
