@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  *       ring is sent, oldest first, as soon as the session is writable. Sequence numbers are given
  *       when a reading is taken, so each drop shows the client a jump;</li>
  *   <li>{@link SlowConsumerPolicy#DISCONNECT}: as block, and once the session has been unwritable for
- *       {@link SlowConsumerSettings#disconnectAfter()}, the stream ends with the reason and the
- *       session is closed.</li>
+ *       {@link SlowConsumerSettings#disconnectAfter()}, the session is closed at once, dropping what
+ *       is queued for it, with the reason as the cause of the close.</li>
  * </ul>
  * A stream at interval 0 produces only as fast as the client takes readings: it sends bounded
  * batches while the session is writable, yields the thread between batches, and parks until the
@@ -309,8 +309,8 @@ public final class SensorStream {
                 + " ms, so its session is closed (slow-consumer policy disconnect)";
         LOG.info("stream {} ({}) of session {} ({}): {}", id, source.label(), session.id(), session.remoteAddress(),
                 reason);
-        finish(reason);
-        session.close();
+        finish(null); // a StreamEnded would wait behind what the client is not reading
+        session.closeNow(reason);
     }
 
     /** Numbers a reading into the ring, dropping the oldest when it is full. */

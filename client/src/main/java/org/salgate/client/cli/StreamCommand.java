@@ -78,11 +78,11 @@ final class StreamCommand extends BaseCommand {
 
             @Override
             public void onEnded(String reason, StreamCounts counts) {
+                printCounts(out, counts);
                 endedByAgent.complete(reason);
             }
         };
         SensorStream stream = await(client.stream(call.sensor, call.command, call.args, intervalMs, policy, listener));
-        stream.counts().thenAccept(counts -> printCounts(out, counts));
         Interruptible onCtrlC = new Interruptible(() -> {
             interrupted.set(true);
             stopQuietly(stream);

@@ -71,6 +71,11 @@ public abstract class QueuedSession implements Session {
     protected abstract void abort(Throwable cause);
 
     @Override
+    public final void closeNow(String reason) {
+        abort(new IOException(reason));
+    }
+
+    @Override
     public final boolean isWritable() {
         return queue.isWritable();
     }

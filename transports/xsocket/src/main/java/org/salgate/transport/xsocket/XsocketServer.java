@@ -132,7 +132,7 @@ final class XsocketServer implements TransportServer {
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            XsocketSession session = new XsocketSession(connection, handler, options);
+            XsocketSession session = new XsocketSession(connection, handler, options, XsocketServer.this::reportClosed);
             connection.setAttachment(session);
             sessions.put(session.id(), session);
             handler.sessionOpened(session);

@@ -3,6 +3,7 @@ package org.salgate.transport.xsocket;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
@@ -29,17 +30,24 @@ final class XsocketSession extends QueuedSession {
     private final ServerHandler handler;
     private final FrameReader reader;
     private final ConnectionWriter writer;
+    private final Consumer<XsocketSession> reportClosed;
     private final AtomicBoolean closeReported = new AtomicBoolean();
     private volatile boolean open = true;
     private volatile Throwable failure;
 
-    XsocketSession(INonBlockingConnection connection, ServerHandler handler, ServerOptions options) {
+    /**
+     * @param reportClosed tells the handler that the session closed (once), without waiting for
+     *     xSocket's disconnect: an aborted session is over for the agent at once
+     */
+    XsocketSession(INonBlockingConnection connection, ServerHandler handler, ServerOptions options,
+                   Consumer<XsocketSession> reportClosed) {
         super(IDS.incrementAndGet(), options);
         this.connection = connection;
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
         this.reader = new FrameReader(codec(), options.maxFrameBytes());
         this.writer = new ConnectionWriter(connection, queue(), this::writeFailed);
+        this.reportClosed = reportClosed;
     }
 
     @Override
@@ -52,11 +60,16 @@ final class XsocketSession extends QueuedSession {
         writer.writeNext();
     }
 
+    /**
+     * Closes at once for the agent. xSocket itself closes the connection only once its pending bytes
+     * (at most the one buffer on its way) are written, or the connection breaks.
+     */
     @Override
     protected void abort(Throwable cause) {
         fail(cause);
         queue().discard();
         close();
+        reportClosed.accept(this);
     }
 
     @Override
