@@ -633,16 +633,7 @@ public abstract class AbstractAgentConformanceTest {
         startAgent();
         SalClient stalledClient = client("stalled");
         RecordingStreamListener stalled = RecordingStreamListener.holding("block");
-        SensorStream stream = Await.result("stream", stalledClient.stream("DUMMY_4", "payload", largePayload(), 1,
-                SlowConsumerPolicy.BLOCK, stalled));
-        assertEquals(SlowConsumerPolicy.BLOCK, stream.policy());
-        Await.until("the client to stall", stalled::isBlocked);
-        long heapBefore = usedHeap();
-        Thread.sleep(STALL_MILLIS); // about 2,000 readings of 80 KB fall due meanwhile
-        long growth = usedHeap() - heapBefore;
-        assertTrue(growth < SLOW_CLIENT_HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024
-                + " MiB while a block stream's client was stalled");
-
+        SensorStream stream = stallWithinBoundedHeap(stalledClient, SlowConsumerPolicy.BLOCK, stalled);
         stalled.release();
         Await.until(() -> "readings again: " + stalled, Await.DEFAULT, () -> stalled.received() > 10);
         Await.result("stop", stream.stop());
@@ -662,16 +653,7 @@ public abstract class AbstractAgentConformanceTest {
                 SlowConsumerSettings.DEFAULT_DISCONNECT_AFTER)));
         SalClient stalledClient = client("stalled");
         RecordingStreamListener stalled = RecordingStreamListener.holding("drop-oldest");
-        SensorStream stream = Await.result("stream", stalledClient.stream("DUMMY_4", "payload", largePayload(), 1,
-                SlowConsumerPolicy.DROP_OLDEST, stalled));
-        assertEquals(SlowConsumerPolicy.DROP_OLDEST, stream.policy());
-        Await.until("the client to stall", stalled::isBlocked);
-        long heapBefore = usedHeap();
-        Thread.sleep(STALL_MILLIS); // about 2,000 readings of 80 KB are taken meanwhile
-        long growth = usedHeap() - heapBefore;
-        assertTrue(growth < SLOW_CLIENT_HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024
-                + " MiB while a drop-oldest stream's client was stalled");
-
+        SensorStream stream = stallWithinBoundedHeap(stalledClient, SlowConsumerPolicy.DROP_OLDEST, stalled);
         stalled.release();
         Await.until(() -> "the client to catch up past a gap: " + stalled, Await.DEFAULT,
                 () -> stalled.gaps() > 0 && stalled.received() > 2L * ring);
@@ -716,6 +698,26 @@ public abstract class AbstractAgentConformanceTest {
                 () -> otherListener.received() > before + 10);
         assertNull(otherListener.violation(), otherListener.toString());
         assertServes(other);
+    }
+
+    /**
+     * Starts a 1 ms stream of 80 KB readings with {@code policy} whose listener holds the client's
+     * delivering thread, keeps it stalled for {@link #STALL_MILLIS} (about 2,000 readings fall due)
+     * and checks that the agent's heap stayed bounded meanwhile.
+     */
+    private SensorStream stallWithinBoundedHeap(SalClient client, SlowConsumerPolicy policy,
+                                                RecordingStreamListener stalled) throws InterruptedException {
+        SensorStream stream = Await.result("stream", client.stream("DUMMY_4", "payload", largePayload(), 1,
+                policy, stalled));
+        assertEquals(policy, stream.policy());
+        Await.until("the client to stall", stalled::isBlocked);
+        long heapBefore = usedHeap();
+        Thread.sleep(STALL_MILLIS);
+        long growth = usedHeap() - heapBefore;
+        assertTrue(growth < SLOW_CLIENT_HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024
+                + " MiB while the client of a " + policy + " stream was stalled");
+        assertTrue(stalled.isBlocked(), "the client should still be stalled");
+        return stream;
     }
 
     private static Map<String, String> largePayload() {
