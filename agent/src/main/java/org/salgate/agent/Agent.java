@@ -72,7 +72,7 @@ public final class Agent implements AutoCloseable {
         this.transportName = transportName;
         this.codecName = codecName;
         this.events = new EventBus();
-        this.streams = new StreamRegistry(b.streamThreads);
+        this.streams = new StreamRegistry(b.streamThreads, b.slowConsumers);
         this.sensors = new SensorManager(events, streams::endForSensor);
         this.plugins = PluginRegistry.load(b.pluginClassLoader);
         Endpoints endpoints = Endpoints.standard(b.relayTargets);
@@ -188,6 +188,11 @@ public final class Agent implements AutoCloseable {
     /** Its protocols now. */
     public List<ProtocolInfo> protocols() {
         return protocols.list();
+    }
+
+    /** How many client sessions are open. */
+    public int sessionCount() {
+        return handler.sessionCount();
     }
 
     /** How many streams are set up or running, over all sessions. */

@@ -11,6 +11,7 @@ import org.salgate.agent.endpoint.RelayTargets;
 import org.salgate.agent.plugin.PluginDirectories;
 import org.salgate.agent.session.Tokens;
 import org.salgate.sensorml.PlatformConfig;
+import org.salgate.agent.stream.SlowConsumerSettings;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
@@ -37,6 +38,7 @@ public final class AgentBuilder {
     PluginDirectories pluginDirectories = PluginDirectories.none();
     RelayTargets relayTargets = RelayTargets.none();
     Tokens tokens;
+    SlowConsumerSettings slowConsumers = SlowConsumerSettings.DEFAULTS;
     final List<EndpointFactory> endpoints = new ArrayList<>();
     TlsConfig tls;
     final List<AgentExtension> extensions = new ArrayList<>();
@@ -123,6 +125,16 @@ public final class AgentBuilder {
     /** Threads of the stream scheduler; default half the processors, at least 2. */
     public AgentBuilder streamThreads(int n) {
         this.streamThreads = positive(n, "stream threads");
+        return this;
+    }
+
+    /**
+     * How streams treat clients that read slower than they produce: the default policy, the
+     * drop-oldest ring and the disconnect delay; default block, 64 readings, 10 s. The bound that
+     * makes a client slow is the server's ({@link #serverOptions}: water marks, max queued bytes).
+     */
+    public AgentBuilder slowConsumers(SlowConsumerSettings settings) {
+        this.slowConsumers = java.util.Objects.requireNonNull(settings, "settings");
         return this;
     }
 

@@ -47,7 +47,7 @@ class EventsTest {
         EventNotice streaming = listener.await(EventNotice.class, n -> is(n, Event.Type.SENSOR_STATE, "T_0"), 1,
                 AgentFixture.WAIT_MS).get(0);
         assertEquals(SensorState.STREAMING, streaming.event().state());
-        fixture.ok(streamer, new Call.StopStream(id), Result.Ack.class);
+        fixture.ok(streamer, new Call.StopStream(id), Result.StreamStopped.class);
         List<EventNotice> states = listener.await(EventNotice.class, n -> is(n, Event.Type.SENSOR_STATE, "T_0"), 2,
                 AgentFixture.WAIT_MS);
         assertEquals(SensorState.IDLE, states.get(1).event().state());

@@ -104,7 +104,7 @@ class StreamTest {
             }
             assertTrue(answer >= 0 && answer < firstFrame,
                     "start answer at " + answer + " must precede the first frame at " + firstFrame);
-            fixture.ok(s, new Call.StopStream(id), Result.Ack.class);
+            fixture.ok(s, new Call.StopStream(id), Result.StreamStopped.class);
         }
     }
 
@@ -206,7 +206,7 @@ class StreamTest {
         long idb = fixture.stream(b, "T_0", "read", 0);
         assertContiguous(frames(a, ida, 10));
         assertContiguous(frames(b, idb, 100));
-        fixture.ok(a, new Call.StopStream(ida), Result.Ack.class);
+        fixture.ok(a, new Call.StopStream(ida), Result.StreamStopped.class);
         assertEquals(1, fixture.ok(a, new Call.ListSensors(true), Result.Sensors.class).sensors().size(),
                 "still streaming to the other session");
     }

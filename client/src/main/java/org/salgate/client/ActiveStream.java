@@ -8,6 +8,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.wire.Call;
 import org.salgate.wire.ErrorCode;
 import org.salgate.wire.Reading;
+import org.salgate.wire.Result;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,15 +20,22 @@ final class ActiveStream implements SensorStream {
     private static final Logger LOG = LoggerFactory.getLogger(ActiveStream.class);
 
     private final long id;
+    private final SlowConsumerPolicy policy;
     private final StreamListener listener;
+    private final CompletableFuture<StreamCounts> counts = new CompletableFuture<>();
     private final ClientConnection connection;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<Void>> stopping = new AtomicReference<>();
     /** Only touched on the transport's delivering thread: the first listener failure is logged in full. */
     private long listenerFailures;
+    /** Only touched on the delivering thread: the next sequence number expected, readings seen and missed. */
+    private long expected;
+    private volatile long received;
+    private volatile long missed;
 
-    ActiveStream(long id, StreamListener listener, ClientConnection connection) {
+    ActiveStream(long id, SlowConsumerPolicy policy, StreamListener listener, ClientConnection connection) {
         this.id = id;
+        this.policy = policy;
         this.listener = listener;
         this.connection = connection;
     }
@@ -33,6 +43,16 @@ final class ActiveStream implements SensorStream {
     @Override
     public long id() {
         return id;
+    }
+
+    @Override
+    public SlowConsumerPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public CompletableFuture<StreamCounts> counts() {
+        return counts;
     }
 
     boolean isEnded() {
@@ -43,6 +63,11 @@ final class ActiveStream implements SensorStream {
         if (ended.get()) {
             return;
         }
+        received++;
+        if (reading.sequence() > expected) {
+            gap(reading.sequence() - expected, reading.sequence());
+        }
+        expected = reading.sequence() + 1;
         try {
             listener.onReading(reading);
         } catch (RuntimeException e) {
@@ -54,20 +79,42 @@ final class ActiveStream implements SensorStream {
         }
     }
 
-    /** Ends the stream and tells the listener, unless it ended already. */
+    private void gap(long lost, long next) {
+        if (missed == 0) {
+            LOG.info("stream {} lost {} readings before sequence {}: the agent dropped the oldest while this client "
+                    + "was not reading (policy {}); further gaps are logged at debug", id, lost, next, policy);
+        } else {
+            LOG.debug("stream {} lost {} readings before sequence {}", id, lost, next);
+        }
+        missed += lost;
+        try {
+            listener.onGap(lost, next);
+        } catch (RuntimeException e) {
+            LOG.warn("the listener of stream {} threw in onGap", id, e);
+        }
+    }
+
+    /** Ends the stream with what this client saw, and tells the listener, unless it ended already. */
     void end(String reason) {
+        end(reason, new StreamCounts(received, 0, missed));
+    }
+
+    /** Ends the stream with the agent's counts, and tells the listener, unless it ended already. */
+    void end(String reason, StreamCounts agentCounts) {
         if (ended.compareAndSet(false, true)) {
             try {
-                listener.onEnded(reason);
+                listener.onEnded(reason, agentCounts);
             } catch (RuntimeException e) {
                 LOG.warn("the listener of stream {} threw in onEnded", id, e);
             }
+            counts.complete(agentCounts);
         }
     }
 
     /** Ends the stream without telling the listener: it never started. */
     void abandon() {
         ended.set(true);
+        counts.complete(StreamCounts.NONE);
     }
 
     @Override
@@ -87,7 +134,11 @@ final class ActiveStream implements SensorStream {
         connection.request(new Call.StopStream(id)).whenComplete((result, error) -> {
             if (error == null || ended.get() || isUnknownStream(error)) {
                 connection.unregister(this);
-                end("stopped by this client");
+                if (result instanceof Result.StreamStopped stopped) {
+                    end("stopped by this client", stopped.counts());
+                } else {
+                    end("stopped by this client");
+                }
                 mine.complete(null);
             } else {
                 stopping.compareAndSet(mine, null); // let a later stop() try again

@@ -27,6 +27,7 @@ import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
 import org.salgate.wire.Result;
+import org.salgate.wire.SlowConsumerPolicy;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 import org.slf4j.Logger;
@@ -46,6 +47,7 @@ final class ClientConnection implements ClientHandler {
     private final String transportName;
     private final long requestTimeoutNanos;
 
+    private final AtomicLong missedEvents = new AtomicLong();
     private final AtomicLong nextRequestId = new AtomicLong();
     private final ConcurrentMap<Long, CompletableFuture<Result>> pending = new ConcurrentHashMap<>();
     private final ConcurrentMap<Long, ActiveStream> streams = new ConcurrentHashMap<>();
@@ -182,8 +184,8 @@ final class ClientConnection implements ClientHandler {
     }
 
     /** Registers a stream the agent set up, then starts it: no frame can arrive before its listener is known. */
-    CompletableFuture<SensorStream> start(long streamId, StreamListener listener) {
-        ActiveStream stream = new ActiveStream(streamId, listener, this);
+    CompletableFuture<SensorStream> start(long streamId, SlowConsumerPolicy policy, StreamListener listener) {
+        ActiveStream stream = new ActiveStream(streamId, policy, listener, this);
         ActiveStream previous = streams.put(streamId, stream);
         if (previous != null) {
             LOG.warn("the agent at {} reused stream id {}; the older stream is ended", address, streamId);
@@ -259,12 +261,10 @@ final class ClientConnection implements ClientHandler {
         } else if (message instanceof StreamEnded ended) {
             ActiveStream stream = streams.remove(ended.streamId());
             if (stream != null) {
-                stream.end(ended.reason().isEmpty() ? "ended by the agent" : ended.reason());
+                stream.end(ended.reason().isEmpty() ? "ended by the agent" : ended.reason(), ended.counts());
             }
         } else if (message instanceof EventNotice notice) {
-            for (EventSubscription subscription : eventSubscriptions) {
-                subscription.deliver(notice.event());
-            }
+            deliverEvent(notice);
         } else if (message instanceof HelloReply reply) {
             if (!helloReply.complete(reply)) {
                 LOG.warn("ignoring a second hello reply from {}", address);
@@ -272,6 +272,30 @@ final class ClientConnection implements ClientHandler {
         } else {
             LOG.warn("ignoring an unexpected {} from the agent at {}", message.getClass().getSimpleName(), address);
         }
+    }
+
+    /**
+     * Hands an event to the listeners. Events this client missed because it was not reading reach
+     * them as an {@link Event.Type#EVENTS_MISSED} event first, so that no loss goes unseen.
+     */
+    private void deliverEvent(EventNotice notice) {
+        Event event = notice.event();
+        if (notice.missedBefore() > 0) {
+            missedEvents.addAndGet(notice.missedBefore());
+            LOG.info("{} events from {} were not delivered because this client was not reading",
+                    notice.missedBefore(), address);
+            if (event.type() != Event.Type.EVENTS_MISSED) {
+                Event gap = new Event(Event.Type.EVENTS_MISSED, "", null, event.timestampMicros(),
+                        notice.missedBefore() + " events were not delivered because this client was not reading");
+                eventSubscriptions.forEach(s -> s.deliver(gap));
+            }
+        }
+        eventSubscriptions.forEach(s -> s.deliver(event));
+    }
+
+    /** Events the agent did not deliver to this client because it was not reading. */
+    long missedEvents() {
+        return missedEvents.get();
     }
 
     private void completeRequest(Response response) {

@@ -1,6 +1,7 @@
 package org.salgate.client;
 
 import java.util.concurrent.CompletableFuture;
+import org.salgate.wire.SlowConsumerPolicy;
 
 /**
  * A stream the agent has set up but not started, as returned by {@link SalClient#setupStream}: the
@@ -11,6 +12,9 @@ public interface PendingStream {
 
     /** The stream id the agent gave it. */
     long id();
+
+    /** The slow-consumer policy the agent applies to it: the one asked for, or the agent's default. */
+    SlowConsumerPolicy policy();
 
     /**
      * Starts the stream. The listener is registered before the agent is asked, so it gets every

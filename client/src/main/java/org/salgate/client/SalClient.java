@@ -17,6 +17,7 @@ import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.tls.TlsConfig;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
@@ -30,6 +31,7 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.ProtocolInfo;
 import org.salgate.wire.Reading;
 import org.salgate.wire.Result;
+import org.salgate.wire.SlowConsumerPolicy;
 import org.salgate.wire.SensorInfo;
 import org.salgate.wire.Value;
 
@@ -134,9 +136,22 @@ public final class SalClient implements AutoCloseable {
      */
     public CompletableFuture<SensorStream> stream(String sensorId, String commandId, Map<String, String> args,
                                                   long intervalMs, StreamListener listener) {
+        return stream(sensorId, commandId, args, intervalMs, null, listener);
+    }
+
+    /**
+     * As {@link #stream(String, String, Map, long, StreamListener)}, with what the agent does when this
+     * client reads slower than the stream produces.
+     *
+     * @param policy block, drop-oldest or disconnect; null for the agent's default
+     */
+    public CompletableFuture<SensorStream> stream(String sensorId, String commandId, Map<String, String> args,
+                                                  long intervalMs, SlowConsumerPolicy policy,
+                                                  StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
         // Async: StartStream is sent off the transport's thread, where some transports must not block.
-        return setupStream(sensorId, commandId, args, intervalMs).thenComposeAsync(pending -> pending.start(listener));
+        return setupStream(sensorId, commandId, args, intervalMs, policy)
+                .thenComposeAsync(pending -> pending.start(listener));
     }
 
     /**
@@ -150,8 +165,19 @@ public final class SalClient implements AutoCloseable {
      */
     public CompletableFuture<PendingStream> setupStream(String sensorId, String commandId, Map<String, String> args,
                                                         long intervalMs) {
-        Call.SetupStream setup = new Call.SetupStream(sensorId, commandId, copy(args), intervalMs);
-        return call(setup, Result.StreamHandle.class).thenApply(handle -> new SetUpStream(handle.streamId(), connection));
+        return setupStream(sensorId, commandId, args, intervalMs, null);
+    }
+
+    /**
+     * As {@link #setupStream(String, String, Map, long)}, with the stream's slow-consumer policy.
+     *
+     * @param policy block, drop-oldest or disconnect; null for the agent's default
+     */
+    public CompletableFuture<PendingStream> setupStream(String sensorId, String commandId, Map<String, String> args,
+                                                        long intervalMs, SlowConsumerPolicy policy) {
+        Call.SetupStream setup = new Call.SetupStream(sensorId, commandId, copy(args), intervalMs, policy);
+        return call(setup, Result.StreamHandle.class)
+                .thenApply(handle -> new SetUpStream(handle.streamId(), handle.policy(), connection));
     }
 
     // ---- platform configuration
@@ -180,7 +206,10 @@ public final class SalClient implements AutoCloseable {
 
     /**
      * Delivers the agent's events to {@code listener} (on the transport's thread) until the returned
-     * handle is closed. Several listeners share one subscription on the agent.
+     * handle is closed. Several listeners share one subscription on the agent. Events the agent did
+     * not deliver because this client was not reading are announced by an
+     * {@link Event.Type#EVENTS_MISSED} event whose detail gives their number; see also
+     * {@link #missedEvents()}.
      */
     public CompletableFuture<AutoCloseable> subscribeEvents(Consumer<Event> listener) {
         Objects.requireNonNull(listener, "listener");
@@ -188,6 +217,11 @@ public final class SalClient implements AutoCloseable {
     }
 
     // ---- diagnostics
+
+    /** How many events the agent did not deliver to this client because it was not reading. */
+    public long missedEvents() {
+        return connection.missedEvents();
+    }
 
     /** Sends a value to the agent, which sends it back. */
     public CompletableFuture<Value> echo(Value payload) {
@@ -291,6 +325,9 @@ public final class SalClient implements AutoCloseable {
         private Map<String, String> transportProperties = Map.of();
         private TlsConfig tls;
         private String token = "";
+        private int writeHighWaterBytes = ServerOptions.DEFAULT_WRITE_HIGH_WATER_BYTES;
+        private int writeLowWaterBytes = ServerOptions.DEFAULT_WRITE_LOW_WATER_BYTES;
+        private long maxQueuedBytes = ServerOptions.DEFAULT_MAX_QUEUED_BYTES;
 
         private Builder() {}
 
@@ -369,6 +406,26 @@ public final class SalClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The bound of the requests queued for the agent, as the agent's own: above {@code highBytes}
+         * the connection is not writable until it falls below {@code lowBytes}; defaults 1 MiB and
+         * 512 KiB.
+         */
+        public Builder writeWaterMarks(int lowBytes, int highBytes) {
+            this.writeLowWaterBytes = lowBytes;
+            this.writeHighWaterBytes = highBytes;
+            return this;
+        }
+
+        /**
+         * The most request bytes queued for the agent; a request past it fails at once. 0 (the
+         * default) is the high-water mark plus four of the largest frames.
+         */
+        public Builder maxQueuedBytes(long max) {
+            this.maxQueuedBytes = max;
+            return this;
+        }
+
         /** Transport-specific settings, as each transport documents them. */
         public Builder transportProperties(Map<String, String> properties) {
             this.transportProperties = Map.copyOf(properties);
@@ -398,6 +455,7 @@ public final class SalClient implements AutoCloseable {
             ClientOptions options = ClientOptions.builder()
                     .host(host).port(port).codec(c).maxFrameBytes(maxFrameBytes)
                     .connectTimeout(connectTimeout).properties(transportProperties).tls(tls)
+                    .writeWaterMarks(writeLowWaterBytes, writeHighWaterBytes).maxQueuedBytes(maxQueuedBytes)
                     .build();
             TransportClient transport = p.createClient(options);
             String address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;

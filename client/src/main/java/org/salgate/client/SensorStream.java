@@ -1,6 +1,8 @@
 package org.salgate.client;
 
 import java.util.concurrent.CompletableFuture;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 
 /** A started stream, as returned by {@link SalClient#stream} or {@link PendingStream#start}. Thread-safe. */
 public interface SensorStream {
@@ -13,4 +15,13 @@ public interface SensorStream {
      * follows) or the stream ended anyway; calling it again returns the same future.
      */
     CompletableFuture<Void> stop();
+
+    /** The slow-consumer policy the agent applies to this stream. */
+    SlowConsumerPolicy policy();
+
+    /**
+     * Completes when the stream is over (stopped, ended by the agent, or its connection closed) with
+     * what became of its readings, as {@link StreamListener#onEnded(String, StreamCounts)} gets them.
+     */
+    CompletableFuture<StreamCounts> counts();
 }

@@ -6,16 +6,19 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.wire.Call;
 import org.salgate.wire.Result;
+import org.salgate.wire.SlowConsumerPolicy;
 
 /** A stream set up on a connection and not started yet: started or cancelled at most once. */
 final class SetUpStream implements PendingStream {
 
     private final long id;
+    private final SlowConsumerPolicy policy;
     private final ClientConnection connection;
     private final AtomicBoolean used = new AtomicBoolean();
 
-    SetUpStream(long id, ClientConnection connection) {
+    SetUpStream(long id, SlowConsumerPolicy policy, ClientConnection connection) {
         this.id = id;
+        this.policy = policy;
         this.connection = connection;
     }
 
@@ -25,12 +28,17 @@ final class SetUpStream implements PendingStream {
     }
 
     @Override
+    public SlowConsumerPolicy policy() {
+        return policy;
+    }
+
+    @Override
     public CompletableFuture<SensorStream> start(StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
         if (!used.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(usedAlready());
         }
-        return connection.start(id, listener);
+        return connection.start(id, policy, listener);
     }
 
     @Override
@@ -39,7 +47,7 @@ final class SetUpStream implements PendingStream {
             return CompletableFuture.failedFuture(usedAlready());
         }
         return connection.request(new Call.StopStream(id)).handle((result, error) -> {
-            if (error == null && !(result instanceof Result.Ack)) {
+            if (error == null && !(result instanceof Result.StreamStopped || result instanceof Result.Ack)) {
                 throw new CompletionException(ClientConnection.unexpected("StopStream", result));
             }
             if (error != null && !ActiveStream.isUnknownStream(error)) { // unknown: it is gone already

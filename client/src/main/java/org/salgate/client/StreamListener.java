@@ -1,6 +1,7 @@
 package org.salgate.client;
 
 import org.salgate.wire.Reading;
+import org.salgate.wire.StreamCounts;
 
 /**
  * Receives the readings of one stream, in order, on the transport's thread. A listener that blocks
@@ -10,8 +11,21 @@ import org.salgate.wire.Reading;
  */
 public interface StreamListener {
 
-    /** The next reading of the stream; sequence numbers count from 0 without gaps. */
+    /**
+     * The next reading of the stream. Sequence numbers count from 0; they jump only where the agent
+     * dropped readings for this client under the drop-oldest policy, and {@link #onGap} tells of
+     * each jump before the reading after it.
+     */
     void onReading(Reading reading);
+
+    /**
+     * Readings were lost before the next one: the agent dropped the oldest while this client was not
+     * reading (policy drop-oldest). The client library also logs the first gap of a stream.
+     *
+     * @param missed how many readings are missing
+     * @param nextSequence the sequence number of the reading that follows the gap
+     */
+    default void onGap(long missed, long nextSequence) {}
 
     /**
      * The stream is over: stopped by this client, ended by the agent (sensor or protocol removed,
@@ -20,4 +34,14 @@ public interface StreamListener {
      * @param reason why, for humans
      */
     default void onEnded(String reason) {}
+
+    /**
+     * The stream is over, with what became of its readings: delivered, skipped (not taken while this
+     * client was not reading) and dropped. The counts are the agent's when it reported them (a
+     * stop's answer, its end of the stream), else what this client saw. Called once, instead of
+     * {@link #onEnded(String)}, which it calls unless overridden.
+     */
+    default void onEnded(String reason, StreamCounts counts) {
+        onEnded(reason);
+    }
 }

@@ -6,23 +6,28 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.agent.stream.SlowConsumerSettings;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.Pcml;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.transport.ProcessSerialFilter;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Framing;
 import org.salgate.wire.ProtocolInfo;
 import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SlowConsumerPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -95,6 +100,37 @@ public final class AgentMain implements Callable<Integer> {
             description = "Largest frame accepted from a client (default: ${DEFAULT-VALUE}).")
     int maxFrameBytes;
 
+    @Option(names = "--write-high-water-bytes", defaultValue = "" + ServerOptions.DEFAULT_WRITE_HIGH_WATER_BYTES,
+            paramLabel = "N", description = "Outbound bytes queued for a client above which it counts as slow "
+            + "and its streams apply their slow-consumer policy (default: ${DEFAULT-VALUE}).")
+    int writeHighWaterBytes;
+
+    @Option(names = "--write-low-water-bytes", defaultValue = "" + ServerOptions.DEFAULT_WRITE_LOW_WATER_BYTES,
+            paramLabel = "N", description = "Queued bytes below which a slow client may take readings again "
+            + "(default: ${DEFAULT-VALUE}).")
+    int writeLowWaterBytes;
+
+    @Option(names = "--max-queued-bytes", defaultValue = "0", paramLabel = "N",
+            description = "Most outbound bytes queued for one client before its session is closed "
+            + "(default: 0, the high-water mark plus four of the largest frames).")
+    long maxQueuedBytes;
+
+    @Option(names = "--slow-consumer-policy", defaultValue = "block", paramLabel = "POLICY",
+            converter = PolicyConverter.class,
+            description = "What a stream does when its client reads slower than it produces, unless the client "
+            + "chose: block, drop-oldest or disconnect (default: ${DEFAULT-VALUE}).")
+    SlowConsumerPolicy slowConsumerPolicy;
+
+    @Option(names = "--drop-oldest-readings", defaultValue = "" + SlowConsumerSettings.DEFAULT_RING_READINGS,
+            paramLabel = "N", description = "Readings a drop-oldest stream holds for a slow client "
+            + "(default: ${DEFAULT-VALUE}).")
+    int dropOldestReadings;
+
+    @Option(names = "--disconnect-after-ms", defaultValue = "10000", paramLabel = "MS",
+            description = "How long a disconnect stream's client may not read before its session is closed "
+            + "(default: ${DEFAULT-VALUE}).")
+    long disconnectAfterMs;
+
     @Option(names = "--agent-id", paramLabel = "ID", description = "Name given to clients (default: salgate@<host>).")
     String agentId;
 
@@ -160,8 +196,21 @@ public final class AgentMain implements Callable<Integer> {
             err.println(bind.message());
             return EXIT_USAGE;
         }
-        AgentBuilder builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
-                .serverOptions(o -> o.maxFrameBytes(maxFrameBytes));
+        AgentBuilder builder;
+        try {
+            Consumer<ServerOptions.Builder> bound = o -> o.maxFrameBytes(maxFrameBytes)
+                    .writeWaterMarks(writeLowWaterBytes, writeHighWaterBytes).maxQueuedBytes(maxQueuedBytes);
+            ServerOptions.Builder check = ServerOptions.builder();
+            bound.accept(check);
+            check.build();
+            builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
+                    .serverOptions(bound)
+                    .slowConsumers(new SlowConsumerSettings(slowConsumerPolicy, dropOldestReadings,
+                            Duration.ofMillis(disconnectAfterMs)));
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return EXIT_USAGE;
+        }
         try {
             builder.tls(tls.config(host, out));
         } catch (IOException | IllegalArgumentException e) {
@@ -244,6 +293,14 @@ public final class AgentMain implements Callable<Integer> {
                 }
             }
             return new String[] {"salgate agent " + p.getProperty("version", "unknown")};
+        }
+    }
+
+    /** Reads a policy by its wire name. */
+    static final class PolicyConverter implements picocli.CommandLine.ITypeConverter<SlowConsumerPolicy> {
+        @Override
+        public SlowConsumerPolicy convert(String value) {
+            return SlowConsumerPolicy.parse(value);
         }
     }
 }

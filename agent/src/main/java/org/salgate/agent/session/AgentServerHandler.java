@@ -75,7 +75,7 @@ public final class AgentServerHandler implements ServerHandler {
     @Override
     public void sessionOpened(Session session) {
         sessions.put(session.id(), new SessionState());
-        session.setWritabilityListener(() -> streams.writable(session.id()));
+        session.setWritabilityListener(() -> dispatcher.writable(session.id()));
         LOG.debug("session {} opened from {}", session.id(), session.remoteAddress());
     }
 
@@ -200,7 +200,7 @@ public final class AgentServerHandler implements ServerHandler {
     @Override
     public void sessionClosed(Session session, Throwable cause) {
         SessionState state = sessions.remove(session.id());
-        events.unsubscribe(session.id());
+        dispatcher.forgetSubscription(session.id());
         streams.discardSession(session.id());
         String who = state == null ? "a connection"
                 : state.greeted ? "client '" + state.clientName + "'"

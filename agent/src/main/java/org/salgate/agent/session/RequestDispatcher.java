@@ -1,6 +1,7 @@
 package org.salgate.agent.session;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.agent.core.ArgumentChecker;
 import org.salgate.agent.core.CallException;
 import org.salgate.agent.core.EventBus;
@@ -14,7 +15,6 @@ import org.salgate.sensorml.SamplingBounds;
 import org.salgate.transport.Session;
 import org.salgate.wire.Call;
 import org.salgate.wire.ErrorCode;
-import org.salgate.wire.EventNotice;
 import org.salgate.wire.Result;
 
 /**
@@ -28,6 +28,7 @@ public final class RequestDispatcher {
     private final StreamRegistry streams;
     private final EventBus events;
     private final int maxStreamsPerSession;
+    private final Map<Long, EventSubscription> subscriptions = new ConcurrentHashMap<>();
 
     public RequestDispatcher(SensorManager sensors, ProtocolManager protocols, StreamRegistry streams, EventBus events,
                              int maxStreamsPerSession) {
@@ -36,6 +37,21 @@ public final class RequestDispatcher {
         this.streams = streams;
         this.events = events;
         this.maxStreamsPerSession = maxStreamsPerSession;
+    }
+
+    /** The session can take frames again: its streams resume and its event subscription reports a gap. */
+    public void writable(long sessionId) {
+        streams.writable(sessionId);
+        EventSubscription subscription = subscriptions.get(sessionId);
+        if (subscription != null) {
+            subscription.writable();
+        }
+    }
+
+    /** Ends a session's event subscription, if it has one. */
+    public void forgetSubscription(long sessionId) {
+        events.unsubscribe(sessionId);
+        subscriptions.remove(sessionId);
     }
 
     /**
@@ -73,8 +89,9 @@ public final class RequestDispatcher {
         } else if (call instanceof Call.StartStream c) {
             return start(session, c.streamId());
         } else if (call instanceof Call.StopStream c) {
-            stream(session, c.streamId()).stop();
-            return ack();
+            ServedStream stream = stream(session, c.streamId());
+            stream.stop();
+            return new Result.StreamStopped(stream.counts());
         } else if (call instanceof Call.ListProtocols) {
             return new Result.Protocols(protocols.list());
         } else if (call instanceof Call.AddProtocol c) {
@@ -85,10 +102,12 @@ public final class RequestDispatcher {
         } else if (call instanceof Call.GetPlatformConfig) {
             return new Result.Document(protocols.configXml());
         } else if (call instanceof Call.SubscribeEvents) {
-            events.subscribe(session.id(), e -> session.send(new EventNotice(e)));
+            EventSubscription subscription = new EventSubscription(session);
+            subscriptions.put(session.id(), subscription);
+            events.subscribe(session.id(), subscription);
             return ack();
         } else if (call instanceof Call.UnsubscribeEvents) {
-            events.unsubscribe(session.id());
+            forgetSubscription(session.id());
             return ack();
         }
         throw new CallException(ErrorCode.UNSUPPORTED, "this agent does not support "
@@ -110,10 +129,10 @@ public final class RequestDispatcher {
         }
         Map<String, String> arguments = ArgumentChecker.check(sensor.id(), command, c.arguments());
         CommandSource source = new CommandSource(sensors, sensor, command.id(), arguments);
-        ServedStream stream = streams.create(session, source, c.intervalMs(), maxStreamsPerSession)
+        ServedStream stream = streams.create(session, source, c.intervalMs(), c.policy(), maxStreamsPerSession)
                 .orElseThrow(() -> new CallException(ErrorCode.OVERLOADED, "this connection has "
                         + maxStreamsPerSession + " streams already; stop some before setting up another"));
-        return new Result.StreamHandle(stream.id());
+        return new Result.StreamHandle(stream.id(), stream.policy());
     }
 
     private Result start(Session session, long streamId) throws CallException {

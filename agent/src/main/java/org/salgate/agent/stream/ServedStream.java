@@ -1,5 +1,6 @@
 package org.salgate.agent.stream;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -10,22 +11,34 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.salgate.transport.Session;
 import org.salgate.wire.Reading;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client's stream of one sensor command.
+ * One client's stream of one sensor command, with the slow-consumer policy its client chose.
  *
- * <p>Backpressure: a frame is produced only while the session is writable, so a slow client costs
- * at most the transport's high-water mark. A periodic stream skips the ticks that find the session
- * unwritable (and counts them); a stream at interval 0 sends bounded batches while the session is
- * writable, yields the thread between batches, and parks until the session's writability listener
- * calls {@link #writable()}. Sequence numbers are given when a frame is sent, so they have no gaps.
+ * <p>Backpressure: a reading is sent only while the session is writable, so a slow client costs
+ * at most its session's outbound bound. What happens to the readings that fall due while it is not:
+ * <ul>
+ *   <li>{@link SlowConsumerPolicy#BLOCK}: a periodic stream skips those ticks and counts them;</li>
+ *   <li>{@link SlowConsumerPolicy#DROP_OLDEST}: a periodic stream reads on time into a ring of
+ *       {@link SlowConsumerSettings#ringReadings()}; when full, the oldest is dropped and counted. The
+ *       ring is sent, oldest first, as soon as the session is writable. Sequence numbers are given
+ *       when a reading is taken, so each drop shows the client a jump;</li>
+ *   <li>{@link SlowConsumerPolicy#DISCONNECT}: as block, and once the session has been unwritable for
+ *       {@link SlowConsumerSettings#disconnectAfter()}, the session is closed at once, dropping what
+ *       is queued for it, with the reason as the cause of the close.</li>
+ * </ul>
+ * A stream at interval 0 produces only as fast as the client takes readings: it sends bounded
+ * batches while the session is writable, yields the thread between batches, and parks until the
+ * session's writability listener calls {@link #writable()}; nothing falls due while it is parked.
  *
- * <p>Frames are sent under a lock that {@link #stop()} also takes: once {@code stop} returns, no
- * frame of this stream is sent any more.
+ * <p>Readings are sent under a lock that {@link #stop()} also takes: once {@code stop} returns, no
+ * reading of this stream is sent any more.
  */
 public final class ServedStream {
 
@@ -40,22 +53,32 @@ public final class ServedStream {
     private final Session session;
     private final StreamSource source;
     private final long intervalMs;
+    private final SlowConsumerPolicy policy;
+    private final SlowConsumerSettings settings;
     private final ScheduledExecutorService scheduler;
     private final Consumer<ServedStream> onEnded;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean parked = new AtomicBoolean();
-    private final AtomicLong skippedTicks = new AtomicLong();
     private final AtomicLong stalls = new AtomicLong();
+    /** Readings taken and not yet sent (drop-oldest); guarded by {@link #lock}. */
+    private final ArrayDeque<Reading> ring = new ArrayDeque<>();
     private volatile State state = State.SET_UP;
     private long nextSequence;
+    private long delivered;
+    private long skipped;
+    private long dropped;
+    /** When the session was first seen unwritable in the current spell, else 0; guarded by {@link #lock}. */
+    private long unwritableSinceNanos;
     private ScheduledFuture<?> ticks;
 
-    ServedStream(long id, Session session, StreamSource source, long intervalMs, ScheduledExecutorService scheduler,
-                 Consumer<ServedStream> onEnded) {
+    ServedStream(long id, Session session, StreamSource source, long intervalMs, SlowConsumerPolicy policy,
+                 SlowConsumerSettings settings, ScheduledExecutorService scheduler, Consumer<ServedStream> onEnded) {
         this.id = id;
         this.session = session;
         this.source = source;
         this.intervalMs = intervalMs;
+        this.policy = policy;
+        this.settings = settings;
         this.scheduler = scheduler;
         this.onEnded = onEnded;
     }
@@ -80,11 +103,21 @@ public final class ServedStream {
         return intervalMs;
     }
 
+    /** Its slow-consumer policy. */
+    public SlowConsumerPolicy policy() {
+        return policy;
+    }
+
     /** How many frames it has sent. */
     public long sent() {
+        return counts().delivered();
+    }
+
+    /** What became of its readings so far: delivered, skipped, dropped. */
+    public StreamCounts counts() {
         lock.lock();
         try {
-            return nextSequence;
+            return new StreamCounts(delivered, skipped, dropped);
         } finally {
             lock.unlock();
         }
@@ -92,7 +125,7 @@ public final class ServedStream {
 
     /** How many periodic ticks it skipped because the client was not taking frames. */
     public long skippedTicks() {
-        return skippedTicks.get();
+        return counts().skipped();
     }
 
     /** How many times an interval-0 stream waited for the client to take frames. */
@@ -176,8 +209,10 @@ public final class ServedStream {
             if (ticks != null) {
                 ticks.cancel(false);
             }
+            dropped += ring.size(); // taken and never to be sent
+            ring.clear();
             if (reasonToSend != null) {
-                session.send(new StreamEnded(id, reasonToSend));
+                session.send(new StreamEnded(id, reasonToSend, new StreamCounts(delivered, skipped, dropped)));
             }
         } finally {
             lock.unlock();
@@ -186,22 +221,33 @@ public final class ServedStream {
             source.stopped();
         }
         onEnded.accept(this);
-        long skipped = skippedTicks.get();
+        StreamCounts counts = counts();
         long waits = stalls.get();
-        if (skipped > 0 || waits > 0) {
-            LOG.info("stream {} ({}, {} ms) of session {} ended after {} readings; {} ticks skipped and {} waits "
-                    + "because the client was slow", id, source.label(), intervalMs, session.id(), sent(), skipped,
-                    waits);
+        if (counts.lostAny() || waits > 0) {
+            LOG.info("stream {} ({}, {} ms, {}) of session {} ended after {} readings; {} skipped, {} dropped and {} "
+                    + "waits because the client was slow", id, source.label(), intervalMs, policy, session.id(),
+                    counts.delivered(), counts.skipped(), counts.dropped(), waits);
         } else {
             LOG.debug("stream {} ({}) of session {} ended after {} readings", id, source.label(), session.id(), sent());
         }
         return true;
     }
 
-    /** The session can take frames again: an interval-0 stream that was parked resumes. */
+    /**
+     * The session can take frames again: an interval-0 stream that was parked resumes, and a
+     * drop-oldest stream sends what its ring holds.
+     */
     public void writable() {
-        if (intervalMs == 0 && parked.compareAndSet(true, false)) {
-            resubmit();
+        if (intervalMs == 0) {
+            if (parked.compareAndSet(true, false)) {
+                resubmit();
+            }
+        } else if (policy == SlowConsumerPolicy.DROP_OLDEST) {
+            try {
+                scheduler.execute(this::sendRing);
+            } catch (RejectedExecutionException e) {
+                // the agent is stopping; the stream ends with it
+            }
         }
     }
 
@@ -210,17 +256,90 @@ public final class ServedStream {
             if (state != State.RUNNING) {
                 return;
             }
-            if (!session.isWritable()) {
-                if (skippedTicks.incrementAndGet() == 1) {
-                    LOG.debug("stream {} ({}) skips ticks: session {} is not taking frames", id, source.label(),
-                            session.id());
-                }
-                return;
+            if (policy == SlowConsumerPolicy.DROP_OLDEST) {
+                takeIntoRing(source.read());
+                sendRing();
+            } else if (session.isWritable()) {
+                send(source.read());
+            } else {
+                skip();
             }
-            send(source.read());
         } catch (RuntimeException | LinkageError e) {
             // A periodic task that throws is never run again: log and keep the stream alive.
             LOG.error("stream {} ({}) failed on a tick", id, source.label(), e);
+        }
+    }
+
+    /** A tick found the session unwritable (block, disconnect): counted, and a disconnect stream may end. */
+    private void skip() {
+        boolean disconnect = false;
+        lock.lock();
+        try {
+            if (state != State.RUNNING) {
+                return;
+            }
+            if (skipped++ == 0) {
+                LOG.debug("stream {} ({}) skips ticks: session {} is not taking frames", id, source.label(),
+                        session.id());
+            }
+            disconnect = unwritableTooLong();
+        } finally {
+            lock.unlock();
+        }
+        if (disconnect) {
+            disconnect();
+        }
+    }
+
+    /** Whether a disconnect stream's session has been unwritable for its limit; call under the lock. */
+    private boolean unwritableTooLong() {
+        if (policy != SlowConsumerPolicy.DISCONNECT) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (unwritableSinceNanos == 0) {
+            unwritableSinceNanos = now;
+            return false;
+        }
+        return now - unwritableSinceNanos >= settings.disconnectAfter().toNanos();
+    }
+
+    private void disconnect() {
+        String reason = "the client did not read for " + settings.disconnectAfter().toMillis()
+                + " ms, so its session is closed (slow-consumer policy disconnect)";
+        LOG.info("stream {} ({}) of session {} ({}): {}", id, source.label(), session.id(), session.remoteAddress(),
+                reason);
+        finish(null); // a StreamEnded would wait behind what the client is not reading
+        session.closeNow(reason);
+    }
+
+    /** Numbers a reading into the ring, dropping the oldest when it is full. */
+    private void takeIntoRing(Reading reading) {
+        lock.lock();
+        try {
+            if (state != State.RUNNING) {
+                return;
+            }
+            ring.addLast(reading.withSequence(nextSequence++));
+            if (ring.size() > settings.ringReadings()) {
+                ring.removeFirst();
+                dropped++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends the ring's readings, oldest first, while the session takes them. */
+    private void sendRing() {
+        lock.lock();
+        try {
+            while (state == State.RUNNING && !ring.isEmpty() && session.isWritable()) {
+                session.send(new StreamData(id, ring.removeFirst()));
+                delivered++;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -246,6 +365,18 @@ public final class ServedStream {
     private void park() {
         stalls.incrementAndGet();
         parked.set(true);
+        if (policy == SlowConsumerPolicy.DISCONNECT) {
+            long stall = stalls.get();
+            try {
+                scheduler.schedule(() -> {
+                    if (parked.get() && stalls.get() == stall && !session.isWritable()) {
+                        disconnect();
+                    }
+                }, settings.disconnectAfter().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // the agent is stopping
+            }
+        }
         // The session may have turned writable between the check and parking: its listener would
         // then have found nothing parked.
         if (session.isWritable() && parked.compareAndSet(true, false)) {
@@ -270,7 +401,9 @@ public final class ServedStream {
             if (state != State.RUNNING) {
                 return;
             }
+            unwritableSinceNanos = 0;
             session.send(new StreamData(id, reading.withSequence(nextSequence++)));
+            delivered++;
         } finally {
             lock.unlock();
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.Session;
+import org.salgate.wire.SlowConsumerPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,12 +25,22 @@ public final class StreamRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamRegistry.class);
 
     private final ScheduledThreadPoolExecutor scheduler;
+    private final SlowConsumerSettings slowConsumers;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, ServedStream> byId = new ConcurrentHashMap<>();
     private final Map<Long, Set<ServedStream>> bySession = new ConcurrentHashMap<>();
 
     /** @param threads the scheduler's threads */
     public StreamRegistry(int threads) {
+        this(threads, SlowConsumerSettings.DEFAULTS);
+    }
+
+    /**
+     * @param threads the scheduler's threads
+     * @param slowConsumers how streams treat clients that read slower than they produce
+     */
+    public StreamRegistry(int threads, SlowConsumerSettings slowConsumers) {
+        this.slowConsumers = slowConsumers;
         AtomicInteger n = new AtomicInteger();
         ThreadFactory factory = r -> {
             Thread t = new Thread(r, "sal-stream-" + n.incrementAndGet());
@@ -44,15 +55,17 @@ public final class StreamRegistry implements AutoCloseable {
     /**
      * Sets up a stream for a session; it starts with {@link ServedStream#start()}.
      *
+     * @param policy the slow-consumer policy the client chose, or null for the agent's default
      * @return the stream, or empty when the session has {@code maxPerSession} streams already
      */
-    public Optional<ServedStream> create(Session session, StreamSource source, long intervalMs, int maxPerSession) {
+    public Optional<ServedStream> create(Session session, StreamSource source, long intervalMs,
+                                         SlowConsumerPolicy policy, int maxPerSession) {
         Set<ServedStream> mine = bySession.computeIfAbsent(session.id(), k -> ConcurrentHashMap.newKeySet());
         if (mine.size() >= maxPerSession) {
             return Optional.empty();
         }
-        ServedStream stream = new ServedStream(nextId.getAndIncrement(), session, source, intervalMs, scheduler,
-                this::forget);
+        ServedStream stream = new ServedStream(nextId.getAndIncrement(), session, source, intervalMs,
+                slowConsumers.policyFor(policy), slowConsumers, scheduler, this::forget);
         byId.put(stream.id(), stream);
         mine.add(stream);
         return Optional.of(stream);

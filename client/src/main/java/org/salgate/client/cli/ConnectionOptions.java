@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import org.salgate.client.SalClient;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
 
@@ -50,6 +51,19 @@ final class ConnectionOptions {
     @Mixin
     TokenOptions auth = new TokenOptions();
 
+    @Option(names = "--write-high-water-bytes", paramLabel = "<n>", scope = ScopeType.INHERIT,
+            description = "Queued request bytes above which the connection counts as full (default: ${DEFAULT-VALUE}).")
+    int writeHighWaterBytes = ServerOptions.DEFAULT_WRITE_HIGH_WATER_BYTES;
+
+    @Option(names = "--write-low-water-bytes", paramLabel = "<n>", scope = ScopeType.INHERIT,
+            description = "Queued request bytes below which it takes more again (default: ${DEFAULT-VALUE}).")
+    int writeLowWaterBytes = ServerOptions.DEFAULT_WRITE_LOW_WATER_BYTES;
+
+    @Option(names = "--max-queued-bytes", paramLabel = "<n>", scope = ScopeType.INHERIT,
+            description = "Most request bytes queued before a request fails at once "
+            + "(default: 0, the high-water mark plus four of the largest frames).")
+    long maxQueuedBytes;
+
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "Print stack traces and library logs on errors.")
     boolean verbose;
@@ -85,6 +99,7 @@ final class ConnectionOptions {
                     .clientName("salgate-client-cli").token(auth.token())
                     .connectTimeout(timeout).requestTimeout(timeout)
                     .tls(tls.config())
+                    .writeWaterMarks(writeLowWaterBytes, writeHighWaterBytes).maxQueuedBytes(maxQueuedBytes)
                     .connect();
         } catch (IOException e) {
             throw new CannotConnectException(e.getMessage(), e);

@@ -11,6 +11,8 @@ import org.salgate.client.SalClient;
 import org.salgate.client.SensorStream;
 import org.salgate.client.StreamListener;
 import org.salgate.wire.Reading;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,6 +35,11 @@ final class StreamCommand extends BaseCommand {
 
     @Option(names = "--count", paramLabel = "<n>", description = "Stop after this many readings, 1 or more (default: until Ctrl-C).")
     Long count;
+
+    @Option(names = "--policy", paramLabel = "<policy>", converter = PolicyConverter.class,
+            description = "What the agent does when this client reads slower than the stream: block, drop-oldest "
+            + "or disconnect (default: the agent's).")
+    SlowConsumerPolicy policy;
 
     @Override
     void prepare() {
@@ -79,11 +86,19 @@ final class StreamCommand extends BaseCommand {
             }
 
             @Override
-            public void onEnded(String reason) {
+            public void onGap(long missed, long nextSequence) {
+                out.println("# " + missed + " readings dropped by the agent before #" + nextSequence
+                        + " (this client was not reading)");
+                out.flush();
+            }
+
+            @Override
+            public void onEnded(String reason, StreamCounts counts) {
+                printCounts(out, counts);
                 endedByAgent.complete(reason);
             }
         };
-        SensorStream stream = await(client.stream(call.sensor, call.command, call.args, intervalMs, listener));
+        SensorStream stream = await(client.stream(call.sensor, call.command, call.args, intervalMs, policy, listener));
         Interruptible onCtrlC = new Interruptible(() -> {
             interrupted.set(true);
             stopQuietly(stream);
@@ -104,6 +119,15 @@ final class StreamCommand extends BaseCommand {
         return ExitCodes.FAILED;
     }
 
+    /** The stream's counts, when a reading was lost: they say what the slow-consumer policy did. */
+    private static void printCounts(PrintWriter out, StreamCounts counts) {
+        if (counts.lostAny()) {
+            out.println("# delivered " + counts.delivered() + ", skipped " + counts.skipped() + ", dropped "
+                    + counts.dropped() + " (readings lost while this client was not reading)");
+            out.flush();
+        }
+    }
+
     private void stopQuietly(SensorStream stream) {
         try {
             stream.stop().get(root.connection.timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -115,5 +139,13 @@ final class StreamCommand extends BaseCommand {
     @Override
     ErrorMessages.Subject subject() {
         return call.subject();
+    }
+
+    /** Reads a policy by its name. */
+    static final class PolicyConverter implements picocli.CommandLine.ITypeConverter<SlowConsumerPolicy> {
+        @Override
+        public SlowConsumerPolicy convert(String value) {
+            return SlowConsumerPolicy.parse(value);
+        }
     }
 }

@@ -29,6 +29,9 @@ import org.salgate.wire.Call;
 import org.salgate.wire.Event;
 import org.salgate.wire.Result;
 import org.salgate.wire.SensorState;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
+import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 
 @Timeout(30)
@@ -200,6 +203,39 @@ class ClientMainTest extends CliFixture {
         assertEquals(5, setup.intervalMs());
         Call.StartStream start = agent.expectCall(Call.StartStream.class);
         assertEquals(new Call.StopStream(start.streamId()), agent.nextCall());
+    }
+
+    @Test
+    void streamAsksForThePolicyAndPrintsGapsAndTheCountsWhenReadingsWereLost() throws Exception {
+        agent.answer(Call.SetupStream.class, c -> new Result.StreamHandle(77, c.policy()));
+        agent.answer(Call.StartStream.class, c -> {
+            agent.push(new StreamData(c.streamId(), FakeAgent.reading("DUMMY_0", 0)));
+            agent.push(new StreamData(c.streamId(), FakeAgent.reading("DUMMY_0", 5)));
+            agent.push(new StreamEnded(c.streamId(), "sensor DUMMY_0 removed", new StreamCounts(2, 0, 4)));
+            return new Result.Ack();
+        });
+        Run r = run("stream", "DUMMY_0", "--policy", "drop-oldest");
+        assertEquals(ExitCodes.FAILED, r.code());
+        agent.expectCall(Call.ListCommands.class);
+        assertEquals(SlowConsumerPolicy.DROP_OLDEST, agent.expectCall(Call.SetupStream.class).policy());
+        List<String> lines = r.outLines();
+        assertEquals(4, lines.size(), r.out());
+        assertTrue(lines.get(0).startsWith("#0  "), lines.get(0));
+        assertEquals("# 4 readings dropped by the agent before #5 (this client was not reading)", lines.get(1));
+        assertTrue(lines.get(2).startsWith("#5  "), lines.get(2));
+        assertEquals("# delivered 2, skipped 0, dropped 4 (readings lost while this client was not reading)",
+                lines.get(3));
+    }
+
+    @Test
+    void streamPrintsNoCountsWhenNothingWasLost() {
+        agent.answer(Call.StartStream.class, c -> {
+            agent.push(new StreamEnded(c.streamId(), "sensor DUMMY_0 removed", new StreamCounts(0, 0, 0)));
+            return new Result.Ack();
+        });
+        Run r = run("stream", "DUMMY_0");
+        assertEquals(ExitCodes.FAILED, r.code());
+        assertEquals("", r.out());
     }
 
     @Test

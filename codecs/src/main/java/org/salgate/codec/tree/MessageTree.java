@@ -26,6 +26,8 @@ import org.salgate.wire.Result;
 import org.salgate.wire.SensorInfo;
 import org.salgate.wire.SensorState;
 import org.salgate.wire.StreamData;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 import org.salgate.wire.StreamEnded;
 import org.salgate.wire.Value;
 
@@ -62,9 +64,9 @@ public final class MessageTree {
         } else if (message instanceof StreamData d) {
             o.put("t", "data").put("stream", d.streamId()).set("reading", reading(d.reading()));
         } else if (message instanceof StreamEnded e) {
-            o.put("t", "ended").put("stream", e.streamId()).put("reason", e.reason());
+            o.put("t", "ended").put("stream", e.streamId()).put("reason", e.reason()).set("counts", counts(e.counts()));
         } else if (message instanceof EventNotice n) {
-            o.put("t", "event").set("event", event(n.event()));
+            o.put("t", "event").put("missedBefore", n.missedBefore()).set("event", event(n.event()));
         } else {
             throw new IllegalArgumentException("unknown message kind " + message.getClass().getName());
         }
@@ -89,6 +91,9 @@ public final class MessageTree {
         } else if (call instanceof Call.SetupStream c) {
             o.put("op", "setupStream").put("sensor", c.sensorId()).put("command", c.commandId())
                     .put("intervalMs", c.intervalMs()).set("args", arguments(c.arguments()));
+            if (c.policy() != null) {
+                o.put("policy", c.policy().wireName());
+            }
         } else if (call instanceof Call.StartStream c) {
             o.put("op", "startStream").put("stream", c.streamId());
         } else if (call instanceof Call.StopStream c) {
@@ -128,7 +133,9 @@ public final class MessageTree {
         } else if (result instanceof Result.ReadingResult r) {
             o.put("kind", "reading").set("reading", reading(r.reading()));
         } else if (result instanceof Result.StreamHandle r) {
-            o.put("kind", "streamHandle").put("stream", r.streamId());
+            o.put("kind", "streamHandle").put("stream", r.streamId()).put("policy", r.policy().wireName());
+        } else if (result instanceof Result.StreamStopped r) {
+            o.put("kind", "streamStopped").set("counts", counts(r.counts()));
         } else if (result instanceof Result.Protocols r) {
             o.put("kind", "protocols").set("protocols", list(r.protocols(), MessageTree::protocol));
         } else if (result instanceof Result.Echoed r) {
@@ -183,6 +190,10 @@ public final class MessageTree {
         return o;
     }
 
+    private static ObjectNode counts(StreamCounts c) {
+        return F.objectNode().put("delivered", c.delivered()).put("skipped", c.skipped()).put("dropped", c.dropped());
+    }
+
     private static ObjectNode arguments(Map<String, String> args) {
         // sorted, so that one call always gives the same bytes
         return list(List.copyOf(new TreeMap<>(args).entrySet()),
@@ -216,8 +227,8 @@ public final class MessageTree {
                 case "request" -> new Request(n.number("id"), call(n.object("call")));
                 case "response" -> new Response(n.number("id"), result(n.object("result")));
                 case "data" -> new StreamData(n.number("stream"), reading(n.object("reading")));
-                case "ended" -> new StreamEnded(n.number("stream"), n.text("reason"));
-                case "event" -> new EventNotice(event(n.object("event")));
+                case "ended" -> new StreamEnded(n.number("stream"), n.text("reason"), counts(n.object("counts")));
+                case "event" -> new EventNotice(event(n.object("event")), n.number("missedBefore"));
                 default -> throw new CodecException("unknown message type '" + t + "'");
             };
         } catch (RuntimeException e) {
@@ -236,7 +247,8 @@ public final class MessageTree {
             case "listCommands" -> new Call.ListCommands(n.text("sensor"));
             case "execute" -> new Call.Execute(n.text("sensor"), n.text("command"), arguments(n.object("args")));
             case "setupStream" -> new Call.SetupStream(n.text("sensor"), n.text("command"),
-                    arguments(n.object("args")), n.number("intervalMs"));
+                    arguments(n.object("args")), n.number("intervalMs"),
+                    n.has("policy") ? policy(n.text("policy")) : null);
             case "startStream" -> new Call.StartStream(n.number("stream"));
             case "stopStream" -> new Call.StopStream(n.number("stream"));
             case "listProtocols" -> new Call.ListProtocols();
@@ -259,7 +271,8 @@ public final class MessageTree {
             case "sensor" -> new Result.Sensor(sensor(n.object("sensor")));
             case "document" -> new Result.Document(n.text("xml"));
             case "reading" -> new Result.ReadingResult(reading(n.object("reading")));
-            case "streamHandle" -> new Result.StreamHandle(n.number("stream"));
+            case "streamHandle" -> new Result.StreamHandle(n.number("stream"), policy(n.text("policy")));
+            case "streamStopped" -> new Result.StreamStopped(counts(n.object("counts")));
             case "protocols" -> new Result.Protocols(list(n.object("protocols"), MessageTree::protocol));
             case "echoed" -> new Result.Echoed(value(n.object("payload")));
             case "failure" -> new Result.Failure(n.enumValue("code", ErrorCode.class), n.text("message"));
@@ -297,6 +310,18 @@ public final class MessageTree {
         SensorState state = n.has("state") ? n.enumValue("state", SensorState.class) : null;
         return new Event(n.enumValue("type", Event.Type.class), n.text("subject"), state, n.number("ts"),
                 n.text("detail"));
+    }
+
+    private static StreamCounts counts(Node n) throws CodecException {
+        return new StreamCounts(n.number("delivered"), n.number("skipped"), n.number("dropped"));
+    }
+
+    private static SlowConsumerPolicy policy(String name) throws CodecException {
+        try {
+            return SlowConsumerPolicy.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new CodecException(e.getMessage());
+        }
     }
 
     private static Map<String, String> arguments(Node n) throws CodecException {

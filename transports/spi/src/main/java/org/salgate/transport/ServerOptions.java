@@ -16,17 +16,24 @@ import org.salgate.wire.Framing;
  * @param maxFrameBytes the largest frame accepted; a larger one closes its session
  * @param writeHighWaterBytes above this many queued outbound bytes a session is not writable
  * @param writeLowWaterBytes below this many it is writable again
+ * @param maxQueuedBytes the most outbound bytes queued for one session; a message that would go past
+ *                       it closes the session (its client has stopped reading)
  * @param ioThreads I/O threads for transports that have a pool; 0 lets the transport choose
  * @param properties transport-specific settings, documented by each transport
  * @param tls the server's TLS config, or null to serve plain TCP
  */
 public record ServerOptions(String host, int port, Codec codec, int maxFrameBytes, int writeHighWaterBytes,
-                            int writeLowWaterBytes, int ioThreads, Map<String, String> properties,
-                            TlsConfig tls) {
+                            int writeLowWaterBytes, long maxQueuedBytes, int ioThreads,
+                            Map<String, String> properties, TlsConfig tls) {
 
     /** Default high-water mark: room for several 80 KB frames, small enough to bound a slow client. */
     public static final int DEFAULT_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
     public static final int DEFAULT_WRITE_LOW_WATER_BYTES = 512 * 1024;
+    /**
+     * Default limit of a session's queued bytes: 0 means the high-water mark plus four of the
+     * largest frames, room for the answers a client pipelines while its streams fill the queue.
+     */
+    public static final long DEFAULT_MAX_QUEUED_BYTES = 0;
 
     public ServerOptions {
         Objects.requireNonNull(host, "host");
@@ -40,11 +47,23 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         if (writeLowWaterBytes <= 0 || writeHighWaterBytes < writeLowWaterBytes) {
             throw new IllegalArgumentException("need 0 < writeLowWaterBytes <= writeHighWaterBytes");
         }
+        if (maxQueuedBytes == DEFAULT_MAX_QUEUED_BYTES) {
+            maxQueuedBytes = defaultMaxQueuedBytes(writeHighWaterBytes, maxFrameBytes);
+        }
+        if (maxQueuedBytes < writeHighWaterBytes) {
+            throw new IllegalArgumentException("maxQueuedBytes (" + maxQueuedBytes
+                    + ") must be at least the high-water mark (" + writeHighWaterBytes + ")");
+        }
         properties = properties == null ? Map.of() : Map.copyOf(properties);
         if (tls != null && !tls.isServer()) {
             throw new IllegalArgumentException("a server needs a server's TLS config (a key and certificate), not "
                     + tls);
         }
+    }
+
+    /** The limit of queued bytes used when none is given: the high-water mark plus four of the largest frames. */
+    public static long defaultMaxQueuedBytes(int writeHighWaterBytes, int maxFrameBytes) {
+        return writeHighWaterBytes + 4L * maxFrameBytes;
     }
 
     public static Builder builder() {
@@ -59,6 +78,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         private int maxFrameBytes = Framing.DEFAULT_MAX_FRAME_BYTES;
         private int high = DEFAULT_WRITE_HIGH_WATER_BYTES;
         private int low = DEFAULT_WRITE_LOW_WATER_BYTES;
+        private long maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES;
         private int ioThreads;
         private Map<String, String> properties = Map.of();
         private TlsConfig tls;
@@ -68,6 +88,8 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         public Builder codec(Codec codec) { this.codec = codec; return this; }
         public Builder maxFrameBytes(int max) { this.maxFrameBytes = max; return this; }
         public Builder writeWaterMarks(int low, int high) { this.low = low; this.high = high; return this; }
+        /** The most bytes queued for one session; 0 for the default (high-water mark + 4 largest frames). */
+        public Builder maxQueuedBytes(long max) { this.maxQueuedBytes = max; return this; }
         public Builder ioThreads(int n) { this.ioThreads = n; return this; }
         public Builder properties(Map<String, String> p) { this.properties = p; return this; }
         /** Serves TLS with this config; null (the default) serves plain TCP. */
@@ -75,7 +97,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
 
         public ServerOptions build() {
             return new ServerOptions(host, port, codec == null ? Codecs.defaultCodec() : codec, maxFrameBytes,
-                    high, low, ioThreads, properties, tls);
+                    high, low, maxQueuedBytes, ioThreads, properties, tls);
         }
     }
 }

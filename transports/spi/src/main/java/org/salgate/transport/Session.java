@@ -36,4 +36,13 @@ public interface Session {
 
     /** Closes the session after flushing what was already sent, if the client still reads. */
     void close();
+
+    /**
+     * Closes the session now, dropping what is queued for it: its client is not reading (a
+     * slow-consumer policy gave up on it). {@code reason} reaches the server handler as the cause
+     * of the close. The default closes as {@link #close()} does.
+     */
+    default void closeNow(String reason) {
+        close();
+    }
 }

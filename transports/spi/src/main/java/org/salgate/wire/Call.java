@@ -52,21 +52,27 @@ public sealed interface Call {
 
     /**
      * Set up a stream of a command's readings every {@code intervalMs} milliseconds (0: as fast as
-     * the client takes them). It starts with {@link StartStream}. Answer: {@link Result.StreamHandle}.
+     * the client takes them), with what to do when the client reads slower ({@code policy}; null
+     * for the agent's default). It starts with {@link StartStream}. Answer: {@link Result.StreamHandle}.
      */
-    record SetupStream(String sensorId, String commandId, Map<String, String> arguments, long intervalMs)
-            implements Call {
+    record SetupStream(String sensorId, String commandId, Map<String, String> arguments, long intervalMs,
+                       SlowConsumerPolicy policy) implements Call {
         public SetupStream {
             Objects.requireNonNull(sensorId, "sensorId");
             Objects.requireNonNull(commandId, "commandId");
             arguments = arguments == null ? Map.of() : Map.copyOf(arguments);
+        }
+
+        /** A set-up with the agent's default policy. */
+        public SetupStream(String sensorId, String commandId, Map<String, String> arguments, long intervalMs) {
+            this(sensorId, commandId, arguments, intervalMs, null);
         }
     }
 
     /** Start a stream that was set up. Answer: {@link Result.Ack}. */
     record StartStream(long streamId) implements Call {}
 
-    /** Stop a stream; no frame of it follows the answer. Answer: {@link Result.Ack}. */
+    /** Stop a stream; no frame of it follows the answer. Answer: {@link Result.StreamStopped}. */
     record StopStream(long streamId) implements Call {}
 
     // ---- platform configuration

@@ -13,7 +13,11 @@ import java.util.Objects;
  */
 public record Event(Type type, String subject, SensorState state, long timestampMicros, String detail) {
 
-    public enum Type { SENSOR_ADDED, SENSOR_REMOVED, SENSOR_STATE, PROTOCOL_ADDED, PROTOCOL_REMOVED }
+    /**
+     * What happened. {@link #EVENTS_MISSED} is the gap notice a subscriber gets when it reads again
+     * after events were not delivered to it; its {@link EventNotice#missedBefore()} says how many.
+     */
+    public enum Type { SENSOR_ADDED, SENSOR_REMOVED, SENSOR_STATE, PROTOCOL_ADDED, PROTOCOL_REMOVED, EVENTS_MISSED }
 
     public Event {
         Objects.requireNonNull(type, "type");

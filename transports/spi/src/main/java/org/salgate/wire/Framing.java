@@ -1,5 +1,8 @@
 package org.salgate.wire;
 
+import java.nio.ByteBuffer;
+import java.util.List;
+
 /**
  * How frames travel on byte-stream transports: a 4-byte big-endian length, then that many bytes
  * of one encoded {@link Message}. A length above the connection's maximum, or below 1, is a
@@ -17,6 +20,31 @@ public final class Framing {
     private static final int TLS_HANDSHAKE_PREFIX = 0x1603;
 
     private Framing() {}
+
+    /** The bytes {@code body} takes on the wire, with its length prefix. */
+    public static int frameBytes(byte[] body) {
+        return LENGTH_FIELD_BYTES + body.length;
+    }
+
+    /** Writes one frame, the length then the body, at {@code target}'s position. */
+    public static void put(ByteBuffer target, byte[] body) {
+        target.putInt(body.length);
+        target.put(body);
+    }
+
+    /** Writes frames one after the other at {@code target}'s position; it needs room for all of them. */
+    public static void write(List<byte[]> bodies, ByteBuffer target) {
+        for (byte[] body : bodies) {
+            put(target, body);
+        }
+    }
+
+    /** Frames in a new heap buffer, ready to read; {@code bytes} is their size on the wire. */
+    public static ByteBuffer toBuffer(List<byte[]> bodies, long bytes) {
+        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(bytes));
+        write(bodies, buffer);
+        return buffer.flip();
+    }
 
     /**
      * Checks a length read from the wire.

@@ -61,12 +61,14 @@ public final class ProtobufCodec implements Codec {
         } else if (message instanceof StreamData d) {
             f.setStreamData(WireProto.StreamData.newBuilder().setStreamId(d.streamId()).setReading(toProto(d.reading())));
         } else if (message instanceof StreamEnded e) {
-            f.setStreamEnded(WireProto.StreamEnded.newBuilder().setStreamId(e.streamId()).setReason(e.reason()));
+            f.setStreamEnded(WireProto.StreamEnded.newBuilder().setStreamId(e.streamId()).setReason(e.reason())
+                    .setCounts(toProto(e.counts())));
         } else if (message instanceof EventNotice n) {
             Event e = n.event();
             WireProto.Event.Builder b = WireProto.Event.newBuilder()
                     .setType(WireProto.Event.Type.forNumber(e.type().ordinal()))
-                    .setSubject(e.subject()).setTimestampMicros(e.timestampMicros()).setDetail(e.detail());
+                    .setSubject(e.subject()).setTimestampMicros(e.timestampMicros()).setDetail(e.detail())
+                    .setMissedBefore(n.missedBefore());
             if (e.state() != null) {
                 b.setHasState(true).setState(toProto(e.state()));
             }
@@ -95,7 +97,7 @@ public final class ProtobufCodec implements Codec {
                     .putAllArguments(c.arguments()));
         } else if (call instanceof Call.SetupStream c) {
             b.setSetupStream(WireProto.SetupStream.newBuilder().setSensorId(c.sensorId()).setCommandId(c.commandId())
-                    .putAllArguments(c.arguments()).setIntervalMs(c.intervalMs()));
+                    .putAllArguments(c.arguments()).setIntervalMs(c.intervalMs()).setPolicyValue(toProto(c.policy())));
         } else if (call instanceof Call.StartStream c) {
             b.setStartStream(WireProto.StreamRef.newBuilder().setStreamId(c.streamId()));
         } else if (call instanceof Call.StopStream c) {
@@ -140,7 +142,10 @@ public final class ProtobufCodec implements Codec {
         } else if (result instanceof Result.ReadingResult r) {
             b.setReading(toProto(r.reading()));
         } else if (result instanceof Result.StreamHandle r) {
-            b.setStream(WireProto.StreamRef.newBuilder().setStreamId(r.streamId()));
+            b.setStream(WireProto.StreamHandle.newBuilder().setStreamId(r.streamId())
+                    .setPolicyValue(toProto(r.policy())));
+        } else if (result instanceof Result.StreamStopped r) {
+            b.setStreamStopped(toProto(r.counts()));
         } else if (result instanceof Result.Protocols r) {
             WireProto.ProtocolList.Builder list = WireProto.ProtocolList.newBuilder();
             for (ProtocolInfo p : r.protocols()) {
@@ -217,12 +222,13 @@ public final class ProtobufCodec implements Codec {
             case STREAM_DATA:
                 return new StreamData(f.getStreamData().getStreamId(), fromProto(f.getStreamData().getReading()));
             case STREAM_ENDED:
-                return new StreamEnded(f.getStreamEnded().getStreamId(), f.getStreamEnded().getReason());
+                return new StreamEnded(f.getStreamEnded().getStreamId(), f.getStreamEnded().getReason(),
+                        fromProto(f.getStreamEnded().getCounts()));
             case EVENT: {
                 WireProto.Event e = f.getEvent();
                 return new EventNotice(new Event(enumAt(Event.Type.values(), e.getTypeValue(), "event type"),
                         e.getSubject(), e.getHasState() ? fromProto(e.getStateValue()) : null,
-                        e.getTimestampMicros(), e.getDetail()));
+                        e.getTimestampMicros(), e.getDetail()), e.getMissedBefore());
             }
             default:
                 throw new IllegalArgumentException("empty frame");
@@ -252,7 +258,8 @@ public final class ProtobufCodec implements Codec {
             }
             case SETUP_STREAM: {
                 WireProto.SetupStream s = r.getSetupStream();
-                return new Call.SetupStream(s.getSensorId(), s.getCommandId(), s.getArgumentsMap(), s.getIntervalMs());
+                return new Call.SetupStream(s.getSensorId(), s.getCommandId(), s.getArgumentsMap(), s.getIntervalMs(),
+                        policyFromProto(s.getPolicyValue()));
             }
             case START_STREAM: return new Call.StartStream(r.getStartStream().getStreamId());
             case STOP_STREAM: return new Call.StopStream(r.getStopStream().getStreamId());
@@ -281,7 +288,12 @@ public final class ProtobufCodec implements Codec {
             case SENSOR: return new Result.Sensor(fromProto(r.getSensor()));
             case DOCUMENT: return new Result.Document(r.getDocument().getText());
             case READING: return new Result.ReadingResult(fromProto(r.getReading()));
-            case STREAM: return new Result.StreamHandle(r.getStream().getStreamId());
+            case STREAM: {
+                SlowConsumerPolicy policy = policyFromProto(r.getStream().getPolicyValue());
+                return new Result.StreamHandle(r.getStream().getStreamId(),
+                        policy == null ? SlowConsumerPolicy.BLOCK : policy);
+            }
+            case STREAM_STOPPED: return new Result.StreamStopped(fromProto(r.getStreamStopped()));
             case PROTOCOLS: {
                 List<ProtocolInfo> protocols = new ArrayList<>(r.getProtocols().getProtocolsCount());
                 for (WireProto.ProtocolInfo p : r.getProtocols().getProtocolsList()) {
@@ -324,6 +336,24 @@ public final class ProtobufCodec implements Codec {
         } catch (IllegalArgumentException e) {
             return ErrorCode.INTERNAL;
         }
+    }
+
+    private static WireProto.StreamCounts toProto(StreamCounts c) {
+        return WireProto.StreamCounts.newBuilder().setDelivered(c.delivered()).setSkipped(c.skipped())
+                .setDropped(c.dropped()).build();
+    }
+
+    private static StreamCounts fromProto(WireProto.StreamCounts c) {
+        return new StreamCounts(c.getDelivered(), c.getSkipped(), c.getDropped());
+    }
+
+    /** A policy's number on the wire: 0 for none (the agent's default), else its ordinal + 1. */
+    private static int toProto(SlowConsumerPolicy policy) {
+        return policy == null ? 0 : policy.ordinal() + 1;
+    }
+
+    private static SlowConsumerPolicy policyFromProto(int number) {
+        return number == 0 ? null : enumAt(SlowConsumerPolicy.values(), number - 1, "slow-consumer policy");
     }
 
     private static <E extends Enum<E>> E enumAt(E[] values, int index, String what) {

@@ -39,8 +39,24 @@ public sealed interface Result {
         }
     }
 
-    /** The id of a stream that was set up. */
-    record StreamHandle(long streamId) implements Result {}
+    /** The id of a stream that was set up, and the slow-consumer policy the agent applies to it. */
+    record StreamHandle(long streamId, SlowConsumerPolicy policy) implements Result {
+        public StreamHandle {
+            Objects.requireNonNull(policy, "policy");
+        }
+
+        /** A handle with the default policy, {@link SlowConsumerPolicy#BLOCK}. */
+        public StreamHandle(long streamId) {
+            this(streamId, SlowConsumerPolicy.BLOCK);
+        }
+    }
+
+    /** A stream was stopped; what became of its readings. */
+    record StreamStopped(StreamCounts counts) implements Result {
+        public StreamStopped {
+            Objects.requireNonNull(counts, "counts");
+        }
+    }
 
     /** A list of protocols. */
     record Protocols(List<ProtocolInfo> protocols) implements Result {

@@ -19,7 +19,10 @@ public final class WireSamples {
         List<Call> calls = List.of(new Call.ListSensors(true), new Call.ListSensors(false),
                 new Call.DescribeSensor("DUMMY_1"), new Call.AddSensor("<sml/>"), new Call.RemoveSensor("DUMMY_2"),
                 new Call.ListCommands("DUMMY_3"), new Call.Execute("DUMMY_4", "payload", Map.of("size", "10")),
-                new Call.SetupStream("DUMMY_5", "read", Map.of(), 250), new Call.StartStream(9),
+                new Call.SetupStream("DUMMY_5", "read", Map.of(), 250),
+                new Call.SetupStream("DUMMY_5", "read", Map.of(), 5, SlowConsumerPolicy.DROP_OLDEST),
+                new Call.SetupStream("DUMMY_6", "read", Map.of(), 0, SlowConsumerPolicy.DISCONNECT),
+                new Call.StartStream(9),
                 new Call.StopStream(9), new Call.ListProtocols(), new Call.AddProtocol("<platform/>"),
                 new Call.RemoveProtocol("os"), new Call.GetPlatformConfig(), new Call.SubscribeEvents(),
                 new Call.UnsubscribeEvents(), new Call.Echo(Value.of(4L)), new Call.EchoReading(ok));
@@ -28,6 +31,8 @@ public final class WireSamples {
                         new SensorInfo("FREE_MEMORY", "os", SensorState.DISABLED, ""))),
                 new Result.Sensor(new SensorInfo("X", "dummy", SensorState.DISCONNECTED, "x")),
                 new Result.Document("<xml/>"), new Result.ReadingResult(ok), new Result.StreamHandle(12),
+                new Result.StreamHandle(13, SlowConsumerPolicy.DROP_OLDEST),
+                new Result.StreamStopped(new StreamCounts(1_000_000_000_000L, 7, 0)),
                 new Result.Protocols(List.of(new ProtocolInfo("os", "os", "os", 8))),
                 new Result.Echoed(Value.of("three")), new Result.Failure(ErrorCode.UNKNOWN_SENSOR, "no such sensor"));
 
@@ -52,8 +57,11 @@ public final class WireSamples {
         }
         all.add(new StreamData(3, Reading.error("S", 6, seq, "plugin failed")));
         all.add(new StreamEnded(3, "sensor removed"));
+        all.add(new StreamEnded(4, "the client stopped reading", new StreamCounts(10, 2, 300)));
         all.add(new EventNotice(new Event(Event.Type.SENSOR_STATE, "DUMMY_0", SensorState.IDLE, 8, "stopped")));
         all.add(new EventNotice(new Event(Event.Type.PROTOCOL_ADDED, "os", null, 9, "")));
+        all.add(new EventNotice(new Event(Event.Type.SENSOR_ADDED, "X", null, 10, ""), 3));
+        all.add(new EventNotice(new Event(Event.Type.EVENTS_MISSED, "", null, 11, "3 events"), 3));
         for (Value v : awkwardValues()) {
             all.add(new Request(id++, new Call.Echo(v)));
         }

@@ -12,13 +12,14 @@ import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
-import org.apache.mina.filter.codec.ProtocolCodecFilter;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketConnector;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
+import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
@@ -42,11 +43,15 @@ final class MinaClient implements TransportClient {
     private SimpleIoProcessorPool<NioSession> processor;
     private NioSocketConnector connector;
     private volatile IoSession session;
-    private volatile FrameWriter writer;
+    private final ConnectionCodec codec;
+    private final OutboundQueue<byte[]> queue;
+    private volatile IoWriter writer;
     private volatile Throwable failure;
 
     MinaClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.codec = new ConnectionCodec(options.codec());
+        this.queue = OutboundQueue.forClient(options, () -> writer.writeNext());
     }
 
     @Override
@@ -60,8 +65,6 @@ final class MinaClient implements TransportClient {
         connector = new NioSocketConnector(threads, processor);
         connector.setConnectTimeoutMillis(Math.max(1, options.connectTimeout().toMillis()));
         connector.getSessionConfig().setTcpNoDelay(true);
-        connector.getFilterChain().addLast("framing",
-                new ProtocolCodecFilter(new FrameEncoder(), new FrameDecoder(options.maxFrameBytes())));
         TlsFilters.addClient(connector.getFilterChain(), options.tls(), options.host(), options.port());
         connector.setHandler(new Handler(handler));
 
@@ -100,9 +103,7 @@ final class MinaClient implements TransportClient {
         if (s == null || !s.isConnected() || s.isClosing() || closed.get()) {
             throw closedConnection();
         }
-        if (!writer.write(message)) {
-            throw closedConnection();
-        }
+        queue.offerRequest(codec.encode(message), options.host() + ":" + options.port());
     }
 
     private IOException closedConnection() {
@@ -165,19 +166,18 @@ final class MinaClient implements TransportClient {
 
         @Override
         public void sessionCreated(IoSession io) {
-            ConnectionCodec codec = new ConnectionCodec(options.codec());
-            io.setAttribute(FrameDecoder.CONNECTION_CODEC, codec);
-            writer = new FrameWriter(io, codec);
+            IoReader.attach(io, codec, options.maxFrameBytes());
+            writer = new IoWriter(io, queue);
         }
 
         @Override
         public void messageSent(IoSession io, Object message) {
-            writer.onSent();
+            writer.onSent(message);
         }
 
         @Override
-        public void messageReceived(IoSession io, Object message) {
-            handler.messageReceived((Message) message);
+        public void messageReceived(IoSession io, Object bytes) throws CodecException {
+            IoReader.received(io, bytes, handler::messageReceived);
         }
 
         @Override
@@ -197,7 +197,7 @@ final class MinaClient implements TransportClient {
         @Override
         public void sessionClosed(IoSession io) {
             closed.set(true);
-            writer.discard();
+            queue.discard();
             if (closeReported.compareAndSet(false, true)) {
                 try {
                     handler.closed(failure);

@@ -14,15 +14,13 @@ import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
-import org.apache.mina.filter.codec.ProtocolCodecFilter;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Message;
+import org.salgate.wire.CodecException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +29,6 @@ final class MinaServer implements TransportServer {
 
     static final String WRITE_TIMEOUT_PROPERTY = "mina.writeTimeoutSeconds";
     static final int DEFAULT_WRITE_TIMEOUT_SECONDS = 60;
-    static final String SUSPEND_READS_PROPERTY = "mina.suspendReadsAboveBytes";
 
     private static final Logger LOG = LoggerFactory.getLogger(MinaServer.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
@@ -55,10 +52,6 @@ final class MinaServer implements TransportServer {
             throw new IllegalStateException("this MINA server was already started; create a new one");
         }
         int writeTimeout = intProperty(WRITE_TIMEOUT_PROPERTY, DEFAULT_WRITE_TIMEOUT_SECONDS);
-        long suspendReads = longProperty(SUSPEND_READS_PROPERTY, 4L * options.writeHighWaterBytes());
-        if (suspendReads > 0) {
-            suspendReads = Math.max(suspendReads, options.writeHighWaterBytes());
-        }
         int ioThreads = options.ioThreads() > 0 ? options.ioThreads() : Runtime.getRuntime().availableProcessors();
 
         threads = IoThreads.newPool("salgate-mina-server");
@@ -68,10 +61,8 @@ final class MinaServer implements TransportServer {
         acceptor.setCloseOnDeactivation(true);
         acceptor.getSessionConfig().setTcpNoDelay(true);
         acceptor.getSessionConfig().setWriteTimeout(writeTimeout);
-        acceptor.getFilterChain().addLast("framing",
-                new ProtocolCodecFilter(new FrameEncoder(), new FrameDecoder(options.maxFrameBytes())));
         TlsFilters.addServer(acceptor.getFilterChain(), options.tls());
-        acceptor.setHandler(new Handler(handler, suspendReads));
+        acceptor.setHandler(new Handler(handler));
         try {
             acceptor.bind(new InetSocketAddress(options.host(), options.port()));
         } catch (IOException | RuntimeIoException e) {
@@ -147,19 +138,16 @@ final class MinaServer implements TransportServer {
     /** Bridges MINA's events to the {@link ServerHandler}; all run on the session's processor thread. */
     private final class Handler extends IoHandlerAdapter {
         private final ServerHandler handler;
-        private final long suspendReads;
 
-        Handler(ServerHandler handler, long suspendReads) {
+        Handler(ServerHandler handler) {
             this.handler = handler;
-            this.suspendReads = suspendReads;
         }
 
         @Override
         public void sessionCreated(IoSession io) {
-            ConnectionCodec codec = new ConnectionCodec(options.codec());
-            io.setAttribute(FrameDecoder.CONNECTION_CODEC, codec);
-            io.setAttribute(MinaSession.KEY, new MinaSession(io, new FrameWriter(io, codec),
-                    options.writeHighWaterBytes(), options.writeLowWaterBytes(), suspendReads));
+            MinaSession session = new MinaSession(io, options);
+            IoReader.attach(io, session.codec(), options.maxFrameBytes());
+            io.setAttribute(MinaSession.KEY, session);
         }
 
         @Override
@@ -168,13 +156,14 @@ final class MinaServer implements TransportServer {
         }
 
         @Override
-        public void messageReceived(IoSession io, Object message) {
-            handler.messageReceived(MinaSession.of(io), (Message) message);
+        public void messageReceived(IoSession io, Object bytes) throws CodecException {
+            MinaSession session = MinaSession.of(io);
+            IoReader.received(io, bytes, message -> handler.messageReceived(session, message));
         }
 
         @Override
         public void messageSent(IoSession io, Object message) {
-            MinaSession.of(io).onMessageSent();
+            MinaSession.of(io).onMessageSent(message);
         }
 
         @Override

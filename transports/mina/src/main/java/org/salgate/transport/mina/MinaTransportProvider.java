@@ -8,7 +8,9 @@ import org.salgate.transport.TransportServer;
 
 /**
  * The Apache MINA 2 transport, named {@value #NAME}: NIO sockets carrying length-prefixed frames
- * (see {@link org.salgate.wire.Framing}) through MINA's {@code ProtocolCodecFilter}.
+ * (see {@link org.salgate.wire.Framing}), cut by the shared {@link org.salgate.wire.FrameReader} and
+ * written from the session's {@link org.salgate.transport.OutboundQueue}, which bounds what a slow
+ * client costs (see {@link org.salgate.transport.ServerOptions#maxQueuedBytes()}).
  *
  * <p>Threads: the server has one acceptor thread and {@link ServerOptions#ioThreads()} I/O
  * processor threads (the number of cores when 0). There is no executor filter: a session's events
@@ -21,11 +23,6 @@ import org.salgate.transport.TransportServer;
  *   <li>{@value MinaServer#WRITE_TIMEOUT_PROPERTY}: seconds a session may hold unsent data without
  *       any write progress before it is closed, default {@value MinaServer#DEFAULT_WRITE_TIMEOUT_SECONDS};
  *       0 disables the check.</li>
- *   <li>{@value MinaServer#SUSPEND_READS_PROPERTY}: above this many queued outbound bytes a session
- *       stops reading requests until they drop below the high-water mark, so that a client that
- *       does not read cannot make the server queue answers without bound; default four times the
- *       high-water mark, 0 never stops reading. Streams stop at the high-water mark and never
- *       reach it.</li>
  * </ul>
  */
 public final class MinaTransportProvider implements TransportProvider {

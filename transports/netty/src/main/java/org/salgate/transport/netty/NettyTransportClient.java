@@ -8,31 +8,42 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldPrepender;
 import java.io.IOException;
 import java.util.Objects;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Framing;
+import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 
 /**
  * A Netty client with its own single I/O thread, so that a handler that blocks stalls this
- * connection only.
+ * connection only. Requests go through the connection's {@link OutboundQueue}, drained by a
+ * {@link ChannelWriter} as the server's sessions are.
  */
 final class NettyTransportClient implements TransportClient {
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
     private EventLoopGroup group;
+    private final OutboundQueue<byte[]> queue;
     private volatile Channel channel;
+    private volatile ChannelWriter writer;
     private boolean closed;
 
     NettyTransportClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.codec = new ConnectionCodec(options.codec());
+        this.queue = OutboundQueue.forClient(options, this::wake);
+    }
+
+    private void wake() {
+        ChannelWriter w = writer;
+        if (w != null) {
+            w.wake();
+        }
     }
 
     @Override
@@ -55,9 +66,8 @@ final class NettyTransportClient implements TransportClient {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis);
-                        ch.pipeline().addLast("frameDecoder", new FrameDecoder(options.maxFrameBytes()));
-                        ch.pipeline().addLast("framePrepender", new LengthFieldPrepender(Framing.LENGTH_FIELD_BYTES));
-                        ch.pipeline().addLast("client", new ClientChannelHandler(handler, codec));
+                        ch.pipeline().addLast("client", new ClientChannelHandler(handler,
+                                new FrameReader(codec, options.maxFrameBytes()), queue));
                     }
                 });
         ChannelFuture connecting = bootstrap.connect(options.host(), options.port());
@@ -80,6 +90,7 @@ final class NettyTransportClient implements TransportClient {
         EventLoopGroup ownGroup = group;
         ch.closeFuture().addListener(f -> ownGroup.shutdownGracefully(EventLoops.SHUTDOWN_QUIET_MILLIS,
                 EventLoops.SHUTDOWN_TIMEOUT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));
+        writer = new ChannelWriter(ch, queue);
         channel = ch;
     }
 
@@ -89,7 +100,7 @@ final class NettyTransportClient implements TransportClient {
         if (ch == null || !ch.isActive()) {
             throw new IOException("the connection to " + target() + " is closed");
         }
-        ch.writeAndFlush(Frames.encode(codec, message));
+        queue.offerRequest(codec.encode(message), target());
     }
 
     @Override

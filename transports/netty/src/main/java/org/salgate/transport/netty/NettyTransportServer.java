@@ -19,7 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.ConnectionCodec;
 
 /** A Netty server: one acceptor thread and {@link ServerOptions#ioThreads()} I/O threads. */
 final class NettyTransportServer implements TransportServer {
@@ -59,14 +58,11 @@ final class NettyTransportServer implements TransportServer {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        NettySession session = new NettySession(sessionIds.incrementAndGet(), ch,
-                                new ConnectionCodec(options.codec()), options.writeHighWaterBytes());
+                        NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options);
                         sessions.add(ch);
                         TlsHandlers.addServer(ch, options.tls());
-                        // Outbound frames are framed and batched by the session (FrameBatcher).
-                        ch.pipeline().addLast("frameDecoder", new FrameDecoder(options.maxFrameBytes()));
                         ch.pipeline().addLast("session", new ServerChannelHandler(handler, session,
-                                options.writeHighWaterBytes()));
+                                options.maxFrameBytes()));
                     }
                 });
         ChannelFuture bound = bootstrap.bind(options.host(), options.port()).awaitUninterruptibly();

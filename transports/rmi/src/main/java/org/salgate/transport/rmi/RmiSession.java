@@ -5,18 +5,19 @@ import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.salgate.transport.OutboundQueue;
+import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
-import org.salgate.transport.Session;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
@@ -29,10 +30,11 @@ import org.slf4j.LoggerFactory;
 /**
  * One client's session on an RMI agent. Frames from the client arrive through {@link Endpoint}
  * (exported for this session alone); an answer to a waiting call goes back as its return value,
- * everything else through the session's {@link PushQueue}, drained by the session's own pusher
- * thread, so a slow client only ever holds up its own pushes.
+ * everything else through the session's outbound queue, drained by the session's own pusher
+ * thread, so a slow client only ever holds up its own pushes. Every frame sent gets the session's
+ * next sequence number, by which the client puts answers and pushes back in order.
  */
-final class RmiSession implements Session {
+final class RmiSession extends QueuedSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(RmiSession.class);
 
@@ -45,14 +47,14 @@ final class RmiSession implements Session {
     private static final int CLOSING = 1;
     private static final int CLOSED = 2;
 
-    private final long id;
     private final String remoteAddress;
     private final CallbackRemote callback;
     private final RmiTransportServer server;
     private final ServerHandler handler;
-    private final ConnectionCodec codec;
     private final int maxFrameBytes;
-    private final PushQueue queue;
+    /** The sequence numbers of the frames in the queue, in the same order; guarded by itself. */
+    private final ArrayDeque<Long> queuedSequences = new ArrayDeque<>();
+    private long nextSequence;
     private final Endpoint endpoint = new Endpoint();
     private final Map<Long, PendingCall> waitingCalls = new ConcurrentHashMap<>();
     private final AtomicReference<PendingCall> waitingHello = new AtomicReference<>();
@@ -61,19 +63,16 @@ final class RmiSession implements Session {
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
     private boolean closedDelivered;
-    private volatile Runnable writabilityListener;
     private final Thread pusher;
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
-        this.id = id;
+        super(id, server.options());
         this.remoteAddress = remoteAddress;
         this.callback = callback;
         this.server = server;
         this.handler = server.handler();
         var options = server.options();
-        this.codec = new ConnectionCodec(options.codec());
         this.maxFrameBytes = options.maxFrameBytes();
-        this.queue = new PushQueue(options.writeHighWaterBytes(), options.writeLowWaterBytes(), server.maxQueuedBytes());
         this.pusher = new Thread(this::pushLoop, "salgate-rmi-push-" + id);
         this.pusher.setDaemon(true);
     }
@@ -89,15 +88,10 @@ final class RmiSession implements Session {
             try {
                 handler.sessionOpened(this);
             } catch (RuntimeException e) {
-                LOG.warn("the handler failed when session {} opened", id, e);
+                LOG.warn("the handler failed when session {} opened", id(), e);
             }
         }
         pusher.start();
-    }
-
-    @Override
-    public long id() {
-        return id;
     }
 
     @Override
@@ -110,27 +104,32 @@ final class RmiSession implements Session {
         if (state.get() != OPEN) {
             return;
         }
-        byte[] frame = codec.encode(message);
+        byte[] frame = codec().encode(message);
         PendingCall waiting = null;
         if (message instanceof Response response) {
             waiting = waitingCalls.remove(response.id());
         } else if (message instanceof HelloReply) {
             waiting = waitingHello.getAndSet(null);
         }
-        if (queue.offer(frame, waiting) == PushQueue.Offer.OVER_LIMIT) {
-            abort(new IOException("the client stopped taking frames: more than " + server.maxQueuedBytes()
-                    + " bytes are queued for it, so its session is closed"), true);
+        OutboundQueue.Offer offer;
+        synchronized (queuedSequences) {
+            if (waiting != null && waiting.complete(nextSequence, frame)) {
+                nextSequence++;
+                return;
+            }
+            offer = queue().offer(frame);
+            if (offer == OutboundQueue.Offer.QUEUED) {
+                queuedSequences.addLast(nextSequence++);
+            }
+        }
+        if (offer == OutboundQueue.Offer.OVER_LIMIT) {
+            abort(overLimit());
         }
     }
 
     @Override
-    public boolean isWritable() {
-        return queue.isWritable();
-    }
-
-    @Override
-    public void setWritabilityListener(Runnable listener) {
-        this.writabilityListener = listener;
+    protected void startWriting() {
+        LockSupport.unpark(pusher);
     }
 
     @Override
@@ -142,8 +141,14 @@ final class RmiSession implements Session {
     @Override
     public void close() {
         if (state.compareAndSet(OPEN, CLOSING)) {
-            queue.close();
+            queue().close();
+            LockSupport.unpark(pusher);
         }
+    }
+
+    @Override
+    protected void abort(Throwable why) {
+        abort(why, true);
     }
 
     /**
@@ -157,7 +162,8 @@ final class RmiSession implements Session {
         if (previous == CLOSED) {
             return;
         }
-        queue.abort();
+        queue().discard();
+        LockSupport.unpark(pusher);
         Throwable reported = previous == OPEN ? why : null;
         try {
             server.closer().execute(() -> finish(reported, tellClient));
@@ -184,7 +190,7 @@ final class RmiSession implements Session {
             }
             Message message;
             try {
-                message = codec.decode(frame, 0, frame.length);
+                message = codec().decode(frame, 0, frame.length);
             } catch (CodecException e) {
                 abort(e, true);
                 throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
@@ -202,7 +208,7 @@ final class RmiSession implements Session {
             try {
                 handler.messageReceived(this, message);
             } catch (RuntimeException e) {
-                LOG.warn("the handler failed on a message of session {}", id, e);
+                LOG.warn("the handler failed on a message of session {}", id(), e);
             }
         }
         if (waiting == null) {
@@ -217,44 +223,44 @@ final class RmiSession implements Session {
     }
 
     private void pushLoop() {
-        List<PushQueue.Entry> batch = new ArrayList<>();
-        try {
-            while (queue.take(batch, MAX_BATCH_FRAMES, MAX_BATCH_BYTES)) {
-                long[] sequences = new long[batch.size()];
-                byte[][] frames = new byte[batch.size()][];
-                long bytes = 0;
+        while (state.get() != CLOSED) {
+            OutboundQueue.Batch<byte[]> batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
+            if (batch.isEmpty()) {
+                if (state.get() == CLOSING) {
+                    break;
+                }
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+                continue;
+            }
+            long[] sequences = new long[batch.items().size()];
+            synchronized (queuedSequences) {
                 for (int i = 0; i < sequences.length; i++) {
-                    sequences[i] = batch.get(i).sequence();
-                    frames[i] = batch.get(i).frame();
-                    bytes += frames[i].length;
-                }
-                batch.clear();
-                try {
-                    callback.push(sequences, frames);
-                } catch (RemoteException e) {
-                    abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
-                            false);
-                    return;
-                } catch (RuntimeException e) {
-                    // thrown by the client's side of the call: it is there, but this session cannot go on,
-                    // and a pusher that died here would leave the session open and never writable again
-                    abort(new IOException("the client failed taking pushed frames: " + e, e), true);
-                    return;
-                }
-                if (queue.pushed(bytes)) {
-                    fireWritable();
+                    sequences[i] = queuedSequences.pollFirst();
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            abort(null, true);
-            return;
+            try {
+                callback.push(sequences, batch.items().toArray(new byte[0][]));
+            } catch (RemoteException e) {
+                abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
+                        false);
+                return;
+            } catch (RuntimeException e) {
+                // thrown by the client's side of the call: it is there, but this session cannot go on,
+                // and a pusher that died here would leave the session open and never writable again
+                abort(new IOException("the client failed taking pushed frames: " + e, e), true);
+                return;
+            }
+            queue().written(batch.bytes());
         }
         if (state.compareAndSet(CLOSING, CLOSED)) {
+            long end;
+            synchronized (queuedSequences) {
+                end = nextSequence++;
+            }
             try {
-                callback.sessionClosed(queue.endSequence(), "");
+                callback.sessionClosed(end, "");
             } catch (RemoteException e) {
-                LOG.debug("could not tell the client of session {} that it closed", id, e);
+                LOG.debug("could not tell the client of session {} that it closed", id(), e);
             }
             finish(null, false);
         }
@@ -278,14 +284,14 @@ final class RmiSession implements Session {
             // never exported or already gone
         }
         if (why != null) {
-            LOG.debug("session {} closed: {}", id, why.toString());
+            LOG.debug("session {} closed: {}", id(), why.toString());
         }
         synchronized (delivery) {
             closedDelivered = true;
             try {
                 handler.sessionClosed(this, why);
             } catch (RuntimeException e) {
-                LOG.warn("the handler failed when session {} closed", id, e);
+                LOG.warn("the handler failed when session {} closed", id(), e);
             }
         }
         server.sessionFinished(this);
@@ -293,31 +299,14 @@ final class RmiSession implements Session {
             try {
                 callback.sessionClosed(-1, why == null ? "" : String.valueOf(why.getMessage()));
             } catch (RemoteException e) {
-                LOG.debug("could not tell the client of session {} that it closed", id, e);
+                LOG.debug("could not tell the client of session {} that it closed", id(), e);
             }
-        }
-    }
-
-    private void fireWritable() {
-        Runnable listener = writabilityListener;
-        if (listener == null) {
-            return;
-        }
-        try {
-            listener.run();
-        } catch (RuntimeException e) {
-            LOG.warn("the writability listener of session {} failed", id, e);
         }
     }
 
     /** The frame limit was broken by an array the filter refused. */
     void oversize(long length) {
         abort(new Framing.FrameTooLargeException(length, maxFrameBytes), true);
-    }
-
-    @Override
-    public String toString() {
-        return "session " + id + " (" + remoteAddress + ")";
     }
 
     /** The exported face of the session. A client that vanishes is noticed when its lease runs out. */

@@ -17,9 +17,9 @@ import org.salgate.transport.TransportServer;
  *
  * <p>Server properties: {@value #HOSTNAME} (the address written into stubs; default the bound
  * host, or RMI's default when bound to a wildcard address), {@value #CALL_WAIT_MILLIS} (how long a
- * call waits for its answer before the answer is pushed instead; default 10000),
- * {@value #MAX_QUEUED_BYTES} (the most bytes queued for one client before its session is closed;
- * default the high-water mark plus four maximum frames). Client property {@value #CALLBACK_HOST}
+ * call waits for its answer before the answer is pushed instead; default 10000). Each session's
+ * pushes are bounded by its {@link org.salgate.transport.OutboundQueue} (see
+ * {@link ServerOptions#maxQueuedBytes()}). Client property {@value #CALLBACK_HOST}
  * (the address the agent calls back; default this machine's address on the route to the agent).
  */
 public final class RmiTransportProvider implements TransportProvider {
@@ -33,8 +33,6 @@ public final class RmiTransportProvider implements TransportProvider {
     public static final String HOSTNAME = "hostname";
     /** Server property: milliseconds a call waits for its answer. */
     public static final String CALL_WAIT_MILLIS = "callWaitMillis";
-    /** Server property: hard limit of one session's push queue, in bytes. */
-    public static final String MAX_QUEUED_BYTES = "maxQueuedBytes";
     /** Client property: the address the client's callback object listens on. */
     public static final String CALLBACK_HOST = "callbackHost";
 

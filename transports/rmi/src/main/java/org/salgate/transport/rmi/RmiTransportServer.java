@@ -38,7 +38,6 @@ final class RmiTransportServer implements TransportServer {
     static final int CONNECT_TIMEOUT_MILLIS = 10_000;
 
     private final ServerOptions options;
-    private final long maxQueuedBytes;
     private final long callWaitMillis;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Map<Long, RmiSession> sessions = new ConcurrentHashMap<>();
@@ -54,8 +53,6 @@ final class RmiTransportServer implements TransportServer {
 
     RmiTransportServer(ServerOptions options) {
         this.options = options;
-        this.maxQueuedBytes = RmiTransportProvider.longProperty(options.properties(), RmiTransportProvider.MAX_QUEUED_BYTES,
-                options.writeHighWaterBytes() + 4L * options.maxFrameBytes(), options.writeHighWaterBytes());
         this.callWaitMillis = RmiTransportProvider.longProperty(options.properties(), RmiTransportProvider.CALL_WAIT_MILLIS,
                 RmiTransportProvider.DEFAULT_CALL_WAIT_MILLIS, 1);
     }
@@ -66,10 +63,6 @@ final class RmiTransportServer implements TransportServer {
 
     ServerHandler handler() {
         return handler;
-    }
-
-    long maxQueuedBytes() {
-        return maxQueuedBytes;
     }
 
     long callWaitMillis() {

@@ -1,32 +1,30 @@
 package org.salgate.transport.socket;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.salgate.transport.OutboundQueue;
+import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
-import org.salgate.transport.Session;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Framing;
+import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.salgate.wire.Framing;
 
 /**
  * A server session on one socket: a reader thread that decodes frames and hands them to the
  * {@link ServerHandler} (it also reports the session opened and closed, so the handler sees one
- * ordered sequence), and a writer thread that drains the session's {@link OutboundQueue}.
+ * ordered sequence), and a writer thread that drains the session's outbound queue, one batch per
+ * socket write.
  */
-final class SocketSession implements Session {
+final class SocketSession extends QueuedSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketSession.class);
 
@@ -34,31 +32,23 @@ final class SocketSession implements Session {
     private static final int CLOSING = 1;
     private static final int CLOSED = 2;
 
-    private final long id;
     private final Socket socket;
     private final SocketTransportServer server;
     private final ServerHandler handler;
-    private final ConnectionCodec codec;
     private final int maxFrameBytes;
-    private final OutboundQueue queue;
     private final String remoteAddress;
     private final AtomicInteger state = new AtomicInteger(OPEN);
     private final Thread reader;
     private final Thread writer;
-    private volatile Runnable writabilityListener;
     /** The first error that closed the session; written before the socket is closed. */
     private volatile Throwable cause;
 
     SocketSession(long id, Socket socket, SocketTransportServer server, ServerHandler handler) {
-        this.id = id;
+        super(id, server.options());
         this.socket = socket;
         this.server = server;
         this.handler = handler;
-        var options = server.options();
-        this.codec = new ConnectionCodec(options.codec());
-        this.maxFrameBytes = options.maxFrameBytes();
-        this.queue = new OutboundQueue(options.writeHighWaterBytes(), options.writeLowWaterBytes(),
-                server.maxQueuedBytes());
+        this.maxFrameBytes = server.options().maxFrameBytes();
         this.remoteAddress = String.valueOf(socket.getRemoteSocketAddress());
         this.reader = new Thread(this::readLoop, "salgate-socket-read-" + id);
         this.reader.setDaemon(true);
@@ -76,35 +66,13 @@ final class SocketSession implements Session {
     }
 
     @Override
-    public long id() {
-        return id;
-    }
-
-    @Override
     public String remoteAddress() {
         return remoteAddress;
     }
 
     @Override
-    public void send(Message message) {
-        if (state.get() != OPEN) {
-            return;
-        }
-        byte[] frame = codec.encode(message);
-        if (queue.offer(frame) == OutboundQueue.Offer.OVER_LIMIT) {
-            abort(new IOException("the client stopped reading: more than " + server.maxQueuedBytes()
-                    + " bytes are queued for it, so its session is closed"));
-        }
-    }
-
-    @Override
-    public boolean isWritable() {
-        return queue.isWritable();
-    }
-
-    @Override
-    public void setWritabilityListener(Runnable listener) {
-        this.writabilityListener = listener;
+    protected void startWriting() {
+        LockSupport.unpark(writer);
     }
 
     @Override
@@ -116,7 +84,8 @@ final class SocketSession implements Session {
     @Override
     public void close() {
         if (state.compareAndSet(OPEN, CLOSING)) {
-            queue.close();
+            queue().close();
+            LockSupport.unpark(writer);
             try {
                 server.timer().schedule(() -> abort(null), server.closeGraceMillis(), TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
@@ -126,7 +95,8 @@ final class SocketSession implements Session {
     }
 
     /** Closes now, dropping what is queued; {@code why} is reported to the handler (null: a normal close). */
-    void abort(Throwable why) {
+    @Override
+    protected void abort(Throwable why) {
         int previous = state.getAndSet(CLOSED);
         if (previous == CLOSED) {
             return;
@@ -134,15 +104,12 @@ final class SocketSession implements Session {
         if (previous == OPEN) {
             cause = why;
         }
-        queue.abort();
-        closeSocket();
-    }
-
-    private void closeSocket() {
+        queue().discard();
+        LockSupport.unpark(writer);
         try {
             socket.close();
         } catch (IOException e) {
-            LOG.debug("closing the socket of session {} failed", id, e);
+            LOG.debug("closing the socket of session {} failed", id(), e);
         }
     }
 
@@ -150,26 +117,19 @@ final class SocketSession implements Session {
         Throwable failure = null;
         try {
             handler.sessionOpened(this);
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(),
-                    SocketTransportProvider.BUFFER_BYTES));
-            while (true) {
-                int length;
-                try {
-                    length = in.readInt();
-                } catch (EOFException e) {
-                    break;
-                }
-                Framing.checkLength(length, maxFrameBytes);
-                byte[] frame = new byte[length];
-                in.readFully(frame);
-                Message message = codec.decode(frame, 0, length);
-                if (state.get() != OPEN) {
-                    continue; // closing: the agent no longer wants this client's requests
-                }
-                try {
-                    handler.messageReceived(this, message);
-                } catch (RuntimeException e) {
-                    LOG.warn("the handler failed on a message of session {}", id, e);
+            InputStream in = socket.getInputStream();
+            FrameReader frames = new FrameReader(codec(), maxFrameBytes);
+            while (frames.readFrom(in) >= 0) {
+                Message message;
+                while ((message = frames.next()) != null) {
+                    if (state.get() != OPEN) {
+                        continue; // closing: the agent no longer wants this client's requests
+                    }
+                    try {
+                        handler.messageReceived(this, message);
+                    } catch (RuntimeException e) {
+                        LOG.warn("the handler failed on a message of session {}", id(), e);
+                    }
                 }
             }
         } catch (CodecException | IOException | RuntimeException e) {
@@ -179,60 +139,35 @@ final class SocketSession implements Session {
         abort(failure);
         Throwable reported = wasOpen ? failure : cause;
         if (reported != null) {
-            LOG.debug("session {} closed: {}", id, reported.toString());
+            LOG.debug("session {} closed: {}", id(), reported.toString());
         }
         try {
             handler.sessionClosed(this, reported);
         } catch (RuntimeException e) {
-            LOG.warn("the handler failed when session {} closed", id, e);
+            LOG.warn("the handler failed when session {} closed", id(), e);
         } finally {
             server.sessionFinished(this);
         }
     }
 
     private void writeLoop() {
-        List<byte[]> batch = new ArrayList<>();
         try {
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(),
-                    SocketTransportProvider.BUFFER_BYTES));
-            while (queue.take(batch)) {
-                long bytes = 0;
-                for (byte[] frame : batch) {
-                    out.writeInt(frame.length);
-                    out.write(frame);
-                    bytes += frame.length;
+            OutputStream out = socket.getOutputStream();
+            while (state.get() != CLOSED) {
+                OutboundQueue.Batch<byte[]> batch = queue().next();
+                if (batch.isEmpty()) {
+                    if (state.get() == CLOSING) {
+                        socket.shutdownOutput();
+                        return;
+                    }
+                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+                    continue;
                 }
-                batch.clear();
-                out.flush();
-                if (queue.release(bytes)) {
-                    fireWritable();
-                }
-            }
-            if (state.get() == CLOSING) {
-                socket.shutdownOutput();
+                out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
+                queue().written(batch.bytes());
             }
         } catch (IOException e) {
             abort(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            abort(null);
         }
-    }
-
-    private void fireWritable() {
-        Runnable listener = writabilityListener;
-        if (listener == null) {
-            return;
-        }
-        try {
-            listener.run();
-        } catch (RuntimeException e) {
-            LOG.warn("the writability listener of session {} failed", id, e);
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "session " + id + " (" + remoteAddress + ")";
     }
 }

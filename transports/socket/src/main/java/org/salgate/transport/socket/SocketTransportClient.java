@@ -1,24 +1,27 @@
 package org.salgate.transport.socket;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Framing;
+import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.salgate.wire.Framing;
 
-/** A blocking-socket client: {@link #send} writes on the caller's thread under a lock; one reader thread delivers. */
+/**
+ * A blocking-socket client: requests go through the connection's {@link OutboundQueue}, and the
+ * sender that finds no write under way writes what waits on its own thread (others' requests
+ * included); one reader thread delivers.
+ */
 final class SocketTransportClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportClient.class);
@@ -26,10 +29,10 @@ final class SocketTransportClient implements TransportClient {
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
-    private final Object writeLock = new Object();
+    private final OutboundQueue<byte[]> queue;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Socket socket;
-    private DataOutputStream out;
+    private volatile OutputStream out;
     private Thread reader;
     private ClientHandler handler;
     private volatile Throwable cause;
@@ -37,6 +40,7 @@ final class SocketTransportClient implements TransportClient {
     SocketTransportClient(ClientOptions options) {
         this.options = options;
         this.codec = new ConnectionCodec(options.codec());
+        this.queue = OutboundQueue.forClient(options, this::writeWaiting);
     }
 
     @Override
@@ -46,9 +50,9 @@ final class SocketTransportClient implements TransportClient {
         }
         Socket s = TlsSockets.connect(options);
         this.handler = handler;
-        this.out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), SocketTransportProvider.BUFFER_BYTES));
+        this.out = s.getOutputStream();
         this.socket = s;
-        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), SocketTransportProvider.BUFFER_BYTES));
+        InputStream in = s.getInputStream();
         reader = new Thread(() -> readLoop(in), "salgate-socket-client-" + s.getLocalPort());
         reader.setDaemon(true);
         reader.start();
@@ -59,16 +63,24 @@ final class SocketTransportClient implements TransportClient {
         if (closed.get() || socket == null) {
             throw new IOException("the connection is closed");
         }
-        byte[] frame = codec.encode(message);
+        queue.offerRequest(codec.encode(message), options.host() + ":" + options.port());
+        Throwable why = cause;
+        if (closed.get() && why instanceof IOException e) {
+            throw new IOException("writing to the agent failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The queue's wake: writes what waits on this thread until the queue is empty. */
+    private void writeWaiting() {
         try {
-            synchronized (writeLock) {
-                out.writeInt(frame.length);
-                out.write(frame);
-                out.flush();
+            OutboundQueue.Batch<byte[]> batch;
+            while (!(batch = queue.next()).isEmpty()) {
+                out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
+                queue.written(batch.bytes());
             }
         } catch (IOException e) {
+            queue.discard();
             fail(e);
-            throw e;
         }
     }
 
@@ -93,6 +105,7 @@ final class SocketTransportClient implements TransportClient {
     private void fail(Throwable why) {
         if (closed.compareAndSet(false, true)) {
             cause = why;
+            queue.discard();
             Socket s = socket;
             if (s != null) {
                 try {
@@ -104,25 +117,18 @@ final class SocketTransportClient implements TransportClient {
         }
     }
 
-    private void readLoop(DataInputStream in) {
+    private void readLoop(InputStream in) {
         Throwable failure = null;
         try {
-            int max = options.maxFrameBytes();
-            while (true) {
-                int length;
-                try {
-                    length = in.readInt();
-                } catch (EOFException e) {
-                    break;
-                }
-                Framing.checkLength(length, max);
-                byte[] frame = new byte[length];
-                in.readFully(frame);
-                Message message = codec.decode(frame, 0, length);
-                try {
-                    handler.messageReceived(message);
-                } catch (RuntimeException e) {
-                    LOG.warn("the client handler failed on a message", e);
+            FrameReader frames = new FrameReader(codec, options.maxFrameBytes());
+            while (frames.readFrom(in) >= 0) {
+                Message message;
+                while ((message = frames.next()) != null) {
+                    try {
+                        handler.messageReceived(message);
+                    } catch (RuntimeException e) {
+                        LOG.warn("the client handler failed on a message", e);
+                    }
                 }
             }
         } catch (CodecException | IOException | RuntimeException e) {

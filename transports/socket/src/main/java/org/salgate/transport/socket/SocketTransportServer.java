@@ -26,7 +26,6 @@ final class SocketTransportServer implements TransportServer {
     private static final int BACKLOG = 256;
 
     private final ServerOptions options;
-    private final long maxQueuedBytes;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Map<Long, SocketSession> sessions = new ConcurrentHashMap<>();
     private final Object lifecycle = new Object();
@@ -38,15 +37,10 @@ final class SocketTransportServer implements TransportServer {
 
     SocketTransportServer(ServerOptions options) {
         this.options = options;
-        this.maxQueuedBytes = SocketTransportProvider.maxQueuedBytes(options);
     }
 
     ServerOptions options() {
         return options;
-    }
-
-    long maxQueuedBytes() {
-        return maxQueuedBytes;
     }
 
     long closeGraceMillis() {

@@ -7,15 +7,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
 import org.salgate.wire.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
+import org.salgate.wire.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
 import org.salgate.wire.Result;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.Value;
 
 /**
  * A session opened in-process on a {@link ServerHandler}: it speaks to the agent as a remote client
@@ -28,10 +33,19 @@ import org.salgate.wire.Result;
  * futures; pushed messages ({@link org.salgate.wire.StreamData}, {@link org.salgate.wire.StreamEnded},
  * {@link org.salgate.wire.EventNotice}) go to the {@link Sink}. When either side closes the session,
  * every unanswered call fails with {@link SessionClosedException}.
+ *
+ * <p>Pushed messages go through the session's {@link OutboundQueue}, as on every other transport:
+ * they reach the sink while the caller's connection is writable (the {@code writable} given to
+ * {@link #open}), and wait, counted by their estimated encoded size, while it is not. Once the
+ * waiting bytes reach the server's high-water mark the session is unwritable and the agent applies
+ * its slow-consumer policies; past {@link ServerOptions#maxQueuedBytes()} the session is closed.
  */
 public final class BridgeSession implements Session, AutoCloseable {
 
-    /** Where a bridge session's pushed messages and its end go. Called on the agent's threads: must not block. */
+    /**
+     * Where a bridge session's pushed messages and its end go. Called on the agent's threads, or on
+     * the thread that calls {@link #writableAgain()}: must not block.
+     */
     public interface Sink {
 
         /** The agent pushed a stream frame, a stream's end or an event. */
@@ -46,18 +60,24 @@ public final class BridgeSession implements Session, AutoCloseable {
     private final String remoteAddress;
     private final Sink sink;
     private final BooleanSupplier writable;
+    private final OutboundQueue<Message> pushed;
+    private final Object delivering = new Object();
     private final AtomicBoolean open = new AtomicBoolean(true);
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private final Map<Long, CompletableFuture<Result>> pending = new ConcurrentHashMap<>();
     private final CompletableFuture<HelloReply> helloReply = new CompletableFuture<>();
     private volatile Runnable writabilityListener = () -> { };
 
-    private BridgeSession(ServerHandler handler, long id, String remoteAddress, BooleanSupplier writable, Sink sink) {
+    private BridgeSession(ServerHandler handler, long id, String remoteAddress, BooleanSupplier writable, Sink sink,
+                          ServerOptions bound) {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.id = id;
         this.remoteAddress = Objects.requireNonNull(remoteAddress, "remoteAddress");
         this.writable = Objects.requireNonNull(writable, "writable");
         this.sink = Objects.requireNonNull(sink, "sink");
+        this.pushed = new OutboundQueue<>(bound.writeHighWaterBytes(), bound.writeLowWaterBytes(),
+                bound.maxQueuedBytes(), BridgeSession::estimatedBytes, this::deliverPushed);
+        this.pushed.setWritabilityListener(() -> writabilityListener.run());
     }
 
     /**
@@ -71,7 +91,16 @@ public final class BridgeSession implements Session, AutoCloseable {
      */
     public static BridgeSession open(ServerHandler handler, long id, String remoteAddress, BooleanSupplier writable,
                                      Sink sink) {
-        BridgeSession session = new BridgeSession(handler, id, remoteAddress, writable, sink);
+        return open(handler, id, remoteAddress, writable, sink, ServerOptions.builder().build());
+    }
+
+    /**
+     * As {@link #open(ServerHandler, long, String, BooleanSupplier, Sink)}, with the server's bound
+     * on pushed messages (its water marks and {@link ServerOptions#maxQueuedBytes()}).
+     */
+    public static BridgeSession open(ServerHandler handler, long id, String remoteAddress, BooleanSupplier writable,
+                                     Sink sink, ServerOptions bound) {
+        BridgeSession session = new BridgeSession(handler, id, remoteAddress, writable, sink, bound);
         handler.sessionOpened(session);
         return session;
     }
@@ -98,11 +127,42 @@ public final class BridgeSession implements Session, AutoCloseable {
         return answer;
     }
 
-    /** The transport's connection can take more again: runs the agent's writability listener. */
+    /**
+     * The transport's connection can take more again: the pushed messages that waited go to the
+     * sink, and the agent's writability listener runs once they are below the low-water mark.
+     */
     public void writableAgain() {
         if (open.get()) {
-            writabilityListener.run();
+            deliverPushed();
         }
+    }
+
+    /** Hands waiting pushed messages to the sink, in order, while the caller's connection takes them. */
+    private void deliverPushed() {
+        synchronized (delivering) {
+            while (open.get() && writable.getAsBoolean()) {
+                OutboundQueue.Batch<Message> batch = pushed.next();
+                if (batch.isEmpty()) {
+                    return;
+                }
+                batch.items().forEach(sink::pushed);
+                pushed.written(batch.bytes());
+            }
+        }
+    }
+
+    /**
+     * What a pushed message counts for: about its encoded size, without encoding it. A reading counts
+     * its value's bytes; everything else a small fixed size.
+     */
+    static int estimatedBytes(Message message) {
+        if (message instanceof StreamData data) {
+            Reading r = data.reading();
+            int value = r.value() instanceof Value.Bytes b ? b.value().length
+                    : r.value() instanceof Value.Text t ? t.value().length() : 8;
+            return 48 + r.sensorId().length() + r.error().length() + value;
+        }
+        return 128;
     }
 
     private void deliver(Message message) {
@@ -135,14 +195,14 @@ public final class BridgeSession implements Session, AutoCloseable {
             if (answer != null) {
                 answer.complete(response.result());
             }
-        } else {
-            sink.pushed(message);
+        } else if (pushed.offer(message) == OutboundQueue.Offer.OVER_LIMIT) {
+            close();
         }
     }
 
     @Override
     public boolean isWritable() {
-        return writable.getAsBoolean();
+        return open.get() && pushed.isWritable();
     }
 
     @Override
@@ -170,6 +230,7 @@ public final class BridgeSession implements Session, AutoCloseable {
         if (!open.compareAndSet(true, false)) {
             return;
         }
+        pushed.discard();
         synchronized (this) {
             handler.sessionClosed(this, null);
         }

@@ -119,4 +119,31 @@ class BridgeSessionTest {
         assertEquals(List.of("opened", "closed"), agent.log);
         assertFalse(session.isWritable());
     }
+
+    @Test
+    void pushedMessagesWaitInTheBoundWhileTheCallerCannotTakeThemAndLeaveInOrder() throws Exception {
+        ScriptedAgent agent = new ScriptedAgent();
+        RecordingSink sink = new RecordingSink();
+        java.util.concurrent.atomic.AtomicBoolean callerWritable = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger writableRuns = new java.util.concurrent.atomic.AtomicInteger();
+        BridgeSession session = BridgeSession.open(agent, 4, "test", callerWritable::get, sink,
+                org.salgate.transport.ServerOptions.builder().writeWaterMarks(1024, 4096).build());
+        session.setWritabilityListener(writableRuns::incrementAndGet);
+
+        int sent = 0;
+        while (session.isWritable()) {
+            session.send(new StreamEnded(sent++, "frame"));
+        }
+        assertTrue(sent >= 4096 / 128 && sent <= 4096 / 128 + 1, sent + " messages before the bound");
+        assertTrue(sink.pushed.isEmpty(), "nothing reaches a caller that cannot take it");
+
+        callerWritable.set(true);
+        session.writableAgain();
+        assertEquals(sent, sink.pushed.size());
+        for (int i = 0; i < sent; i++) {
+            assertEquals(i, ((StreamEnded) sink.pushed.get(i)).streamId());
+        }
+        assertTrue(session.isWritable());
+        assertEquals(1, writableRuns.get());
+    }
 }

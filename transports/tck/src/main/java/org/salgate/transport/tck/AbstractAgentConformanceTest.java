@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.agent.stream.SlowConsumerSettings;
 import org.salgate.client.HelloRefusedException;
 import org.salgate.client.PendingStream;
 import org.salgate.client.SalClient;
@@ -46,6 +47,8 @@ import org.salgate.wire.Event;
 import org.salgate.wire.ProtocolInfo;
 import org.salgate.wire.Reading;
 import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 import org.salgate.wire.Value;
 
 /**
@@ -67,6 +70,16 @@ public abstract class AbstractAgentConformanceTest {
      * a bounded agent stays well under it, one that queues for the blocked client goes far past it.
      */
     protected static final long SLOW_CLIENT_HEAP_GROWTH_BOUND = 48L * 1024 * 1024;
+    /** How many times a client starts and stops a stream while an event subscriber does not read. */
+    protected static final int EVENT_TOGGLES = 10_000;
+    /**
+     * How much the heap may grow over those 20,000 events: the subscriber's outbound bound (1 MiB by
+     * default) plus room for the measurement's noise; an agent that queued every event would keep
+     * them all, and the agent under test must say that it did not (the missed count).
+     */
+    protected static final long EVENT_HEAP_GROWTH_BOUND = 16L * 1024 * 1024;
+    /** How long a slow-consumer test keeps its client stalled: 2,000 ticks of a 1 ms stream. */
+    protected static final long STALL_MILLIS = 2_000;
 
     private final List<AutoCloseable> resources = Collections.synchronizedList(new ArrayList<>());
     private final List<Agent> agents = new ArrayList<>();
@@ -580,6 +593,152 @@ public abstract class AbstractAgentConformanceTest {
                 () -> slow.received() >= resumedFrom + 50);
         assertNull(slow.violation(), "sequence broke after the slow client resumed: " + slow);
         assertServes(slowClient);
+    }
+
+    // ------------------------------------------------------------------ slow consumers
+
+    /**
+     * A subscriber whose client stops reading (its stream listener holds the client's only delivering
+     * thread, behind an 80 KB stream that fills its buffers) while another client starts and stops a
+     * stream {@value #EVENT_TOGGLES} times: the agent counts the events it cannot deliver instead of
+     * queueing them, and the subscriber sees the count when it reads again.
+     */
+    @Test
+    @Timeout(240)
+    void eventSubscriberThatStopsReadingLosesEventsCountedAndTheAgentHeapStaysBounded() throws Exception {
+        startAgent();
+        SalClient subscriber = client("stalled-subscriber");
+        SalClient toggler = client("toggler");
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        Await.result("subscribe", subscriber.subscribeEvents(events::add));
+        RecordingStreamListener stall = RecordingStreamListener.holding("stall");
+        SensorStream stalled = stream(subscriber, "DUMMY_4", "payload",
+                Map.of("size", Integer.toString(LARGE_PAYLOAD_BYTES)), 0, stall);
+        Await.until("the subscriber's reader to stall", stall::isBlocked);
+        long heapBefore = usedHeap();
+
+        for (int i = 0; i < EVENT_TOGGLES; i++) {
+            SensorStream s = Await.result("stream " + i, toggler.stream("DUMMY_7", "read", Map.of(), 60_000,
+                    RecordingStreamListener.fast("toggled")));
+            Await.result("stop " + i, s.stop());
+        }
+        long growth = usedHeap() - heapBefore;
+        assertTrue(growth < EVENT_HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 + " KiB while "
+                + 2 * EVENT_TOGGLES + " events were published to a subscriber that does not read");
+        assertTrue(stall.isBlocked(), "the subscriber should still be stalled");
+
+        stall.release();
+        Await.result("stop the stalled stream", stalled.stop());
+        Await.until(() -> "the subscriber to account for every state event of DUMMY_7: " + subscriber.missedEvents()
+                        + " missed, " + events.size() + " received",
+                Duration.ofSeconds(60), () -> stateEvents(events, "DUMMY_7") + subscriber.missedEvents()
+                        >= 2L * EVENT_TOGGLES);
+        assertTrue(subscriber.missedEvents() > 0, "the agent delivered every event to a subscriber that did not read");
+        assertTrue(events.stream().anyMatch(e -> e.type() == Event.Type.EVENTS_MISSED),
+                "the subscriber was not told that it missed events");
+        assertServes(subscriber);
+        assertServes(toggler);
+    }
+
+    private static long stateEvents(BlockingQueue<Event> events, String sensor) {
+        return events.stream().filter(e -> e.type() == Event.Type.SENSOR_STATE && e.subject().equals(sensor)).count();
+    }
+
+    @Test
+    @Timeout(90)
+    void blockPolicySkipsAndCountsReadingsOfAStalledClientAndTheHeapStaysBounded() throws Exception {
+        startAgent();
+        SalClient stalledClient = client("stalled");
+        RecordingStreamListener stalled = RecordingStreamListener.holding("block");
+        SensorStream stream = stallWithinBoundedHeap(stalledClient, SlowConsumerPolicy.BLOCK, stalled);
+        stalled.release();
+        Await.until(() -> "readings again: " + stalled, Await.DEFAULT, () -> stalled.received() > 10);
+        Await.result("stop", stream.stop());
+        StreamCounts counts = Await.result("counts", stream.counts());
+        assertTrue(counts.skipped() > 0, "no reading was skipped for a stalled client: " + counts);
+        assertEquals(0, counts.dropped(), counts.toString());
+        assertEquals(stalled.received(), counts.delivered(), "every delivered reading arrived: " + counts);
+        assertNull(stalled.violation(), "block never leaves gaps: " + stalled);
+        assertServes(stalledClient);
+    }
+
+    @Test
+    @Timeout(90)
+    void dropOldestPolicyDeliversTheNewestReadingsAndCountsEveryLoss() throws Exception {
+        int ring = 16;
+        startAgent(b -> b.slowConsumers(new SlowConsumerSettings(SlowConsumerPolicy.BLOCK, ring,
+                SlowConsumerSettings.DEFAULT_DISCONNECT_AFTER)));
+        SalClient stalledClient = client("stalled");
+        RecordingStreamListener stalled = RecordingStreamListener.holding("drop-oldest");
+        SensorStream stream = stallWithinBoundedHeap(stalledClient, SlowConsumerPolicy.DROP_OLDEST, stalled);
+        stalled.release();
+        Await.until(() -> "the client to catch up past a gap: " + stalled, Await.DEFAULT,
+                () -> stalled.gaps() > 0 && stalled.received() > 2L * ring);
+        Await.result("stop", stream.stop());
+        StreamCounts counts = Await.result("counts", stream.counts());
+        assertNull(stalled.violation(), "sequence numbers must only jump where the library reported a gap: " + stalled);
+        assertEquals(stalled.received(), counts.delivered(), counts.toString());
+        assertTrue(stalled.gapped() > 0, "no reading was dropped for a stalled client: " + counts);
+        // Every reading the client saw missing is a counted drop; the other drops came after its last
+        // reading (the ring overflowing until the stop, and what it held then), where no jump shows them.
+        assertTrue(counts.dropped() >= stalled.gapped(),
+                "dropped " + counts.dropped() + " but the client saw " + stalled.gapped() + " missing");
+        assertEquals(0, counts.skipped(), counts.toString());
+        assertServes(stalledClient);
+    }
+
+    @Test
+    @Timeout(90)
+    void disconnectPolicyClosesOnlyTheStalledSessionWithTheReason() throws Exception {
+        Agent a = startAgent(b -> b.slowConsumers(new SlowConsumerSettings(SlowConsumerPolicy.BLOCK,
+                SlowConsumerSettings.DEFAULT_RING_READINGS, Duration.ofMillis(500))));
+        SalClient other = client("other");
+        RecordingStreamListener otherListener = RecordingStreamListener.fast("other");
+        stream(other, "DUMMY_5", "read", Map.of(), 5, otherListener);
+        SalClient stalledClient = client("stalled");
+        RecordingStreamListener stalled = RecordingStreamListener.holding("disconnect");
+        SensorStream stream = Await.result("stream", stalledClient.stream("DUMMY_4", "payload", largePayload(), 1,
+                SlowConsumerPolicy.DISCONNECT, stalled));
+        assertEquals(SlowConsumerPolicy.DISCONNECT, stream.policy());
+        Await.until("the client to stall", stalled::isBlocked);
+
+        Await.until(() -> "the agent to close the stalled session: " + a.sessionCount() + " open",
+                Duration.ofSeconds(30), () -> a.sessionCount() == 1);
+        stalled.release();
+        Await.result("the stalled client's connection to close", Duration.ofSeconds(30), stalledClient.closeFuture());
+        assertFalse(stalledClient.isOpen());
+        String reason = Await.result("the stalled stream's end", stalled.ended());
+        assertFalse(reason.isBlank(), "the stream ended without a reason");
+
+        long before = otherListener.received();
+        Await.until(() -> "the other client to keep streaming: " + otherListener, Await.DEFAULT,
+                () -> otherListener.received() > before + 10);
+        assertNull(otherListener.violation(), otherListener.toString());
+        assertServes(other);
+    }
+
+    /**
+     * Starts a 1 ms stream of 80 KB readings with {@code policy} whose listener holds the client's
+     * delivering thread, keeps it stalled for {@link #STALL_MILLIS} (about 2,000 readings fall due)
+     * and checks that the agent's heap stayed bounded meanwhile.
+     */
+    private SensorStream stallWithinBoundedHeap(SalClient client, SlowConsumerPolicy policy,
+                                                RecordingStreamListener stalled) throws InterruptedException {
+        SensorStream stream = Await.result("stream", client.stream("DUMMY_4", "payload", largePayload(), 1,
+                policy, stalled));
+        assertEquals(policy, stream.policy());
+        Await.until("the client to stall", stalled::isBlocked);
+        long heapBefore = usedHeap();
+        Thread.sleep(STALL_MILLIS);
+        long growth = usedHeap() - heapBefore;
+        assertTrue(growth < SLOW_CLIENT_HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024
+                + " MiB while the client of a " + policy + " stream was stalled");
+        assertTrue(stalled.isBlocked(), "the client should still be stalled");
+        return stream;
+    }
+
+    private static Map<String, String> largePayload() {
+        return Map.of("size", Integer.toString(LARGE_PAYLOAD_BYTES));
     }
 
     @Test

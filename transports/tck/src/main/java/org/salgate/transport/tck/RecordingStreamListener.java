@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.client.StreamListener;
 import org.salgate.wire.Reading;
+import org.salgate.wire.StreamCounts;
 
 /**
  * A stream listener for the agent-level suite: checks that sequence numbers run 0, 1, 2... without
@@ -25,6 +26,9 @@ public final class RecordingStreamListener implements StreamListener {
     private final AtomicLong readingsAfterEnd = new AtomicLong();
     private final AtomicInteger endedCalls = new AtomicInteger();
     private final CompletableFuture<String> ended = new CompletableFuture<>();
+    private final CompletableFuture<StreamCounts> counts = new CompletableFuture<>();
+    private final AtomicLong gapped = new AtomicLong();
+    private final AtomicInteger gaps = new AtomicInteger();
     private final CountDownLatch gate;
     private volatile boolean blocked;
 
@@ -48,7 +52,7 @@ public final class RecordingStreamListener implements StreamListener {
         if (ended.isDone()) {
             readingsAfterEnd.incrementAndGet();
         }
-        long expected = received.get();
+        long expected = received.get() + gapped.get();
         if (reading.sequence() != expected) {
             violation.compareAndSet(null, name + ": expected sequence " + expected + ", got " + reading.sequence());
         }
@@ -72,9 +76,35 @@ public final class RecordingStreamListener implements StreamListener {
     }
 
     @Override
-    public void onEnded(String reason) {
+    public void onGap(long missed, long nextSequence) {
+        if (nextSequence != received.get() + gapped.get() + missed) {
+            violation.compareAndSet(null, name + ": a gap of " + missed + " before " + nextSequence + " after "
+                    + received.get() + " readings and " + gapped.get() + " missed");
+        }
+        gapped.addAndGet(missed);
+        gaps.incrementAndGet();
+    }
+
+    @Override
+    public void onEnded(String reason, StreamCounts streamCounts) {
         endedCalls.incrementAndGet();
+        counts.complete(streamCounts);
         ended.complete(reason);
+    }
+
+    /** Readings the library reported missing (gaps in the sequence numbers). */
+    public long gapped() {
+        return gapped.get();
+    }
+
+    /** How many gaps the library reported. */
+    public int gaps() {
+        return gaps.get();
+    }
+
+    /** Completes with the stream's counts when it ends. */
+    public CompletableFuture<StreamCounts> counts() {
+        return counts;
     }
 
     /** Lets a holding listener go on. */

@@ -2,6 +2,7 @@ package org.salgate.transport.xsocket;
 
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.net.InetAddress;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -11,9 +12,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,11 +34,11 @@ import org.xsocket.connection.NonBlockingConnection;
  * close. When the queue holds its limit of unread bytes the connection stops receiving, and it
  * resumes once the handler has taken half of them: a handler that blocks makes this one client stop
  * reading, as a slow client should look to the agent. Each data callback takes everything xSocket
- * has read (see {@link Frames.Cutter}): resuming from the delivery thread can move the callbacks
+ * has read (see {@link ConnectionReader}): resuming from the delivery thread can move the callbacks
  * onto xSocket's worker pool, where the dispatcher no longer waits for them and keeps reading.
  *
- * <p>Sends go through a {@link SerialWriter}, which keeps at most one buffer in xSocket's hands: a
- * burst of requests must not be left half-written while the client waits for their answers.
+ * <p>Sends go through the connection's {@link OutboundQueue}, drained by a {@link ConnectionWriter}
+ * as the server's sessions are.
  *
  * <p>Receiving is suspended and resumed under one lock, with a flag, because xSocket applies both
  * as queued key updates in call order: the last decision taken is the one that holds. (xSocket's
@@ -54,7 +57,8 @@ final class XsocketClient implements TransportClient {
     private final ClientOptions options;
     private final ConnectionCodec codec;
     private final int readBufferBytes;
-    private final Frames.Cutter cutter;
+    private final FrameReader cutter;
+    private final OutboundQueue<byte[]> queue;
     private final Object flowLock = new Object();
     private final BlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
     private final AtomicBoolean connecting = new AtomicBoolean();
@@ -66,14 +70,15 @@ final class XsocketClient implements TransportClient {
     private volatile ClientHandler handler;
     private volatile Throwable failure;
     private volatile INonBlockingConnection connection;
-    private volatile SerialWriter writer;
+    private volatile ConnectionWriter writer;
     private volatile Thread delivery;
 
     XsocketClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.codec = new ConnectionCodec(options.codec());
         this.readBufferBytes = readBufferBytes(options);
-        this.cutter = new Frames.Cutter(codec, options.maxFrameBytes());
+        this.cutter = new FrameReader(codec, options.maxFrameBytes());
+        this.queue = OutboundQueue.forClient(options, () -> writer.writeNext());
     }
 
     @Override
@@ -90,7 +95,7 @@ final class XsocketClient implements TransportClient {
             c.setFlushmode(IConnection.FlushMode.ASYNC);
             c.setAutoflush(true);
             c.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            writer = new SerialWriter(c, () -> { }, this::writeFailed);
+            writer = new ConnectionWriter(c, queue, this::writeFailed);
             connection = c;
         } catch (IOException | RuntimeException e) {
             String why = String.valueOf(e.getMessage());
@@ -105,17 +110,10 @@ final class XsocketClient implements TransportClient {
 
     @Override
     public void send(Message message) throws IOException {
-        SerialWriter w = writer;
-        if (w == null || closed.get()) {
+        if (writer == null || closed.get()) {
             throw closedException();
         }
-        try {
-            if (!w.send(Frames.encode(codec, message))) {
-                throw closedException();
-            }
-        } catch (ClosedChannelException e) {
-            throw closedException();
-        }
+        queue.offerRequest(codec.encode(message), options.host() + ":" + options.port());
     }
 
     @Override
@@ -253,7 +251,7 @@ final class XsocketClient implements TransportClient {
         @Override
         public boolean onData(INonBlockingConnection c) throws IOException {
             try {
-                cutter.drain(c);
+                ConnectionReader.drain(c, cutter);
                 while (!endQueued.get()) {
                     int before = cutter.buffered();
                     Message message = cutter.next();

@@ -15,7 +15,6 @@ import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.ConnectionCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
@@ -30,14 +29,11 @@ import org.xsocket.connection.Server;
 /** The xSocket server: an {@link Server} whose connections are {@link XsocketSession}s. */
 final class XsocketServer implements TransportServer {
 
-    static final String SUSPEND_READS_PROPERTY = "xsocket.suspendReadsAboveBytes";
-
     private static final Logger LOG = LoggerFactory.getLogger(XsocketServer.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
     private static final int START_TIMEOUT_MILLIS = 10_000;
 
     private final ServerOptions options;
-    private final long suspendReads;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<Long, XsocketSession> sessions = new ConcurrentHashMap<>();
@@ -48,7 +44,6 @@ final class XsocketServer implements TransportServer {
 
     XsocketServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
-        this.suspendReads = suspendReadsAboveBytes(options);
     }
 
     @Override
@@ -117,23 +112,6 @@ final class XsocketServer implements TransportServer {
         Ports.awaitReleased(localAddress.getAddress(), localAddress.getPort(), Duration.ofMillis(CLOSE_GRACE_MILLIS));
     }
 
-    private static long suspendReadsAboveBytes(ServerOptions options) {
-        String value = options.properties().get(SUSPEND_READS_PROPERTY);
-        long limit = 4L * options.writeHighWaterBytes();
-        if (value != null) {
-            try {
-                limit = Long.parseLong(value.trim());
-            } catch (NumberFormatException e) {
-                limit = -1;
-            }
-            if (limit < 0) {
-                throw new IllegalArgumentException("transport property " + SUSPEND_READS_PROPERTY
-                        + " must be a whole number of 0 or more, got '" + value + "'");
-            }
-        }
-        return limit == 0 ? 0 : Math.max(limit, options.writeHighWaterBytes());
-    }
-
     private void reportClosed(XsocketSession session) {
         sessions.remove(session.id());
         if (session.markCloseReported()) {
@@ -145,8 +123,7 @@ final class XsocketServer implements TransportServer {
      * xSocket's callbacks. NONTHREADED: they run serialized per connection (on its dispatcher thread,
      * or on a worker once xSocket has queued them), so one session's messages reach the handler in
      * order and one at a time. Each data callback takes everything xSocket has read (see
-     * {@link Frames.Cutter}): a client that pipelines a flood of requests must not make each frame
-     * slower to cut than the next chunk is to read.
+     * {@link ConnectionReader}).
      */
     @Execution(Execution.NONTHREADED)
     private final class ConnectionHandler implements IConnectHandler, IDataHandler, IDisconnectHandler {
@@ -156,8 +133,7 @@ final class XsocketServer implements TransportServer {
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            XsocketSession session = new XsocketSession(connection, handler, new ConnectionCodec(options.codec()),
-                    options.maxFrameBytes(), options.writeHighWaterBytes(), options.writeLowWaterBytes(), suspendReads);
+            XsocketSession session = new XsocketSession(connection, handler, options, XsocketServer.this::reportClosed);
             connection.setAttachment(session);
             sessions.put(session.id(), session);
             handler.sessionOpened(session);

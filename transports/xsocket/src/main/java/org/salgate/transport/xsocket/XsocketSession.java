@@ -3,75 +3,51 @@ package org.salgate.transport.xsocket;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
-import org.salgate.transport.Session;
+import org.salgate.transport.ServerOptions;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xsocket.connection.INonBlockingConnection;
 
 /**
- * A server session over an xSocket {@link INonBlockingConnection}.
- *
- * <p>Writes are asynchronous ({@code FlushMode.ASYNC}) and go through a {@link SerialWriter}: at
- * most one buffer is in xSocket's hands at a time, and frames sent meanwhile leave merged when it
- * has been written. A burst of small frames so costs xSocket a few buffers and flushes rather than
- * one of each per frame. After every write the session checks its pending bytes again.
- *
- * <p>The pending bytes are xSocket's {@code getPendingWriteDataSize()} plus the writer's outbox.
- * The session is unwritable once they reach the high-water mark and writable again, with the
- * listener run, once they are below the low-water mark; since the flag is set before the pending
- * bytes are read again, a drain racing with the check that set it is seen by one side or the other.
- *
- * <p>Received bytes are cut into frames by a {@link Frames.Cutter}, in xSocket's callbacks, which
- * run one at a time per connection (data callbacks and write completions share one task queue).
+ * A server session over an xSocket {@link INonBlockingConnection}: writes are asynchronous
+ * ({@code FlushMode.ASYNC}) and leave the session's outbound queue through a
+ * {@link ConnectionWriter}; received bytes are cut into frames by the shared {@link FrameReader},
+ * in xSocket's callbacks, which run one at a time per connection.
  */
-final class XsocketSession implements Session {
+final class XsocketSession extends QueuedSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(XsocketSession.class);
     private static final AtomicLong IDS = new AtomicLong();
-    private static final Runnable NO_LISTENER = () -> {};
 
-    private final long id = IDS.incrementAndGet();
     private final INonBlockingConnection connection;
     private final String remoteAddress;
     private final ServerHandler handler;
-    private final ConnectionCodec codec;
-    private final Frames.Cutter cutter;
-    private final int highWaterBytes;
-    private final int lowWaterBytes;
-    private final long suspendReadsAboveBytes;
-    private final Object readControl = new Object();
-    private final SerialWriter writer;
-    private final AtomicBoolean unwritable = new AtomicBoolean();
+    private final FrameReader reader;
+    private final ConnectionWriter writer;
+    private final Consumer<XsocketSession> reportClosed;
     private final AtomicBoolean closeReported = new AtomicBoolean();
-    private volatile boolean readsSuspended;
     private volatile boolean open = true;
-    private volatile Runnable writabilityListener = NO_LISTENER;
     private volatile Throwable failure;
 
     /**
-     * @param suspendReadsAboveBytes above this many pending bytes the session stops reading until
-     *     they drop below the high-water mark; 0 never stops reading
+     * @param reportClosed tells the handler that the session closed (once), without waiting for
+     *     xSocket's disconnect: an aborted session is over for the agent at once
      */
-    XsocketSession(INonBlockingConnection connection, ServerHandler handler, ConnectionCodec codec, int maxFrameBytes,
-                   int highWaterBytes, int lowWaterBytes, long suspendReadsAboveBytes) {
+    XsocketSession(INonBlockingConnection connection, ServerHandler handler, ServerOptions options,
+                   Consumer<XsocketSession> reportClosed) {
+        super(IDS.incrementAndGet(), options);
         this.connection = connection;
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
-        this.codec = codec;
-        this.cutter = new Frames.Cutter(codec, maxFrameBytes);
-        this.highWaterBytes = highWaterBytes;
-        this.lowWaterBytes = lowWaterBytes;
-        this.suspendReadsAboveBytes = suspendReadsAboveBytes;
-        this.writer = new SerialWriter(connection, this::afterWrite, this::writeFailed);
-    }
-
-    @Override
-    public long id() {
-        return id;
+        this.reader = new FrameReader(codec(), options.maxFrameBytes());
+        this.writer = new ConnectionWriter(connection, queue(), this::writeFailed);
+        this.reportClosed = reportClosed;
     }
 
     @Override
@@ -80,45 +56,20 @@ final class XsocketSession implements Session {
     }
 
     @Override
-    public void send(Message message) {
-        if (!isOpen()) {
-            return;
-        }
-        try {
-            if (!writer.send(Frames.encode(codec, message))) {
-                return;
-            }
-        } catch (IOException e) {
-            LOG.debug("send on session {} failed, closing it: {}", id, e.toString());
-            closeNow(e);
-            return;
-        }
-        long pending = pendingBytes();
-        if (pending >= highWaterBytes) {
-            markUnwritable();
-        } else if (unwritable.get()) {
-            checkDrained();
-        }
-        if (suspendReadsAboveBytes > 0 && !readsSuspended && pending >= suspendReadsAboveBytes) {
-            suspendReads();
-        }
+    protected void startWriting() {
+        writer.writeNext();
     }
 
+    /**
+     * Closes at once for the agent. xSocket itself closes the connection only once its pending bytes
+     * (at most the one buffer on its way) are written, or the connection breaks.
+     */
     @Override
-    public boolean isWritable() {
-        if (unwritable.get()) {
-            return false;
-        }
-        if (pendingBytes() < highWaterBytes) {
-            return true;
-        }
-        markUnwritable();
-        return !unwritable.get();
-    }
-
-    @Override
-    public void setWritabilityListener(Runnable listener) {
-        writabilityListener = listener == null ? NO_LISTENER : listener;
+    protected void abort(Throwable cause) {
+        fail(cause);
+        queue().discard();
+        close();
+        reportClosed.accept(this);
     }
 
     @Override
@@ -133,44 +84,34 @@ final class XsocketSession implements Session {
         try {
             writer.close();
         } catch (IOException e) {
-            LOG.debug("closing session {}: {}", id, e.toString());
+            LOG.debug("closing session {}: {}", id(), e.toString());
         }
     }
 
     /**
-     * Takes everything xSocket has read and hands the whole frames to the handler until reads are
-     * suspended; frames already cut then wait here until reads resume. Called from xSocket's data
-     * callback only. A malformed or oversize frame closes this session with the cause.
+     * Takes everything xSocket has read and hands the whole frames to the handler. Called from
+     * xSocket's data callback only. A malformed or oversize frame closes this session with the cause.
      */
     void receive() {
         if (!isOpen()) {
             return;
         }
         try {
-            cutter.drain(connection);
-            while (isOpen() && !readsSuspended) {
-                Message message = cutter.next();
-                if (message == null) {
-                    break;
-                }
+            ConnectionReader.drain(connection, reader);
+            Message message;
+            while (isOpen() && (message = reader.next()) != null) {
                 handler.messageReceived(this, message);
             }
         } catch (CodecException e) {
-            LOG.debug("closing session {}: {}", id, e.getMessage());
-            closeNow(e);
+            LOG.debug("closing session {}: {}", id(), e.getMessage());
+            abort(e);
         } catch (IOException e) {
-            LOG.debug("reading session {} failed, closing it: {}", id, e.toString());
-            closeNow(e);
+            LOG.debug("reading session {} failed, closing it: {}", id(), e.toString());
+            abort(e);
         } catch (RuntimeException e) {
-            LOG.warn("closing session {} after an unexpected error", id, e);
-            closeNow(e);
+            LOG.warn("closing session {} after an unexpected error", id(), e);
+            abort(e);
         }
-    }
-
-    /** Closes at once after a failure, which is reported when the disconnect arrives. */
-    void closeNow(Throwable cause) {
-        fail(cause);
-        close();
     }
 
     void fail(Throwable cause) {
@@ -186,92 +127,20 @@ final class XsocketSession implements Session {
     /** True the first time only: each session's end is reported exactly once. */
     boolean markCloseReported() {
         open = false;
+        queue().discard();
         return closeReported.compareAndSet(false, true);
     }
 
     /** Bytes sent but not yet written to the socket. */
     long pendingBytes() {
-        return writer.pendingBytes();
-    }
-
-    private void markUnwritable() {
-        if (unwritable.compareAndSet(false, true)) {
-            checkDrained();
-        }
-    }
-
-    private void checkDrained() {
-        if (pendingBytes() < lowWaterBytes && unwritable.compareAndSet(true, false)) {
-            try {
-                writabilityListener.run();
-            } catch (RuntimeException e) {
-                LOG.warn("writability listener of session {} failed", id, e);
-            }
-        }
-    }
-
-    /**
-     * Stops reading once the pending bytes pass the read limit: a client that sends requests but
-     * does not read the answers cannot grow them without bound. Streams stop at the high-water mark
-     * and never get here. Decided under the same lock as {@link #resumeReadsIfDrained}, with the
-     * pending bytes read inside it: bytes pending then belong to a write whose completion is still
-     * to come and will check again. xSocket applies suspend and resume in call order, so the last
-     * decision holds.
-     */
-    private void suspendReads() {
-        synchronized (readControl) {
-            if (!readsSuspended && pendingBytes() >= suspendReadsAboveBytes) {
-                readsSuspended = true;
-                try {
-                    connection.suspendReceiving();
-                } catch (IOException e) {
-                    LOG.debug("suspending reads of session {}: {}", id, e.toString());
-                }
-            }
-        }
-    }
-
-    /**
-     * Reads again once the pending bytes are below the high-water mark. Only write completions get
-     * here, so the frames the cutter already holds are handed on in the same serialized callbacks
-     * as received data: xSocket calls the data handler on resuming only if its own buffer holds
-     * bytes, and the cutter may have taken them all.
-     */
-    private void resumeReadsIfDrained() {
-        synchronized (readControl) {
-            if (!readsSuspended || pendingBytes() >= highWaterBytes) {
-                return;
-            }
-            readsSuspended = false;
-            try {
-                connection.resumeReceiving();
-            } catch (IOException e) {
-                LOG.debug("resuming reads of session {}: {}", id, e.toString());
-            }
-        }
-        receive();
-    }
-
-    /** Runs in the connection's serialized callbacks each time a write has left. */
-    private void afterWrite() {
-        if (unwritable.get()) {
-            checkDrained();
-        }
-        if (readsSuspended) {
-            resumeReadsIfDrained();
-        }
+        return queue().queuedBytes();
     }
 
     private void writeFailed(IOException e) {
-        LOG.debug("writing to session {} failed, closing it: {}", id, e.toString());
+        LOG.debug("writing to session {} failed, closing it: {}", id(), e.toString());
         fail(e);
         if (open) {
             close();
         }
-    }
-
-    @Override
-    public String toString() {
-        return "XsocketSession[" + id + " " + remoteAddress + "]";
     }
 }

@@ -20,11 +20,8 @@ import org.salgate.transport.TransportServer;
  * stalls only its connection, which stops receiving once its queue holds the client's limit of
  * unread bytes.
  *
- * <p>Server property: {@value XsocketServer#SUSPEND_READS_PROPERTY}, above this many queued
- * outbound bytes a session stops reading requests until they drop below the high-water mark, so a
- * client that does not read cannot make the server queue answers without bound (default four times
- * the high-water mark; 0 never stops reading; streams stop at the high-water mark and never reach
- * it). Client property:
+ * <p>Outbound bytes are bounded by each connection's {@link org.salgate.transport.OutboundQueue}
+ * (see {@link ServerOptions#maxQueuedBytes()}). Client property:
  * {@value XsocketClient#READ_BUFFER_PROPERTY}, the unread bytes a client buffers before it stops
  * reading (default {@value XsocketClient#DEFAULT_READ_BUFFER_BYTES}; a single larger frame is still
  * received whole).

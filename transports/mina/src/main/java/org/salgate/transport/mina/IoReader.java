@@ -1,0 +1,32 @@
+package org.salgate.transport.mina;
+
+import java.util.function.Consumer;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.session.AttributeKey;
+import org.apache.mina.core.session.IoSession;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.FrameReader;
+import org.salgate.wire.Message;
+
+/** Feeds what MINA read for a session into its {@link FrameReader}, kept as a session attribute. */
+final class IoReader {
+
+    private static final AttributeKey READER = new AttributeKey(IoReader.class, "frameReader");
+
+    private IoReader() {}
+
+    static void attach(IoSession io, ConnectionCodec codec, int maxFrameBytes) {
+        io.setAttribute(READER, new FrameReader(codec, maxFrameBytes));
+    }
+
+    /** Hands every whole message received so far to {@code deliver}, in order. */
+    static void received(IoSession io, Object bytes, Consumer<Message> deliver) throws CodecException {
+        FrameReader reader = (FrameReader) io.getAttribute(READER);
+        reader.append(((IoBuffer) bytes).buf());
+        Message message;
+        while (!io.isClosing() && (message = reader.next()) != null) {
+            deliver.accept(message);
+        }
+    }
+}

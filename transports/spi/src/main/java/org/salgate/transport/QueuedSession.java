@@ -1,0 +1,104 @@
+package org.salgate.transport;
+
+import java.io.IOException;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The part of a server session that is the same on every transport: messages are encoded on the
+ * sender's thread into the session's {@link OutboundQueue}, which bounds them, batches them and
+ * says whether the session is writable. A transport's session adds only how its library writes a
+ * batch ({@link #startWriting}), and how it closes.
+ */
+public abstract class QueuedSession implements Session {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueuedSession.class);
+
+    private final long id;
+    private final ConnectionCodec codec;
+    private final OutboundQueue<byte[]> queue;
+    private volatile Runnable writabilityListener;
+
+    protected QueuedSession(long id, ServerOptions options) {
+        this.id = id;
+        this.codec = new ConnectionCodec(options.codec());
+        this.queue = OutboundQueue.forSession(options, this::startWriting);
+        this.queue.setWritabilityListener(this::fireWritable);
+    }
+
+    @Override
+    public final long id() {
+        return id;
+    }
+
+    /** This session's codec state, for decoding what it receives. */
+    public final ConnectionCodec codec() {
+        return codec;
+    }
+
+    /** This session's outbound queue. */
+    protected final OutboundQueue<byte[]> queue() {
+        return queue;
+    }
+
+    /** Encodes and queues a message; a message that would pass the queue's limit closes the session. */
+    @Override
+    public void send(Message message) {
+        if (!isOpen()) {
+            return;
+        }
+        if (queue.offer(codec.encode(message)) == OutboundQueue.Offer.OVER_LIMIT) {
+            abort(overLimit());
+        }
+    }
+
+    /** The reason a session is closed when its queue's limit is passed. */
+    protected final IOException overLimit() {
+        return new IOException("the client stopped reading: more than " + queue.maxQueuedBytes()
+                + " bytes are queued for it, so its session is closed");
+    }
+
+    /**
+     * Frames wait in the queue and no drain is under way: take batches with {@link OutboundQueue#next}
+     * and hand them to the library, now or on the library's thread, until a batch is empty. Runs
+     * on the sending thread; must not block.
+     */
+    protected abstract void startWriting();
+
+    /** Closes now, dropping what waits; {@code cause} is reported to the server handler. */
+    protected abstract void abort(Throwable cause);
+
+    @Override
+    public final void closeNow(String reason) {
+        abort(new IOException(reason));
+    }
+
+    @Override
+    public final boolean isWritable() {
+        return queue.isWritable();
+    }
+
+    @Override
+    public final void setWritabilityListener(Runnable listener) {
+        this.writabilityListener = listener;
+    }
+
+    private void fireWritable() {
+        Runnable listener = writabilityListener;
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.run();
+        } catch (RuntimeException e) {
+            LOG.warn("the writability listener of session {} failed", id, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "session " + id + " (" + remoteAddress() + ")";
+    }
+}

@@ -1,0 +1,129 @@
+package org.salgate.wire;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+/**
+ * Cuts one connection's received bytes into frames as {@link Framing} defines them and decodes each
+ * with the connection's {@link ConnectionCodec}. Every byte-stream transport feeds it what its
+ * library read, in order, and takes whole messages out with {@link #next()}.
+ *
+ * <p>The buffer grows with the bytes that arrived, never with the length a frame announces: a
+ * peer that announces 16 MiB and sends 10 bytes costs 10 bytes (plus the minimum buffer). A length
+ * out of bounds fails as soon as its four bytes are here, before any of the body. Bytes are only
+ * ever appended to the current array, and a full array is replaced rather than compacted, so a
+ * decoded message that keeps a slice of it never sees its bytes change; an array whose frames were
+ * all cut is let go, so an idle connection holds none.
+ *
+ * <p>Not thread-safe: a connection's reads are handled one at a time, as every transport does.
+ */
+public final class FrameReader {
+
+    /** The smallest array allocated (bytes). */
+    static final int MIN_CAPACITY = 8 * 1024;
+    private static final byte[] NONE = new byte[0];
+
+    private final ConnectionCodec codec;
+    private final int maxFrameBytes;
+    private byte[] bytes = NONE;
+    private int start;
+    private int end;
+
+    public FrameReader(ConnectionCodec codec, int maxFrameBytes) {
+        this.codec = codec;
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /** Appends received bytes; {@code src} is emptied. */
+    public void append(ByteBuffer src) {
+        int n = src.remaining();
+        ensureRoom(n);
+        src.get(bytes, end, n);
+        end += n;
+    }
+
+    /** Appends received bytes. */
+    public void append(byte[] src, int offset, int length) {
+        ensureRoom(length);
+        System.arraycopy(src, offset, bytes, end, length);
+        end += length;
+    }
+
+    /**
+     * Reads what {@code in} has (blocking until at least one byte or the end) into the buffer.
+     *
+     * @return the bytes read, or -1 at the end of the stream
+     */
+    public int readFrom(InputStream in) throws IOException {
+        int wanted = Math.max(MIN_CAPACITY / 2, Math.min(bytesStillMissing(), MIN_CAPACITY * 8));
+        ensureRoom(wanted);
+        int n = in.read(bytes, end, bytes.length - end);
+        if (n > 0) {
+            end += n;
+        }
+        return n;
+    }
+
+    /**
+     * The next whole frame's message, or null until more bytes arrive.
+     *
+     * @throws CodecException if a length is out of bounds or a frame does not decode; the
+     *     connection is then unusable and should be closed
+     */
+    public Message next() throws CodecException {
+        if (start == end) {
+            bytes = NONE;
+            start = 0;
+            end = 0;
+            return null;
+        }
+        if (end - start < Framing.LENGTH_FIELD_BYTES) {
+            return null;
+        }
+        int length = Framing.checkLength(lengthAt(start), maxFrameBytes);
+        if (end - start - Framing.LENGTH_FIELD_BYTES < length) {
+            return null;
+        }
+        int body = start + Framing.LENGTH_FIELD_BYTES;
+        start = body + length;
+        return codec.decode(bytes, body, length);
+    }
+
+    /** Bytes held that are not yet cut into frames. */
+    public int buffered() {
+        return end - start;
+    }
+
+    private int lengthAt(int at) {
+        return ((bytes[at] & 0xff) << 24) | ((bytes[at + 1] & 0xff) << 16) | ((bytes[at + 2] & 0xff) << 8)
+                | (bytes[at + 3] & 0xff);
+    }
+
+    /** How many bytes the frame at the head still lacks, when its length is known and valid; else 0. */
+    private int bytesStillMissing() {
+        if (end - start < Framing.LENGTH_FIELD_BYTES) {
+            return 0;
+        }
+        int length = lengthAt(start);
+        if (length <= 0 || length > maxFrameBytes) {
+            return 0;
+        }
+        return Math.max(0, Framing.LENGTH_FIELD_BYTES + length - (end - start));
+    }
+
+    private void ensureRoom(int n) {
+        if (bytes.length - end >= n) {
+            return;
+        }
+        int kept = end - start;
+        // Doubling what is held: a large frame arriving in many chunks is not copied once per chunk,
+        // and the array never outgrows twice what arrived.
+        long size = Math.max(MIN_CAPACITY, Math.max((long) kept + n, 2L * kept));
+        byte[] next = new byte[(int) Math.min(Integer.MAX_VALUE - 8, size)];
+        System.arraycopy(bytes, start, next, 0, kept);
+        bytes = next;
+        start = 0;
+        end = kept;
+    }
+}
