@@ -33,13 +33,19 @@ class AuthenticationTest {
         }
     }
 
-    @Test
-    void aReaderTokenOpensASessionThatMayRead() throws Exception {
+    /** A session of an agent whose only token is {@link #READER}, after a hello presenting {@code token}. */
+    private FakeSession helloWith(String token) throws Exception {
         fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()),
                 b -> b.tokens(Tokens.parse(List.of(READER + " reader"), "test")));
         FakeSession s = fixture.transport.server().open(Integer.MAX_VALUE);
         fixture.transport.server().handler().messageReceived(s,
-                new Hello(Hello.PROTOCOL_VERSION, "protobuf", "reader", READER));
+                new Hello(Hello.PROTOCOL_VERSION, "protobuf", "test-client", token));
+        return s;
+    }
+
+    @Test
+    void aReaderTokenOpensASessionThatMayRead() throws Exception {
+        FakeSession s = helloWith(READER);
         assertTrue(s.await(HelloReply.class, r -> true, 1, AgentFixture.WAIT_MS).get(0).accepted());
         fixture.ok(s, new Call.ListSensors(false), org.salgate.wire.Result.Sensors.class);
         fixture.fails(s, new Call.RemoveSensor("T_0"), ErrorCode.PERMISSION_DENIED);
@@ -47,11 +53,7 @@ class AuthenticationTest {
 
     @Test
     void aWrongTokenIsRefusedUnauthenticatedAndTheSessionClosed() throws Exception {
-        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()),
-                b -> b.tokens(Tokens.parse(List.of(READER + " reader"), "test")));
-        FakeSession s = fixture.transport.server().open(Integer.MAX_VALUE);
-        fixture.transport.server().handler().messageReceived(s,
-                new Hello(Hello.PROTOCOL_VERSION, "protobuf", "guesser", "wrong-token-0123456789"));
+        FakeSession s = helloWith("wrong-token-0123456789");
         HelloReply reply = s.await(HelloReply.class, r -> true, 1, AgentFixture.WAIT_MS).get(0);
         assertFalse(reply.accepted());
         assertEquals(ErrorCode.UNAUTHENTICATED, reply.code());
