@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLSocket;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
@@ -107,6 +108,12 @@ final class SocketSession extends QueuedSession {
         queue().discard();
         LockSupport.unpark(writer);
         try {
+            if (socket instanceof SSLSocket) {
+                // A TLS socket's close sends close_notify, which waits for the write lock that a writer
+                // blocked on a client that stopped reading holds for good; with a linger of 0 it does
+                // not wait for the lock, and the connection is reset.
+                socket.setSoLinger(true, 0);
+            }
             socket.close();
         } catch (IOException e) {
             LOG.debug("closing the socket of session {} failed", id(), e);
