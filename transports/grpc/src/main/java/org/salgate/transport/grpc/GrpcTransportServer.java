@@ -63,10 +63,10 @@ final class GrpcTransportServer implements TransportServer {
                 .maxInboundMessageSize(options.maxFrameBytes())
                 .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
                 .addStreamTracerFactory(StreamStatus.FACTORY)
-                .addService(ServerInterceptors.intercept(new SessionService(handler, options.codec(),
-                        options.writeHighWaterBytes(), sessionIds, sessions), context))
-                .addService(ServerInterceptors.intercept(new SalService(handler, options.codec().name(),
-                        options.writeHighWaterBytes(), sessionIds, calls), context));
+                .addService(ServerInterceptors.intercept(new SessionService(handler, options, sessionIds, sessions),
+                        context))
+                .addService(ServerInterceptors.intercept(new SalService(handler, options, sessionIds, calls),
+                        context));
         // TLS goes here: builder.sslContext(...) (grpc-netty-shaded's GrpcSslContexts.forServer); plaintext today.
         if (GrpcTransportProvider.directExecutor(options.properties())) {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
@@ -107,7 +107,7 @@ final class GrpcTransportServer implements TransportServer {
         Status stopping = Status.UNAVAILABLE.withDescription("the agent is stopping");
         server.shutdown();
         for (GrpcSession session : List.copyOf(sessions)) {
-            session.abort(stopping);
+            session.stop(stopping);
         }
         for (BridgeSession call : List.copyOf(calls)) {
             call.close();
