@@ -11,9 +11,10 @@ import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.netty.ChannelWriter;
 
 /**
- * How a WebSocket session's queue reaches its channel: each encoded message is one binary WebSocket
- * message (the WebSocket framing is the length prefix), a batch one flush; a graceful close ends
- * with a close frame. The session itself is the netty transport's, with the same queue.
+ * How a WebSocket connection's queue reaches its channel, on the server's sessions (the netty
+ * transport's) and the client's requests alike: each encoded message is one binary WebSocket message
+ * (the WebSocket framing is the length prefix), a batch one flush; a graceful close ends with a close
+ * frame.
  */
 final class WebSocketFrames implements ChannelWriter.Carrier {
 
