@@ -1,9 +1,7 @@
 package org.salgate.transport.grpc;
 
-import com.google.protobuf.ByteString;
 import io.grpc.Context;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
@@ -152,44 +150,13 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
         drain();
     }
 
-    /**
-     * Hands the queue's batches to gRPC while the stream is ready; the on-ready handler calls it
-     * again. A batch taken counts as written once gRPC holds it: gRPC's own buffer is bounded by
-     * its ready threshold (the high-water mark). Once a close has been asked for and nothing waits,
-     * completes the stream. The written bytes are reported after the lock is let go, as the agent's
-     * writability listener may run then.
-     */
+    /** Drains the queue into the stream while it is ready; once a close was asked for and nothing waits, completes it. */
     private void drain() {
-        long handed = 0;
-        try {
-            synchronized (sendLock) {
-                while (!outboundDone.get()) {
-                    if (!out.isReady() && queue().hasWaiting()) {
-                        return; // resumed by the on-ready handler
-                    }
-                    OutboundQueue.Batch<byte[]> batch = queue().next();
-                    if (batch.isEmpty()) {
-                        if (closing) {
-                            finishOutbound(null);
-                        }
-                        return;
-                    }
-                    handed += batch.bytes();
-                    try {
-                        for (byte[] frame : batch.items()) {
-                            out.onNext(EncodedFrame.newBuilder().setFrame(ByteString.copyFrom(frame)).build());
-                        }
-                    } catch (IllegalStateException | StatusRuntimeException e) {
-                        LOG.debug("{} is closing; {} frames were not sent", this, batch.items().size());
-                        queue().discard();
-                    }
-                }
+        StreamWriter.drain(queue(), out, sendLock, outboundDone::get, () -> {
+            if (closing) {
+                finishOutbound(null);
             }
-        } finally {
-            if (handed > 0) {
-                queue().written(handed);
-            }
-        }
+        });
     }
 
     @Override
