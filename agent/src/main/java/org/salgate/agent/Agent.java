@@ -2,6 +2,8 @@ package org.salgate.agent;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,8 @@ import org.salgate.agent.endpoint.Endpoints;
 import org.salgate.agent.plugin.PluginRegistry;
 import org.salgate.agent.session.AgentServerHandler;
 import org.salgate.agent.session.RequestDispatcher;
+import org.salgate.agent.session.Role;
+import org.salgate.agent.session.Tokens;
 import org.salgate.agent.session.WorkerPool;
 import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.sensorml.PlatformConfig;
@@ -61,6 +65,8 @@ public final class Agent implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** In-process sessions count down from -1, apart from the transport's, which count up from 0 or 1. */
     private final AtomicLong inProcessSessionIds = new AtomicLong();
+    /** What an in-process session's hello carries: a reader token made at start when the agent requires tokens. */
+    private final String inProcessCredentials;
     private final List<AutoCloseable> extensions = new ArrayList<>();
     private final HandlerDecorator decorator;
     private final Map<String, ServerHandler> doors = new ConcurrentHashMap<>();
@@ -83,7 +89,16 @@ public final class Agent implements AutoCloseable {
         this.workers = WorkerPool.create(b.workerThreads, b.maxQueuedRequests);
         RequestDispatcher dispatcher = new RequestDispatcher(sensors, protocols, streams, events,
                 b.maxStreamsPerSession);
-        this.handler = new AgentServerHandler(agentId, codecName, dispatcher, streams, events, workers, b.tokens);
+        Tokens tokens = b.tokens;
+        if (tokens != null) {
+            byte[] secret = new byte[32];
+            new SecureRandom().nextBytes(secret);
+            inProcessCredentials = HexFormat.of().formatHex(secret);
+            tokens = tokens.with(inProcessCredentials, Role.READER);
+        } else {
+            inProcessCredentials = "";
+        }
+        this.handler = new AgentServerHandler(agentId, codecName, dispatcher, streams, events, workers, tokens);
         this.decorator = b.decorator;
     }
 
@@ -211,9 +226,18 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
+     * The credentials an in-process session ({@link #openSession}) gives in its hello: when the agent
+     * requires tokens, a token made at start with the reader role, known only inside this process;
+     * else the empty string.
+     */
+    public String inProcessCredentials() {
+        return inProcessCredentials;
+    }
+
+    /**
      * Opens a session in-process, as a client connected over a transport would have one: for
      * bridges that publish the agent's data elsewhere (see {@link BridgeSession}). The caller sends
-     * the hello (with {@link #codecName()}) and closes the session with
+     * the hello (with {@link #codecName()} and {@link #inProcessCredentials()}) and closes the session with
      * {@link BridgeSession#closeByCaller()}.
      *
      * @param name the session's name in the agent's logs, such as {@code mqtt}

@@ -12,6 +12,7 @@ import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParserFactory;
 import javax.xml.validation.Schema;
 import javax.xml.validation.ValidatorHandler;
+import org.w3c.dom.DOMException;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -271,11 +272,18 @@ final class XmlInput {
         }
 
         @Override
-        public void startElement(String uri, String localName, String qName, Attributes atts) {
-            Element element = document.createElementNS(uri.isEmpty() ? null : uri, qName);
-            for (int i = 0; i < atts.getLength(); i++) {
-                String ns = atts.getURI(i);
-                element.setAttributeNS(ns.isEmpty() ? null : ns, atts.getQName(i), atts.getValue(i));
+        public void startElement(String uri, String localName, String qName, Attributes atts) throws SAXException {
+            Element element;
+            try {
+                element = document.createElementNS(uri.isEmpty() ? null : uri, qName);
+                for (int i = 0; i < atts.getLength(); i++) {
+                    String ns = atts.getURI(i);
+                    element.setAttributeNS(ns.isEmpty() ? null : ns, atts.getQName(i), atts.getValue(i));
+                }
+            } catch (DOMException e) {
+                // a name the parser let through but DOM refuses, such as a prefix bound to no namespace
+                throw new SAXException("element <" + qName + "> or one of its attributes has a name that is not "
+                        + "namespace-well-formed (" + e.getMessage() + ")", e);
             }
             if (tracker.locator != null) {
                 element.setUserData(LOCATION,

@@ -145,7 +145,7 @@ public final class GatewayOptions {
         }
         MqttBridgeConfig config = b.build();
         builder.extension(agent -> {
-            MqttBridge bridge = MqttBridge.start(config, agent.agentId(), agent.codecName(),
+            MqttBridge bridge = MqttBridge.start(config, agent.agentId(), agent.codecName(), agent.inProcessCredentials(),
                     sink -> agent.openSession("mqtt", () -> true, sink));
             if (metrics != null) {
                 metrics.counter("salgate.mqtt.published", "Messages the MQTT broker acknowledged", bridge::published);

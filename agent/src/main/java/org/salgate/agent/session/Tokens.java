@@ -86,6 +86,13 @@ public final class Tokens {
         return entries.size();
     }
 
+    /** These tokens and {@code token} with {@code role}; the new one is not checked for length. */
+    public Tokens with(String token, Role role) {
+        List<Entry> more = new java.util.ArrayList<>(entries);
+        more.add(new Entry(sha256(token), role));
+        return new Tokens(more);
+    }
+
     /** The role of {@code token}, or empty when it is not one of these tokens. Constant time in the token. */
     public Optional<Role> roleOf(String token) {
         byte[] hash = sha256(token == null ? "" : token);

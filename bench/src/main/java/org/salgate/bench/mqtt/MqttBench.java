@@ -97,7 +97,7 @@ public final class MqttBench {
         try (Subscriber sub = new Subscriber(config.brokerUrl(), topics.all().replace("#", "sensors/+/read"), qos);
              Agent agent = Agent.builder().port(0).agentId(agentId).platform(platform)
                      .extension(a -> {
-                         bridge.set(MqttBridge.start(bridgeConfig, a.agentId(), a.codecName(),
+                         bridge.set(MqttBridge.start(bridgeConfig, a.agentId(), a.codecName(), a.inProcessCredentials(),
                                  sink -> a.openSession("mqtt", () -> true, sink)));
                          return bridge.get();
                      }).start()) {

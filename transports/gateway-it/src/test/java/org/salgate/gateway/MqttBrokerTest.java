@@ -59,7 +59,7 @@ class MqttBrokerTest {
     /** An agent with 4 dummy sensors and the bridge; the bridge is put in {@code bridge}. */
     private Agent agent(String id, MqttBridgeConfig config, AtomicReference<MqttBridge> bridge) throws Exception {
         return closing(Agent.builder().port(0).agentId(id).platform(dummies(4)).extension(a -> {
-            MqttBridge b = MqttBridge.start(config, a.agentId(), a.codecName(),
+            MqttBridge b = MqttBridge.start(config, a.agentId(), a.codecName(), a.inProcessCredentials(),
                     sink -> a.openSession("mqtt", () -> true, sink));
             bridge.set(b);
             return b;

@@ -70,10 +70,11 @@ public final class MqttBridge implements AutoCloseable {
      *
      * @param agentId the agent's id, the second level of every topic
      * @param codec the agent's codec, which the session's hello must name
+     * @param credentials what the session's hello presents: the agent's in-process credentials
      * @throws IOException when the store cannot be opened, or the agent refuses the session or a stream
      */
-    public static MqttBridge start(MqttBridgeConfig config, String agentId, String codec, SessionOpener opener)
-            throws IOException {
+    public static MqttBridge start(MqttBridgeConfig config, String agentId, String codec, String credentials,
+                                   SessionOpener opener) throws IOException {
         Topics topics = new Topics(config.topicPrefix(), agentId);
         String clientId = config.clientId() != null ? config.clientId() : "salgate-" + Topics.level(agentId);
         Path file = config.storeFile() != null ? config.storeFile()
@@ -89,7 +90,7 @@ public final class MqttBridge implements AutoCloseable {
         MqttBridge bridge = new MqttBridge(config, topics, store, publisher);
         try {
             publisher.start();
-            bridge.open(opener, codec);
+            bridge.open(opener, codec, credentials);
         } catch (IOException | RuntimeException e) {
             bridge.close();
             throw e;
@@ -97,9 +98,9 @@ public final class MqttBridge implements AutoCloseable {
         return bridge;
     }
 
-    private void open(SessionOpener opener, String codec) throws IOException {
+    private void open(SessionOpener opener, String codec, String credentials) throws IOException {
         session = opener.open(new Sink());
-        HelloReply reply = await(session.hello("mqtt-bridge", codec, ""), "the hello");
+        HelloReply reply = await(session.hello("mqtt-bridge", codec, credentials), "the hello");
         if (!reply.accepted()) {
             throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
         }

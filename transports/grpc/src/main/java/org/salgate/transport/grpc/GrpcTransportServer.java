@@ -9,6 +9,7 @@ import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -83,8 +84,7 @@ final class GrpcTransportServer implements TransportServer {
         } catch (IOException e) {
             server = null;
             shutdownGroups();
-            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage()
-                    + "; choose another port or stop what uses it", e);
+            throw bindFailure(options.host() + ":" + options.port(), e);
         }
         bound = (InetSocketAddress) server.getListenSockets().get(0);
     }
@@ -138,5 +138,23 @@ final class GrpcTransportServer implements TransportServer {
                 group.shutdownGracefully(0, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_GRACE_MILLIS);
             }
         }
+    }
+
+    /**
+     * Why the server could not listen. gRPC's native transport reports a taken port or a foreign
+     * address as its own exception, not the JDK's {@link BindException}; name it as the JDK would,
+     * so that callers tell the causes apart as on every other transport.
+     */
+    static IOException bindFailure(String where, IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String m = String.valueOf(t.getMessage());
+            if (t instanceof BindException || m.contains("already in use") || m.contains("assign requested address")) {
+                String reason = m.substring(m.lastIndexOf(':') + 1).trim();
+                BindException bind = new BindException(reason);
+                bind.initCause(e);
+                return new IOException("cannot listen on " + where + ": " + reason, bind);
+            }
+        }
+        return new IOException("cannot listen on " + where + ": " + e.getMessage(), e);
     }
 }
