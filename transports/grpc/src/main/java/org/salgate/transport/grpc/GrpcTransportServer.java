@@ -27,8 +27,9 @@ import org.salgate.transport.bridge.BridgeSession;
 
 /**
  * A gRPC server with the {@code SalSession} and {@code Sal} services. Messages above the frame
- * limit are refused by gRPC itself (RESOURCE_EXHAUSTED); HTTP/2 flow control, with the server's
- * high-water mark as each stream's ready threshold, is the backpressure.
+ * limit are refused by gRPC itself (RESOURCE_EXHAUSTED). What the agent pushes waits in each
+ * session's (or typed call's) outbound queue, with the server's bound, and goes to gRPC while HTTP/2
+ * flow control, with the server's high-water mark as each stream's ready threshold, says it is ready.
  */
 final class GrpcTransportServer implements TransportServer {
 
