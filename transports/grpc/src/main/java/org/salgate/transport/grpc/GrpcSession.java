@@ -1,17 +1,18 @@
 package org.salgate.transport.grpc;
 
-import com.google.protobuf.ByteString;
 import io.grpc.Context;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.salgate.transport.OutboundQueue;
+import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
-import org.salgate.transport.Session;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
@@ -19,19 +20,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A server session on one {@code SalSession} stream: the client's frames are decoded for the
- * {@link ServerHandler}, the agent's are encoded onto the stream. Writability is gRPC's flow control:
- * the stream is ready while less than the server's high-water mark waits to be sent, and the
- * writability listener runs when gRPC says it is ready again. The handler's calls for this session
- * are made under one lock, so it sees them in order and never at once.
+ * {@link ServerHandler}, the agent's are encoded into the session's {@link OutboundQueue} (its bound,
+ * water marks and slow-consumer behaviour are every session's) and drained onto the stream, one
+ * message per frame, while gRPC says the stream is ready; its on-ready handler resumes the drain.
+ * The handler's calls for this session are made under one lock, so it sees them in order and never
+ * at once.
  */
-final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
+final class GrpcSession extends QueuedSession implements StreamObserver<EncodedFrame> {
 
     private static final Logger LOG = LoggerFactory.getLogger(GrpcSession.class);
 
-    private final long id;
+    /** How long {@link #close()} waits for what was sent to drain before ending the stream regardless. */
+    static final long CLOSE_FLUSH_GRACE_MILLIS = 2_000;
+
     private final String remoteAddress;
     private final String metadataCredentials;
-    private final ConnectionCodec codec;
     private final ServerHandler handler;
     private final ServerCallStreamObserver<EncodedFrame> out;
     private final Context context = Context.current();
@@ -40,19 +43,19 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
     private final Object sendLock = new Object();
     private final AtomicBoolean outboundDone = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
-    private volatile Runnable writabilityListener;
+    /** Guarded by sendLock: a close waits for the queue to drain. */
+    private boolean closing;
 
-    GrpcSession(long id, ServerHandler handler, ConnectionCodec codec, ServerCallStreamObserver<EncodedFrame> out,
-                int writeHighWaterBytes, Runnable onEnd) {
-        this.id = id;
+    GrpcSession(long id, ServerHandler handler, ServerOptions options, ServerCallStreamObserver<EncodedFrame> out,
+                Runnable onEnd) {
+        super(id, options);
         this.remoteAddress = CallContext.remoteAddress();
         this.metadataCredentials = CallContext.credentials();
         this.handler = handler;
-        this.codec = codec;
         this.out = out;
         this.onEnd = onEnd;
-        out.setOnReadyThreshold(writeHighWaterBytes);
-        out.setOnReadyHandler(this::fireWritable);
+        out.setOnReadyThreshold(options.writeHighWaterBytes());
+        out.setOnReadyHandler(this::drain);
         out.setOnCancelHandler(() -> ended(cancellationCause()));
         out.setOnCloseHandler(() -> ended(null));
     }
@@ -74,7 +77,7 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
             }
             Message message;
             try {
-                message = withMetadataCredentials(codec.decode(frame.getFrame().toByteArray()));
+                message = withMetadataCredentials(codec().decode(frame.getFrame().toByteArray()));
             } catch (CodecException e) {
                 fail(e);
                 return;
@@ -124,6 +127,7 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
             return;
         }
         outboundDone.set(true);
+        queue().discard();
         synchronized (handlerLock) {
             try {
                 handler.sessionClosed(this, cause);
@@ -137,53 +141,22 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
     // ------------------------------------------------------------------ outbound (the agent's frames)
 
     @Override
-    public long id() {
-        return id;
-    }
-
-    @Override
     public String remoteAddress() {
         return remoteAddress;
     }
 
     @Override
-    public void send(Message message) {
-        if (outboundDone.get()) {
-            return;
-        }
-        EncodedFrame frame = EncodedFrame.newBuilder().setFrame(ByteString.copyFrom(codec.encode(message))).build();
-        synchronized (sendLock) {
-            if (outboundDone.get()) {
-                return;
+    protected void startWriting() {
+        drain();
+    }
+
+    /** Drains the queue into the stream while it is ready; once a close was asked for and nothing waits, completes it. */
+    private void drain() {
+        StreamWriter.drain(queue(), out, sendLock, outboundDone::get, () -> {
+            if (closing) {
+                finishOutbound(null);
             }
-            try {
-                out.onNext(frame);
-            } catch (IllegalStateException | StatusRuntimeException e) {
-                LOG.debug("{} is closing; a {} was not sent", this, message.getClass().getSimpleName());
-            }
-        }
-    }
-
-    @Override
-    public boolean isWritable() {
-        return !outboundDone.get() && out.isReady();
-    }
-
-    @Override
-    public void setWritabilityListener(Runnable listener) {
-        this.writabilityListener = listener;
-    }
-
-    private void fireWritable() {
-        Runnable listener = writabilityListener;
-        if (listener == null || outboundDone.get()) {
-            return;
-        }
-        try {
-            listener.run();
-        } catch (RuntimeException e) {
-            LOG.warn("the writability listener of {} failed", this, e);
-        }
+        });
     }
 
     @Override
@@ -191,14 +164,39 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
         return !outboundDone.get();
     }
 
-    /** Completes the stream after what was sent before; the end is reported once gRPC has sent it all. */
+    /**
+     * Completes the stream once what was sent before has gone to gRPC, or after a grace period if
+     * the client does not read it; the end is reported once gRPC has sent it all.
+     */
     @Override
     public void close() {
-        finishOutbound(null);
+        queue().close();
+        synchronized (sendLock) {
+            if (outboundDone.get() || closing) {
+                return;
+            }
+            closing = true;
+        }
+        drain();
+        if (!outboundDone.get()) {
+            CompletableFuture.delayedExecutor(CLOSE_FLUSH_GRACE_MILLIS, TimeUnit.MILLISECONDS).execute(() ->
+                    finishOutbound(Status.UNAVAILABLE.withDescription("the session closed and its client did not"
+                            + " read what was sent before within " + CLOSE_FLUSH_GRACE_MILLIS + " ms")));
+        }
+    }
+
+    /** Ends the stream now, dropping what waits: the client stopped reading (or a policy gave up on it). */
+    @Override
+    protected void abort(Throwable cause) {
+        queue().discard();
+        LOG.debug("closing {}: {}", this, cause.toString());
+        finishOutbound(Status.RESOURCE_EXHAUSTED.withDescription(cause.getMessage()));
+        ended(cause);
     }
 
     /** Ends the stream because the server stops; the end is reported by the cancel or close handler. */
-    void abort(Status status) {
+    void stop(Status status) {
+        queue().discard();
         finishOutbound(status);
     }
 
@@ -207,6 +205,7 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
             if (!outboundDone.compareAndSet(false, true)) {
                 return;
             }
+            queue().discard();
             try {
                 if (error == null) {
                     out.onCompleted();
@@ -222,10 +221,5 @@ final class GrpcSession implements Session, StreamObserver<EncodedFrame> {
     /** For a server that stops: reports the end if gRPC has not. */
     void reportEndIfPending() {
         ended(null);
-    }
-
-    @Override
-    public String toString() {
-        return "session " + id + " (" + remoteAddress + ")";
     }
 }

@@ -1,6 +1,5 @@
 package org.salgate.transport.grpc;
 
-import com.google.protobuf.ByteString;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -19,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
@@ -32,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * A client of the {@code SalSession} service: one channel with its own I/O thread, one session stream
  * on it. The agent's frames reach the {@link ClientHandler} in order, one at a time; a handler that
  * blocks holds this connection only, and gRPC flow control then stops the agent pushing to it.
+ * Requests wait in the connection's {@link OutboundQueue} and go to gRPC while the stream is ready.
  */
 final class GrpcTransportClient implements TransportClient {
 
@@ -41,6 +42,7 @@ final class GrpcTransportClient implements TransportClient {
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
+    private final OutboundQueue<byte[]> queue;
     private final AtomicBoolean reported = new AtomicBoolean();
     private EventLoopGroup group;
     private ManagedChannel channel;
@@ -52,6 +54,7 @@ final class GrpcTransportClient implements TransportClient {
     GrpcTransportClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.codec = new ConnectionCodec(options.codec());
+        this.queue = OutboundQueue.forClient(options, this::drain);
     }
 
     @Override
@@ -117,13 +120,16 @@ final class GrpcTransportClient implements TransportClient {
         if (c == null || closing || ended) {
             throw new IOException("the connection to " + target() + " is closed");
         }
-        EncodedFrame frame = EncodedFrame.newBuilder().setFrame(ByteString.copyFrom(codec.encode(message))).build();
-        synchronized (c) {
-            if (closing || ended) {
-                throw new IOException("the connection to " + target() + " is closed");
-            }
-            c.onNext(frame);
+        queue.offerRequest(codec.encode(message), target());
+    }
+
+    /** Hands waiting requests to the stream while it is ready; its on-ready handler calls this again. */
+    private void drain() {
+        ClientCallStreamObserver<EncodedFrame> c = call;
+        if (c == null) {
+            return;
         }
+        StreamWriter.drain(queue, c, c, () -> closing || ended, () -> { });
     }
 
     @Override
@@ -179,6 +185,7 @@ final class GrpcTransportClient implements TransportClient {
 
     private void report(Throwable cause) {
         ended = true;
+        queue.discard();
         if (!reported.compareAndSet(false, true)) {
             return;
         }
@@ -198,6 +205,7 @@ final class GrpcTransportClient implements TransportClient {
 
         @Override
         public void beforeStart(ClientCallStreamObserver<EncodedFrame> requests) {
+            requests.setOnReadyHandler(GrpcTransportClient.this::drain);
             call = requests;
         }
 

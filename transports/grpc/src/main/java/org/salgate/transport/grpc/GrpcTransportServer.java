@@ -27,8 +27,9 @@ import org.salgate.transport.bridge.BridgeSession;
 
 /**
  * A gRPC server with the {@code SalSession} and {@code Sal} services. Messages above the frame
- * limit are refused by gRPC itself (RESOURCE_EXHAUSTED); HTTP/2 flow control, with the server's
- * high-water mark as each stream's ready threshold, is the backpressure.
+ * limit are refused by gRPC itself (RESOURCE_EXHAUSTED). What the agent pushes waits in each
+ * session's (or typed call's) outbound queue, with the server's bound, and goes to gRPC while HTTP/2
+ * flow control, with the server's high-water mark as each stream's ready threshold, says it is ready.
  */
 final class GrpcTransportServer implements TransportServer {
 
@@ -64,10 +65,10 @@ final class GrpcTransportServer implements TransportServer {
                 .maxInboundMessageSize(options.maxFrameBytes())
                 .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
                 .addStreamTracerFactory(StreamStatus.FACTORY)
-                .addService(ServerInterceptors.intercept(new SessionService(handler, options.codec(),
-                        options.writeHighWaterBytes(), sessionIds, sessions), context))
-                .addService(ServerInterceptors.intercept(new SalService(handler, options.codec().name(),
-                        options.writeHighWaterBytes(), sessionIds, calls), context));
+                .addService(ServerInterceptors.intercept(new SessionService(handler, options, sessionIds, sessions),
+                        context))
+                .addService(ServerInterceptors.intercept(new SalService(handler, options, sessionIds, calls),
+                        context));
         // TLS goes here: builder.sslContext(...) (grpc-netty-shaded's GrpcSslContexts.forServer); plaintext today.
         if (GrpcTransportProvider.directExecutor(options.properties())) {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
@@ -107,7 +108,7 @@ final class GrpcTransportServer implements TransportServer {
         Status stopping = Status.UNAVAILABLE.withDescription("the agent is stopping");
         server.shutdown();
         for (GrpcSession session : List.copyOf(sessions)) {
-            session.abort(stopping);
+            session.stop(stopping);
         }
         for (BridgeSession call : List.copyOf(calls)) {
             call.close();

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.transport.grpc.proto.SalGrpc;
 import org.salgate.wire.Call;
@@ -35,15 +36,15 @@ final class SalService extends SalGrpc.SalImplBase {
 
     private final ServerHandler handler;
     private final String codecName;
-    private final int writeHighWaterBytes;
+    private final ServerOptions bound;
     private final AtomicLong ids;
     private final Set<BridgeSession> open;
 
-    SalService(ServerHandler handler, String codecName, int writeHighWaterBytes, AtomicLong ids,
-               Set<BridgeSession> open) {
+    /** @param bound the server's options: its codec, and its bound on what waits for each call */
+    SalService(ServerHandler handler, ServerOptions bound, AtomicLong ids, Set<BridgeSession> open) {
         this.handler = handler;
-        this.codecName = codecName;
-        this.writeHighWaterBytes = writeHighWaterBytes;
+        this.codecName = bound.codec().name();
+        this.bound = bound;
         this.ids = ids;
         this.open = open;
     }
@@ -174,7 +175,7 @@ final class SalService extends SalGrpc.SalImplBase {
 
     /** A bridge session whose pushes go to {@code out}, paced by gRPC flow control and ended by a cancel. */
     private <T> BridgeSession pushing(String method, ServerCallStreamObserver<T> out, PushSink<T> sink) {
-        out.setOnReadyThreshold(writeHighWaterBytes);
+        out.setOnReadyThreshold(bound.writeHighWaterBytes());
         BridgeSession session = open(method, out::isReady, sink);
         Runnable close = () -> {
             session.closeByCaller();
@@ -202,7 +203,7 @@ final class SalService extends SalGrpc.SalImplBase {
 
     private BridgeSession open(String method, BooleanSupplier writable, BridgeSession.Sink sink) {
         BridgeSession session = BridgeSession.open(handler, ids.incrementAndGet(), CallContext.remoteAddress(),
-                writable, sink);
+                writable, sink, bound);
         open.add(session);
         return session;
     }

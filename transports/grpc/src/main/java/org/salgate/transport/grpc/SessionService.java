@@ -5,24 +5,21 @@ import io.grpc.stub.StreamObserver;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
-import org.salgate.wire.Codec;
-import org.salgate.wire.ConnectionCodec;
 
 /** {@code SalSession}: each call is one {@link GrpcSession} on the agent's handler. */
 final class SessionService extends SalSessionGrpc.SalSessionImplBase {
 
     private final ServerHandler handler;
-    private final Codec codec;
-    private final int writeHighWaterBytes;
+    private final ServerOptions options;
     private final AtomicLong ids;
     private final Set<GrpcSession> open;
 
-    SessionService(ServerHandler handler, Codec codec, int writeHighWaterBytes, AtomicLong ids, Set<GrpcSession> open) {
+    SessionService(ServerHandler handler, ServerOptions options, AtomicLong ids, Set<GrpcSession> open) {
         this.handler = handler;
-        this.codec = codec;
-        this.writeHighWaterBytes = writeHighWaterBytes;
+        this.options = options;
         this.ids = ids;
         this.open = open;
     }
@@ -30,8 +27,8 @@ final class SessionService extends SalSessionGrpc.SalSessionImplBase {
     @Override
     public StreamObserver<EncodedFrame> session(StreamObserver<EncodedFrame> responses) {
         GrpcSession[] self = new GrpcSession[1];
-        GrpcSession session = new GrpcSession(ids.incrementAndGet(), handler, new ConnectionCodec(codec),
-                (ServerCallStreamObserver<EncodedFrame>) responses, writeHighWaterBytes, () -> open.remove(self[0]));
+        GrpcSession session = new GrpcSession(ids.incrementAndGet(), handler, options,
+                (ServerCallStreamObserver<EncodedFrame>) responses, () -> open.remove(self[0]));
         self[0] = session;
         open.add(session);
         session.open();

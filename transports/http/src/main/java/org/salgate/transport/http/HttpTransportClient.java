@@ -1,7 +1,6 @@
 package org.salgate.transport.http;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -12,7 +11,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
@@ -25,7 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
+import org.salgate.transport.netty.ChannelWriter;
 import org.salgate.transport.netty.EventLoops;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
@@ -42,13 +42,23 @@ final class HttpTransportClient implements TransportClient {
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
+    private final OutboundQueue<byte[]> queue;
     private EventLoopGroup group;
     private volatile Channel channel;
+    private volatile ChannelWriter writer;
     private boolean closed;
 
     HttpTransportClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.codec = new ConnectionCodec(options.codec());
+        this.queue = OutboundQueue.forClient(options, this::wake);
+    }
+
+    private void wake() {
+        ChannelWriter w = writer;
+        if (w != null) {
+            w.wake();
+        }
     }
 
     @Override
@@ -115,6 +125,9 @@ final class HttpTransportClient implements TransportClient {
         EventLoopGroup ownGroup = group;
         ch.closeFuture().addListener(f -> ownGroup.shutdownGracefully(EventLoops.SHUTDOWN_QUIET_MILLIS,
                 EventLoops.SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
+        // Requests leave through the connection's queue, as on the netty transport, one binary message each.
+        writer = new ChannelWriter(ch, queue, WebSocketFrames.INSTANCE);
+        ch.closeFuture().addListener(f -> queue.discard());
         channel = ch;
     }
 
@@ -135,7 +148,7 @@ final class HttpTransportClient implements TransportClient {
         if (ch == null || !ch.isActive()) {
             throw new IOException("the connection to " + target() + " is closed");
         }
-        ch.writeAndFlush(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(codec.encode(message))), ch.voidPromise());
+        queue.offerRequest(codec.encode(message), target());
     }
 
     @Override

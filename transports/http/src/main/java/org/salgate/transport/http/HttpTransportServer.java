@@ -27,7 +27,7 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.netty.EventLoops;
-import org.salgate.wire.ConnectionCodec;
+import org.salgate.transport.netty.NettySession;
 
 /**
  * An HTTP/1.1 server on Netty: one acceptor thread and {@link ServerOptions#ioThreads()} I/O threads.
@@ -63,7 +63,7 @@ final class HttpTransportServer implements TransportServer {
             throw new IllegalStateException("this server was started already; create a new one to start again");
         }
         started = true;
-        api = new RestApi(handler, options.codec().name(), sessionIds);
+        api = new RestApi(handler, options, sessionIds);
         acceptor = EventLoops.create(1, "salgate-http-accept", false);
         workers = EventLoops.create(options.ioThreads(), "salgate-http-io", false);
         WebSocketServerProtocolConfig webSocket = WebSocketServerProtocolConfig.newBuilder()
@@ -100,10 +100,8 @@ final class HttpTransportServer implements TransportServer {
                         p.addLast("gate", new WebSocketGate("websocket"));
                         p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
                         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
-                        p.addLast("session", new WebSocketServerHandler(handler,
-                                () -> new WebSocketSession(sessionIds.incrementAndGet(), ch,
-                                        new ConnectionCodec(options.codec())),
-                                options.writeHighWaterBytes()));
+                        p.addLast("session", new WebSocketServerHandler(handler, () -> new NettySession(
+                                sessionIds.incrementAndGet(), ch, options, WebSocketFrames.INSTANCE)));
                         p.addLast("rest", new RestHandler(api, deadline));
                     }
                 });

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Call;
 import org.salgate.wire.ErrorCode;
@@ -41,14 +42,17 @@ final class RestApi {
 
     private final ServerHandler handler;
     private final String codecName;
+    private final ServerOptions bound;
     private final AtomicLong sessionIds;
     private final Router router = new Router();
     private final StaticFiles files = new StaticFiles();
     private final Set<BridgeSession> open = ConcurrentHashMap.newKeySet();
 
-    RestApi(ServerHandler handler, String codecName, AtomicLong sessionIds) {
+    /** @param bound the server's options: its codec, and its bound on what waits for each caller */
+    RestApi(ServerHandler handler, ServerOptions bound, AtomicLong sessionIds) {
         this.handler = handler;
-        this.codecName = codecName;
+        this.codecName = bound.codec().name();
+        this.bound = bound;
         this.sessionIds = sessionIds;
         for (String file : StaticFiles.FILES) {
             router.add(HttpMethod.GET, "/" + file, ex -> ex.respond(files.get(file)));
@@ -235,7 +239,7 @@ final class RestApi {
     private BridgeSession open(Exchange ex, BridgeSession.Sink sink) {
         var channel = ex.context().channel();
         BridgeSession session = BridgeSession.open(handler, sessionIds.incrementAndGet(), "http " + ex.remoteAddress(),
-                channel::isWritable, sink);
+                channel::isWritable, sink, bound);
         open.add(session);
         channel.closeFuture().addListener(f -> {
             session.closeByCaller();

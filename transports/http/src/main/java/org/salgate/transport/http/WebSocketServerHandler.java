@@ -1,16 +1,15 @@
 package org.salgate.transport.http;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.function.Supplier;
 import org.salgate.transport.ServerHandler;
+import org.salgate.transport.netty.NettySession;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
@@ -18,31 +17,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The WebSocket end of a server connection: once the handshake on
- * {@value HttpTransportProvider#WEBSOCKET_PATH} completed, the connection is a {@link WebSocketSession}
- * and each binary message one salgate frame for the {@link ServerHandler}. Until then HTTP requests
- * pass on to the REST handler.
- *
- * <p>Reading stops once the queued outbound bytes pass twice the high-water mark and resumes when
- * the channel is writable again, so a client that sends requests without reading the answers cannot
- * make the server buffer without bound.
+ * {@value HttpTransportProvider#WEBSOCKET_PATH} completed, the connection is a session (the netty
+ * transport's, its queue written as {@link WebSocketFrames}) and each binary message one salgate
+ * frame for the {@link ServerHandler}. Until then HTTP requests pass on to the REST handler.
+ * Outbound bytes are bounded by the session's queue, which closes a session whose client stops
+ * reading, so reading never has to stop here.
  */
 final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketServerHandler.class);
 
     private final ServerHandler handler;
-    private final Supplier<WebSocketSession> sessions;
-    private final long stopReadingAboveBytes;
-    private WebSocketSession session;
+    private final Supplier<NettySession> sessions;
+    private NettySession session;
     private Throwable failure;
 
     /**
      * @param sessions makes the session of a connection whose handshake completed
      */
-    WebSocketServerHandler(ServerHandler handler, Supplier<WebSocketSession> sessions, int writeHighWaterBytes) {
+    WebSocketServerHandler(ServerHandler handler, Supplier<NettySession> sessions) {
         this.handler = handler;
         this.sessions = sessions;
-        this.stopReadingAboveBytes = 2L * writeHighWaterBytes;
     }
 
     @Override
@@ -102,32 +97,6 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-        Channel ch = ctx.channel();
-        if (session != null && !ch.isWritable() && pendingBytes(ch) > stopReadingAboveBytes) {
-            ch.config().setAutoRead(false);
-        }
-        super.channelReadComplete(ctx);
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        Channel ch = ctx.channel();
-        if (session != null && ch.isWritable()) {
-            if (failure == null && !ch.config().isAutoRead()) {
-                ch.config().setAutoRead(true);
-            }
-            session.fireWritable();
-        }
-        super.channelWritabilityChanged(ctx);
-    }
-
-    private static long pendingBytes(Channel ch) {
-        ChannelOutboundBuffer buffer = ch.unsafe().outboundBuffer();
-        return buffer == null ? 0 : buffer.totalPendingWriteBytes();
-    }
-
-    @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (session == null) {
             LOG.debug("closing HTTP connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
@@ -140,6 +109,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (session != null) {
+            session.discardWaiting();
             try {
                 handler.sessionClosed(session, failure);
             } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
 import org.salgate.wire.Message;
 
@@ -34,7 +35,7 @@ class OpenApiDocumentTest {
 
     private static Set<String> routedOperations() {
         Set<String> operations = new TreeSet<>();
-        for (Router.Route route : new RestApi(UNUSED, "protobuf", new AtomicLong()).router().routes()) {
+        for (Router.Route route : new RestApi(UNUSED, ServerOptions.builder().build(), new AtomicLong()).router().routes()) {
             if (route.template().startsWith("/api/")) {
                 operations.add(route.method().name() + " " + route.template());
             }

@@ -3,6 +3,7 @@ package org.salgate.transport.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -11,11 +12,42 @@ import org.salgate.wire.Framing;
 
 /**
  * Drains a connection's {@link OutboundQueue} into its Netty channel: one event loop task per
- * drain, each batch copied once into a pooled direct buffer, one flush per task. The queue counts a
- * batch until Netty reports it written, so writability covers what waits in the channel too. A
- * failed write is raised in the pipeline, whose last handler closes the channel with that cause.
+ * drain, each batch handed to the channel by its {@link Carrier} (on a byte stream, copied once
+ * into a pooled direct buffer behind length prefixes), one flush per task. The queue counts a batch
+ * until Netty reports it written, so writability covers what waits in the channel too. A failed
+ * write is raised in the pipeline, whose last handler closes the channel with that cause.
  */
-final class ChannelWriter {
+public final class ChannelWriter {
+
+    /**
+     * How a channel carries encoded messages: the writes that make a batch, and what a graceful
+     * close writes last. Runs on the channel's event loop.
+     */
+    public interface Carrier {
+
+        /** Writes the batch's messages, in order, without flushing; returns the last write's future. */
+        ChannelFuture write(Channel channel, OutboundQueue.Batch<byte[]> batch);
+
+        /** What is written and flushed after the last batch before the channel closes. */
+        Object farewell();
+    }
+
+    /** A byte stream: each batch framed by {@link Framing#write} into one direct buffer. */
+    public static final Carrier LENGTH_PREFIXED = new Carrier() {
+        @Override
+        public ChannelFuture write(Channel channel, OutboundQueue.Batch<byte[]> batch) {
+            int bytes = Math.toIntExact(batch.bytes());
+            ByteBuf buffer = channel.alloc().directBuffer(bytes, bytes);
+            Framing.write(batch.items(), buffer.nioBuffer(0, bytes));
+            buffer.writerIndex(bytes);
+            return channel.write(buffer);
+        }
+
+        @Override
+        public Object farewell() {
+            return Unpooled.EMPTY_BUFFER; // completes once everything written before it has been flushed
+        }
+    };
 
     /** Batches written before a flush; a drain that has more reschedules itself so the loop stays fair. */
     static final int BATCHES_PER_FLUSH = 16;
@@ -24,15 +56,21 @@ final class ChannelWriter {
 
     private final Channel channel;
     private final OutboundQueue<byte[]> queue;
+    private final Carrier carrier;
     private final Runnable drainTask = this::drain;
 
     ChannelWriter(Channel channel, OutboundQueue<byte[]> queue) {
+        this(channel, queue, LENGTH_PREFIXED);
+    }
+
+    public ChannelWriter(Channel channel, OutboundQueue<byte[]> queue, Carrier carrier) {
         this.channel = channel;
         this.queue = queue;
+        this.carrier = carrier;
     }
 
     /** The queue's wake: schedules a drain on the channel's event loop. */
-    void wake() {
+    public void wake() {
         try {
             channel.eventLoop().execute(drainTask);
         } catch (RejectedExecutionException e) {
@@ -48,11 +86,8 @@ final class ChannelWriter {
                 channel.flush();
                 return;
             }
-            int bytes = Math.toIntExact(batch.bytes());
-            ByteBuf buffer = channel.alloc().directBuffer(bytes, bytes);
-            Framing.write(batch.items(), buffer.nioBuffer(0, bytes));
-            buffer.writerIndex(bytes);
-            channel.write(buffer).addListener(f -> {
+            long bytes = batch.bytes();
+            carrier.write(channel, batch).addListener(f -> {
                 queue.written(bytes);
                 if (!f.isSuccess() && channel.isActive()) {
                     channel.pipeline().fireExceptionCaught(f.cause());
@@ -64,7 +99,7 @@ final class ChannelWriter {
     }
 
     /** Closes the channel once what was queued has been written, or after a grace period. */
-    void closeAfterFlush() {
+    public void closeAfterFlush() {
         queue.close();
         if (!channel.isOpen()) {
             return;
@@ -74,8 +109,7 @@ final class ChannelWriter {
                 while (queue.hasWaiting()) {
                     drain();
                 }
-                // Completes once everything written before it has been flushed.
-                channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
             });
             var forced = channel.eventLoop().schedule(() -> {
                 channel.close();

@@ -5,16 +5,24 @@ import java.net.SocketAddress;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
 
-/** A server session on one Netty channel, whose outbound queue a {@link ChannelWriter} drains. */
-final class NettySession extends QueuedSession {
+/**
+ * A server session on one Netty channel, whose outbound queue a {@link ChannelWriter} drains: on
+ * the netty transport as length-prefixed frames, on others (a WebSocket) as their {@link
+ * ChannelWriter.Carrier} writes them.
+ */
+public final class NettySession extends QueuedSession {
 
     private final Channel channel;
     private final ChannelWriter writer;
 
     NettySession(long id, Channel channel, ServerOptions options) {
+        this(id, channel, options, ChannelWriter.LENGTH_PREFIXED);
+    }
+
+    public NettySession(long id, Channel channel, ServerOptions options, ChannelWriter.Carrier carrier) {
         super(id, options);
         this.channel = channel;
-        this.writer = new ChannelWriter(channel, queue());
+        this.writer = new ChannelWriter(channel, queue(), carrier);
     }
 
     @Override
@@ -46,7 +54,7 @@ final class NettySession extends QueuedSession {
     }
 
     /** The channel closed: frames still waiting are dropped. */
-    void discardWaiting() {
+    public void discardWaiting() {
         queue().discard();
     }
 }
