@@ -1,8 +1,13 @@
 package org.salgate.transport.grpc;
 
+import io.grpc.CallOptions;
+import io.grpc.ChannelCredentials;
+import io.grpc.ClientCall;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Status;
+import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -22,6 +27,7 @@ import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
@@ -68,13 +74,15 @@ final class GrpcTransportClient implements TransportClient {
         }
         this.handler = handler;
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(options.host(), options.port())
+        NettyChannelBuilder builder = (options.tls() == null ? NettyChannelBuilder.forAddress(options.host(), options.port())
+                        : NettyChannelBuilder.forAddress(options.host(), options.port(), credentials(options.tls())))
                 .eventLoopGroup(group)
                 .channelType(NioSocketChannel.class)
                 .maxInboundMessageSize(options.maxFrameBytes())
                 .flowControlWindow(GrpcTransportServer.FLOW_CONTROL_WINDOW_BYTES);
-        // TLS goes here: builder.sslContext(...) instead of plaintext.
-        builder.usePlaintext();
+        if (options.tls() == null) {
+            builder.usePlaintext();
+        }
         if (GrpcTransportProvider.directExecutor(options.properties())) {
             // Safe: this channel has its own I/O thread, so a handler that blocks holds this connection only.
             builder.directExecutor();
@@ -94,8 +102,7 @@ final class GrpcTransportClient implements TransportClient {
         ConnectivityState state = channel.getState(true);
         while (state != ConnectivityState.READY) {
             if (state == ConnectivityState.TRANSIENT_FAILURE || state == ConnectivityState.SHUTDOWN) {
-                throw new IOException("cannot connect to " + target() + " (" + state
-                        + "); check that an agent listens there with the grpc transport");
+                throw connectFailure(state);
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -111,6 +118,54 @@ final class GrpcTransportClient implements TransportClient {
                 throw new IOException("interrupted while connecting to " + target(), e);
             }
             state = channel.getState(true);
+        }
+    }
+
+    /**
+     * TLS trusting as the config says, through gRPC's own TLS (TLS 1.3 and 1.2). gRPC checks that
+     * the certificate names the host dialled; a pinned config's trust manager decides alone.
+     */
+    private static ChannelCredentials credentials(TlsConfig tls) {
+        return TlsChannelCredentials.newBuilder().trustManager(tls.trustManager()).build();
+    }
+
+    /**
+     * Why the channel failed to connect. The channel's state does not carry the cause; a call
+     * started on a failed channel fails at once (it never reaches the agent) with the status of
+     * the last connection attempt, whose cause is the I/O or TLS error.
+     */
+    private IOException connectFailure(ConnectivityState state) {
+        Status status = lastConnectionStatus();
+        Throwable cause = status == null ? null : status.asException();
+        if (options.tls() != null) {
+            return new IOException(options.tls().describeFailure(target(), cause != null ? cause
+                    : new IOException("the channel is in state " + state)), cause);
+        }
+        String why = status == null ? state.toString() : status.getCode() + ": " + status.getDescription();
+        return new IOException("cannot connect to " + target() + " (" + why + "); check that an agent listens there"
+                + " with the grpc transport, and whether it runs with TLS (then connect with --tls, --tls-ca or"
+                + " --tls-pin)", cause);
+    }
+
+    private Status lastConnectionStatus() {
+        CompletableFuture<Status> closed = new CompletableFuture<>();
+        ClientCall<EncodedFrame, EncodedFrame> probe = channel.newCall(SalSessionGrpc.getSessionMethod(),
+                CallOptions.DEFAULT.withDeadlineAfter(1, TimeUnit.SECONDS));
+        probe.start(new ClientCall.Listener<>() {
+            @Override
+            public void onClose(Status status, Metadata trailers) {
+                closed.complete(status);
+            }
+        }, new Metadata());
+        try {
+            return closed.get(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            probe.cancel("interrupted", e);
+            return null;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            probe.cancel("no status in time", null);
+            return null;
         }
     }
 

@@ -27,6 +27,7 @@ import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.netty.ChannelWriter;
 import org.salgate.transport.netty.EventLoops;
+import org.salgate.transport.netty.TlsHandlers;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 
@@ -71,7 +72,8 @@ final class HttpTransportClient implements TransportClient {
             throw new IllegalStateException("this client is connected already");
         }
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        URI uri = URI.create("ws://" + hostForUri() + ":" + options.port() + HttpTransportProvider.WEBSOCKET_PATH);
+        String scheme = options.tls() != null ? "wss://" : "ws://";
+        URI uri = URI.create(scheme + hostForUri() + ":" + options.port() + HttpTransportProvider.WEBSOCKET_PATH);
         WebSocketClientProtocolConfig webSocket = WebSocketClientProtocolConfig.newBuilder()
                 .webSocketUri(uri)
                 .maxFramePayloadLength(options.maxFrameBytes())
@@ -90,7 +92,7 @@ final class HttpTransportClient implements TransportClient {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ChannelPipeline p = ch.pipeline();
-                        // TLS: an SslHandler goes first, here.
+                        TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis);
                         p.addLast("http", new HttpClientCodec());
                         p.addLast("handshake", new HttpObjectAggregator(MAX_HANDSHAKE_BYTES));
                         p.addLast("websocket", new WebSocketClientProtocolHandler(webSocket));
@@ -105,6 +107,13 @@ final class HttpTransportClient implements TransportClient {
                 String why = connecting.isDone() ? String.valueOf(connecting.cause().getMessage())
                         : "timed out after " + timeoutMillis + " ms";
                 throw failed(why, connecting.cause());
+            }
+            try {
+                TlsHandlers.awaitHandshake(connecting.channel(), options.tls(), target(), timeoutMillis);
+            } catch (IOException e) {
+                connecting.channel().close();
+                EventLoops.shutdown(group);
+                throw e;
             }
             handshake.get(timeoutMillis + 1_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -133,8 +142,10 @@ final class HttpTransportClient implements TransportClient {
 
     private IOException failed(String why, Throwable cause) {
         EventLoops.shutdown(group);
+        String tlsHint = options.tls() != null ? ""
+                : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)";
         return new IOException("cannot connect to " + target() + ": " + why
-                + "; check that an agent listens there with the http transport", cause);
+                + "; check that an agent listens there with the http transport" + tlsHint, cause);
     }
 
     private String hostForUri() {

@@ -28,6 +28,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.netty.EventLoops;
 import org.salgate.transport.netty.NettySession;
+import org.salgate.transport.netty.TlsHandlers;
 
 /**
  * An HTTP/1.1 server on Netty: one acceptor thread and {@link ServerOptions#ioThreads()} I/O threads.
@@ -87,7 +88,8 @@ final class HttpTransportServer implements TransportServer {
                     protected void initChannel(SocketChannel ch) {
                         connections.add(ch);
                         ChannelPipeline p = ch.pipeline();
-                        // TLS: an SslHandler goes first, here, so that everything below reads plain HTTP.
+                        // First, so that everything below reads plain HTTP.
+                        TlsHandlers.addServer(ch, options.tls());
                         HeaderDeadline deadline = new HeaderDeadline(limits.headerTimeoutMillis());
                         p.addLast("deadline", deadline);
                         // Streams push from their own threads, one message per write: flushes

@@ -6,15 +6,18 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.salgate.transport.tls.TlsConfig;
 
-/** Puts TLS first in a channel's pipeline, and waits for a client's handshake. */
-final class TlsHandlers {
+/**
+ * Puts TLS first in a channel's pipeline, and waits for a client's handshake: for the Netty
+ * transport and the transports built on Netty (HTTP).
+ */
+public final class TlsHandlers {
 
     private static final String NAME = "tls";
 
     private TlsHandlers() {}
 
     /** Adds a server-side TLS handler when {@code tls} is set; a client that does not finish its handshake in time is closed. */
-    static void addServer(Channel ch, TlsConfig tls) {
+    public static void addServer(Channel ch, TlsConfig tls) {
         if (tls != null) {
             SslHandler handler = new SslHandler(tls.serverEngine());
             handler.setHandshakeTimeoutMillis(TlsConfig.HANDSHAKE_TIMEOUT.toMillis());
@@ -23,7 +26,7 @@ final class TlsHandlers {
     }
 
     /** Adds a client-side TLS handler for {@code host:port} when {@code tls} is set. */
-    static void addClient(Channel ch, TlsConfig tls, String host, int port, long handshakeTimeoutMillis) {
+    public static void addClient(Channel ch, TlsConfig tls, String host, int port, long handshakeTimeoutMillis) {
         if (tls != null) {
             SslHandler handler = new SslHandler(tls.clientEngine(host, port));
             handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
@@ -36,7 +39,7 @@ final class TlsHandlers {
      *
      * @throws IOException saying why the handshake failed
      */
-    static void awaitHandshake(Channel ch, TlsConfig tls, String target, long timeoutMillis) throws IOException {
+    public static void awaitHandshake(Channel ch, TlsConfig tls, String target, long timeoutMillis) throws IOException {
         SslHandler handler = ch.pipeline().get(SslHandler.class);
         if (handler == null) {
             return;

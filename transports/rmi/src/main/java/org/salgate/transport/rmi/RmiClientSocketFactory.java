@@ -120,7 +120,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
             config = bound.config();
             name = bound.host();
         } else {
-            throw new IOException("the RMI agent at " + target + ":" + port + " serves TLS; connect with TLS"
+            throw new TlsFailure("the RMI agent at " + target + ":" + port + " serves TLS; connect with TLS"
                     + " (--tls, --tls-ca or --tls-pin)");
         }
         SSLSocket socket = config.clientSocket(plain, name, port);
@@ -130,9 +130,18 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
             socket.setSoTimeout(0);
             return socket;
         } catch (IOException e) {
-            IOException failure = new IOException(config.describeFailure(name + ":" + port, e));
+            IOException failure = new TlsFailure(config.describeFailure(name + ":" + port, e));
             failure.addSuppressed(e);
             throw failure;
+        }
+    }
+
+    /** A connection refused because TLS does not fit; its message says why, for the caller to pass on. */
+    static final class TlsFailure extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TlsFailure(String message) {
+            super(message);
         }
     }
 

@@ -23,7 +23,6 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.net.ssl.SSLException;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
@@ -129,12 +128,17 @@ final class RmiTransportClient implements TransportClient {
             if (cause instanceof NotBoundException || cause instanceof ClassCastException) {
                 throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", cause);
             }
-            boolean brokeOff = cause instanceof ConnectIOException || hasCause(cause, EOFException.class)
-                    || hasCause(cause, StreamCorruptedException.class);
-            if (brokeOff && tls == null && !hasCause(cause, SSLException.class)) {
+            for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof RmiClientSocketFactory.TlsFailure refused) {
+                    throw new IOException(refused.getMessage(), cause);
+                }
+            }
+            if (cause instanceof ConnectIOException || hasCause(cause, EOFException.class)
+                    || hasCause(cause, StreamCorruptedException.class)) {
                 throw new IOException("the server at " + where + " is not an RMI agent (it broke off the RMI"
-                        + " handshake); check which transport the agent uses, and whether it runs with TLS (then"
-                        + " connect with --tls, --tls-ca or --tls-pin)", cause);
+                        + " handshake); check which transport the agent uses"
+                        + (tls == null ? ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"
+                                : ""), cause);
             }
             if (cause instanceof RemoteException) {
                 throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(cause)

@@ -1,0 +1,10 @@
+package org.salgate.transport.tck;
+
+/** The agent and client over the HTTP transport against the agent-level suite, over TLS. */
+class HttpTlsAgentConformanceTest extends HttpAgentConformanceTest {
+
+    @Override
+    protected boolean tls() {
+        return true;
+    }
+}
