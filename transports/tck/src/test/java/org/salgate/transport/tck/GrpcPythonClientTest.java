@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class GrpcPythonClientTest {
 
-    private static final Pattern LISTENING = Pattern.compile("listening on \\S*:(\\d+) with transport grpc");
+    private static final Pattern LISTENING = Pattern.compile("listening on \\S*:(\\d+) \\(grpc");
 
     private static Path required(String property) {
         String value = System.getProperty(property);
