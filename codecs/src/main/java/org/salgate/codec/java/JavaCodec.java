@@ -96,6 +96,9 @@ public final class JavaCodec implements Codec {
             return MessageTree.read(node.toTree(Math.max(MIN_EXPANSION, (long) EXPANSION_PER_BYTE * length)));
         } catch (SerialNode.TooLargeException e) {
             throw new CodecException("not a valid java message: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // the tree's fields come from the stream: a missing name or child, or arrays of other lengths
+            throw new CodecException("not a valid java message: the message tree is malformed (" + e + ")", e);
         }
     }
 
