@@ -91,9 +91,29 @@ final class GrpcTransportServer implements TransportServer {
             server = null;
             shutdownGroups();
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage()
-                    + "; choose another port or stop what uses it", e);
+                    + "; choose another port or stop what uses it", asBindException(e));
         }
         bound = (InetSocketAddress) server.getListenSockets().get(0);
+    }
+
+    /**
+     * The failure to bind, as a {@link java.net.BindException} when it is one: grpc's native
+     * (epoll) transport reports a taken port as its own IOException ("bind(..) failed ...: Address
+     * already in use"), which callers could not tell from other I/O errors.
+     */
+    private static IOException asBindException(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                return e;
+            }
+            String m = String.valueOf(t.getMessage());
+            if (m.startsWith("bind(..) failed") && m.contains("Address already in use")) {
+                java.net.BindException bind = new java.net.BindException("Address already in use");
+                bind.initCause(e);
+                return bind;
+            }
+        }
+        return e;
     }
 
     /** TLS with the config's key, through gRPC's own TLS (which enables TLS 1.3 and 1.2). */
