@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.salgate.agent.testing.AgentFixture;
-import org.salgate.agent.testing.Documents;
 import org.salgate.agent.testing.FakeSession;
 import org.salgate.agent.testing.PluginBuilder;
 import org.salgate.sensorml.Pcml;
@@ -85,7 +84,6 @@ class PlatformTest {
 
     @Test
     void addProtocolFromPcmlAtRunTimeAndReadItsConfiguration() throws Exception {
-        Documents.assumeImplemented();
         fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
         FakeSession s = fixture.connect();
         fixture.ok(s, new Call.SubscribeEvents(), Result.Ack.class);
@@ -110,7 +108,6 @@ class PlatformTest {
 
     @Test
     void addProtocolLoadsAPluginJarIntoARunningAgent(@TempDir Path dir) throws Exception {
-        Documents.assumeImplemented();
         Path jar = PluginBuilder.jar(PluginBuilder.classDirectory(dir, "extjar"), dir.resolve("ext.jar"));
         fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()), b -> b.pluginDirectories(List.of(dir)));
         FakeSession s = fixture.connect();

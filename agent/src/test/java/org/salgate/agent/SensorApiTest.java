@@ -10,7 +10,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.testing.AgentFixture;
-import org.salgate.agent.testing.Documents;
 import org.salgate.agent.testing.FakeSession;
 import org.salgate.agent.testing.TestPlugin;
 import org.salgate.sensorml.Cml;
@@ -143,7 +142,6 @@ class SensorApiTest {
 
     @Test
     void describeGivesTheSensorsSensorMl() throws Exception {
-        Documents.assumeImplemented();
         String xml = fixture.ok(session, new Call.DescribeSensor("T_0"), Result.Document.class).xml();
         SensorDescription d = SensorMl.read(xml);
         assertEquals("T_0", d.id());
@@ -152,7 +150,6 @@ class SensorApiTest {
 
     @Test
     void listCommandsGivesTheCml() throws Exception {
-        Documents.assumeImplemented();
         String xml = fixture.ok(session, new Call.ListCommands("T_0"), Result.Document.class).xml();
         List<CommandDescription> commands = Cml.read(xml);
         assertEquals(List.of("read", "slow", "once", "flag", "count"),
@@ -161,7 +158,6 @@ class SensorApiTest {
 
     @Test
     void addSensorFromSensorMlThenRemoveIt() throws Exception {
-        Documents.assumeImplemented();
         String xml = SensorMl.write(new SensorDescription("T_NEW", "added", "test", "",
                 List.of(Output.quantity("value", "http://example.org/value", "1")), SamplingBounds.ANY));
         SensorInfo added = fixture.ok(session, new Call.AddSensor(xml), Result.Sensor.class).sensor();
@@ -177,7 +173,6 @@ class SensorApiTest {
 
     @Test
     void addSensorForAnUnknownProtocolOrFromBadXmlIsRefused() throws Exception {
-        Documents.assumeImplemented();
         String xml = SensorMl.write(new SensorDescription("T_X", "added", "nosuch", "",
                 List.of(Output.quantity("value", "http://example.org/value", "1")), SamplingBounds.ANY));
         fixture.fails(session, new Call.AddSensor(xml), ErrorCode.UNKNOWN_PROTOCOL);

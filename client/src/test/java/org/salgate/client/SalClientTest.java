@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -200,15 +199,8 @@ class SalClientTest {
                 List.of(Output.quantity("value", "http://example.org/value", "Cel")), SamplingBounds.ANY);
         CommandDescription command = CommandDescription.builder("read").response("decimal", "Cel")
                 .streaming(SamplingBounds.ANY).build();
-        String sensorMl;
-        String cml;
-        try {
-            sensorMl = SensorMl.write(description);
-            cml = Cml.write(List.of(command));
-        } catch (UnsupportedOperationException e) {
-            assumeTrue(false, "SensorMl/Cml are not implemented in this build yet");
-            return;
-        }
+        String sensorMl = SensorMl.write(description);
+        String cml = Cml.write(List.of(command));
         agent.answer(Call.DescribeSensor.class, c -> new Result.Document(sensorMl));
         agent.answer(Call.ListCommands.class, c -> new Result.Document(cml));
         connect();
