@@ -2,7 +2,6 @@ package org.salgate.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -31,8 +30,8 @@ class DefaultPlatformTest {
     void defaultPlatformServes20DummyAndTheOsSensorsAndEveryDescriptionValidates() throws Exception {
         FakeTransport transport = new FakeTransport();
         try (Agent agent = Agent.builder().transport(transport).port(0).start()) {
-            assumeTrue(agent.pluginTypes().keySet().containsAll(Set.of("dummy", "os")),
-                    "the dummy and os plugins are not installed yet");
+            assertTrue(agent.pluginTypes().keySet().containsAll(Set.of("dummy", "os")),
+                    "the dummy and os plugins are on the agent's class path: " + agent.pluginTypes().keySet());
             Map<String, List<SensorInfo>> byProtocol = agent.sensors().stream()
                     .collect(Collectors.groupingBy(SensorInfo::protocol));
             assertEquals(20, byProtocol.get("dummy").size());

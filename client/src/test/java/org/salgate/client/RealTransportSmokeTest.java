@@ -2,7 +2,7 @@ package org.salgate.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ class RealTransportSmokeTest {
     @ValueSource(strings = {"netty", "mina", "xsocket", "socket", "rmi"})
     void requestsStreamsAndFailuresWorkOverTransport(String name) throws Exception {
         TransportProvider transport = Transports.available().get(name);
-        assumeTrue(transport != null, name + " is not on the class path");
+        assertNotNull(transport, name + " is on the client's test class path");
         try (FakeAgent agent = FakeAgent.start(transport.getClass().getDeclaredConstructor().newInstance())) {
             agent.framesOnStart(100);
             try (SalClient client = SalClient.builder().transport(name).port(agent.port()).connect()) {
