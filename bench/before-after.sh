@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures two commits in one sitting and sets them side by side, cell by cell.
 #
-#   bench/before-after.sh OLD_REV NEW_REV [bench agent options...]
+#   bench/before-after.sh OLD_REV NEW_REV [--before-transports LIST] [bench agent options...]
 #
 # Builds each commit in its own git worktree under ${WORK:-/tmp/salgate-before-after}, runs
 # 'bench agent' with the same options on the old build and then on the new one (each run writes
@@ -10,13 +10,26 @@
 #
 #   bench/before-after.sh 54366d5 HEAD --transports netty,mina,xsocket,socket --clients 1,100 --reps 3
 #
-# Transports the old commit does not have are measured on the new one only (left out of the table).
+# --before-transports gives the old run its own --transports, for transports the old commit does
+# not have: the new run measures them too (its report scores them), the table leaves them out.
 set -euo pipefail
 if [ $# -lt 2 ]; then
   sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 old=$1 new=$2; shift 2
+before_transports=
+if [ "${1:-}" = "--before-transports" ]; then
+  before_transports=$2; shift 2
+fi
+after_args=("$@") before_args=()
+while [ $# -gt 0 ]; do # the old run: the same options, its own --transports if given
+  case "$1" in
+    --transports) [ -n "$before_transports" ] && before_args+=(--transports "$before_transports") || before_args+=("$1" "$2"); shift 2;;
+    --transports=*) [ -n "$before_transports" ] && before_args+=(--transports "$before_transports") || before_args+=("$1"); shift;;
+    *) before_args+=("$1"); shift;;
+  esac
+done
 repo=$(git rev-parse --show-toplevel)
 work=${WORK:-/tmp/salgate-before-after}
 mkdir -p "$work"
@@ -41,8 +54,8 @@ old_jar=$(build "$old")
 new_jar=$(build "$new")
 out=$work/runs-$stamp
 echo "== $old_sha (before)" >&2
-java -jar "$old_jar" agent "$@" --out "$out/$old_sha" >&2 || [ $? -eq 3 ]
+java -jar "$old_jar" agent "${before_args[@]}" --out "$out/$old_sha" >&2 || [ $? -eq 3 ]
 echo "== $new_sha (after)" >&2
-java -jar "$new_jar" agent "$@" --out "$out/$new_sha" >&2 || [ $? -eq 3 ]
+java -jar "$new_jar" agent "${after_args[@]}" --out "$out/$new_sha" >&2 || [ $? -eq 3 ]
 echo "Runs: $out/$old_sha and $out/$new_sha"
 java -jar "$new_jar" compare "$out/$old_sha" "$out/$new_sha" --labels "$old_sha,$new_sha"

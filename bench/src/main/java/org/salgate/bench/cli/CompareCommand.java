@@ -45,6 +45,7 @@ final class CompareCommand extends BaseCommand {
             throw new IllegalArgumentException("the two runs have no cell with one of " + metrics + " in common");
         }
         out().print(RunComparison.markdown(rows, labels.get(0), labels.get(1)));
+        out().flush();
         return EXIT_OK;
     }
 

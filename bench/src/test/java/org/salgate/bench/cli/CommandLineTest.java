@@ -138,4 +138,30 @@ class CommandLineTest {
             assertTrue(out.contains(s), out);
         }
     }
+
+    @Test
+    void compareSetsTwoSavedRunsSideBySide(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String cell = "{\"transport\":\"netty\",\"method\":\"agent_async\",\"type\":\"dummy read\",\"clients\":1,"
+                + "\"metrics\":{\"msgs_per_s\":{\"median\":%s,\"min\":%s,\"max\":%s,\"reps\":3}}}";
+        Path before = java.nio.file.Files.createDirectories(dir.resolve("before"));
+        Path after = java.nio.file.Files.createDirectories(dir.resolve("after"));
+        java.nio.file.Files.writeString(before.resolve("summary.json"),
+                "{\"run\":{},\"cells\":[" + String.format(cell, 100, 90, 110) + "]}");
+        java.nio.file.Files.writeString(after.resolve("summary.json"),
+                "{\"run\":{},\"cells\":[" + String.format(cell, 200, 180, 220) + "]}");
+
+        String out = run("compare", before.toString(), after.toString(), "--labels", "old,new");
+
+        assertTrue(out.startsWith("0\n"), out);
+        assertTrue(out.contains("| netty | agent_async | dummy read | 1 | msgs_per_s | 100 [90.00-110] | 200 [180-220] | 2.00 | higher |"),
+                out);
+    }
+
+    @Test
+    void compareRefusesAFolderWithoutASummary(@org.junit.jupiter.api.io.TempDir Path dir) {
+        String out = run("compare", dir.toString(), dir.toString());
+
+        assertFalse(out.startsWith("0\n"), out);
+        assertTrue(out.contains("is not a bench results folder"), out);
+    }
 }
