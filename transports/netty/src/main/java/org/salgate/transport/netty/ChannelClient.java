@@ -1,0 +1,158 @@
+package org.salgate.transport.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.salgate.transport.ClientHandler;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.OutboundQueue;
+import org.salgate.transport.TransportClient;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Message;
+
+/**
+ * A client on one Netty channel with its own single I/O thread, so that a handler that blocks
+ * stalls this connection only. Requests go through the connection's {@link OutboundQueue}, drained
+ * by a {@link ChannelWriter} as the server's sessions are. A transport on Netty gives the handlers
+ * above TLS, what carries a batch of frames, and what must be ready before the first request.
+ */
+public abstract class ChannelClient implements TransportClient {
+
+    protected final ClientOptions options;
+    protected final ConnectionCodec codec;
+    protected final OutboundQueue<byte[]> queue;
+    private final String threadName;
+    private final ChannelWriter.Carrier carrier;
+    private EventLoopGroup group;
+    private volatile Channel channel;
+    private volatile ChannelWriter writer;
+    private boolean closed;
+
+    protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.threadName = Objects.requireNonNull(threadName, "threadName");
+        this.carrier = Objects.requireNonNull(carrier, "carrier");
+        this.codec = new ConnectionCodec(options.codec());
+        this.queue = OutboundQueue.forClient(options, this::wake);
+    }
+
+    /** Adds this transport's handlers to a new channel's pipeline, after TLS. */
+    protected abstract void initPipeline(ChannelPipeline pipeline, ClientHandler handler, long timeoutMillis);
+
+    /** What to check when the connection fails, ending the error's sentence. */
+    protected abstract String connectHint();
+
+    /**
+     * Waits for what must follow the connection and TLS before the first request (such as a
+     * WebSocket handshake); nothing by default.
+     *
+     * @throws IOException from {@link #failure} if it does not come
+     */
+    protected void awaitReady(Channel channel, long timeoutMillis) throws IOException {}
+
+    /** The error for a connection that could not be made. */
+    protected final IOException failure(String why, Throwable cause) {
+        return new IOException("cannot connect to " + target() + ": " + why + "; " + connectHint(), cause);
+    }
+
+    private void wake() {
+        ChannelWriter w = writer;
+        if (w != null) {
+            w.wake();
+        }
+    }
+
+    @Override
+    public final synchronized void connect(ClientHandler handler) throws IOException {
+        Objects.requireNonNull(handler, "handler");
+        if (closed) {
+            throw new IOException("this client is closed; create a new one to connect again");
+        }
+        if (group != null) {
+            throw new IllegalStateException("this client is connected already");
+        }
+        long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
+        group = EventLoops.create(1, threadName, true);
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis);
+                        initPipeline(ch.pipeline(), handler, timeoutMillis);
+                    }
+                });
+        ChannelFuture connecting = bootstrap.connect(options.host(), options.port());
+        boolean done = connecting.awaitUninterruptibly(timeoutMillis + 1_000);
+        if (!done || !connecting.isSuccess()) {
+            connecting.cancel(false);
+            EventLoops.shutdown(group);
+            String why = done ? String.valueOf(connecting.cause().getMessage()) : "timed out after " + timeoutMillis + " ms";
+            throw failure(why, done ? connecting.cause() : null);
+        }
+        Channel ch = connecting.channel();
+        try {
+            TlsHandlers.awaitHandshake(ch, options.tls(), target(), timeoutMillis);
+            awaitReady(ch, timeoutMillis);
+        } catch (IOException e) {
+            ch.close();
+            EventLoops.shutdown(group);
+            throw e;
+        }
+        EventLoopGroup ownGroup = group;
+        ch.closeFuture().addListener(f -> ownGroup.shutdownGracefully(EventLoops.SHUTDOWN_QUIET_MILLIS,
+                EventLoops.SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
+        ch.closeFuture().addListener(f -> queue.discard());
+        writer = new ChannelWriter(ch, queue, carrier);
+        channel = ch;
+    }
+
+    @Override
+    public void send(Message message) throws IOException {
+        Channel ch = channel;
+        if (ch == null || !ch.isActive()) {
+            throw new IOException("the connection to " + target() + " is closed");
+        }
+        queue.offerRequest(codec.encode(message), target());
+    }
+
+    @Override
+    public boolean isOpen() {
+        Channel ch = channel;
+        return ch != null && ch.isActive();
+    }
+
+    @Override
+    public void close() {
+        EventLoopGroup g;
+        Channel ch;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            g = group;
+            ch = channel;
+        }
+        if (ch != null) {
+            ch.close();
+        }
+        EventLoops.shutdown(g);
+    }
+
+    protected final String target() {
+        return options.host() + ":" + options.port();
+    }
+}
