@@ -85,7 +85,7 @@ public final class TlsCost {
             return "";
         }
         StringBuilder s = new StringBuilder("\n## Cost of TLS\n\n");
-        s.append("Each transport in plain text and over TLS (TLS 1.3, a self-signed certificate pinned by the ")
+        s.append("Each transport in plain text and over TLS (a self-signed certificate made for the run, pinned by the ")
                 .append("clients), measured in the same run, each in its own server JVM. Median [min-max] over the ")
                 .append("repetitions; TLS/plain is the ratio of the medians (for a time above 1 means slower, for a ")
                 .append("rate below 1 means slower).\n\n")
