@@ -15,6 +15,7 @@ import org.salgate.bench.run.Method;
 import org.salgate.bench.run.RunConfig;
 import org.salgate.bench.run.RunOutcome;
 import org.salgate.bench.run.RunScorer;
+import org.salgate.bench.run.Security;
 import org.salgate.bench.sample.ProcStat;
 import org.salgate.bench.score.ScoreCard;
 import picocli.CommandLine.Mixin;
@@ -43,13 +44,13 @@ abstract class RunCommand extends BaseCommand {
         }
         RunOutcome outcome = new BenchRunner(config, System.out).run();
         Path md = ReportWriter.write(outcome, MachineInfo.current(), true);
-        List<ScoreCard> scores = RunScorer.score(outcome.results(), level(), config.baseline());
+        List<ScoreCard> scores = RunScorer.score(outcome.results(), level(), config.scoredBaseline());
         out().println();
         if (scores.isEmpty()) {
             out().println("Only the baseline was measured, so there are no scores; name others with --transports.");
         } else {
-            out().println(level() == Level.TRANSPORT ? ScoreTables.transportLevel(scores, config.baseline())
-                    : ScoreTables.agentLevel(scores, config.baseline()));
+            out().println(level() == Level.TRANSPORT ? ScoreTables.transportLevel(scores, config.scoredBaseline())
+                    : ScoreTables.agentLevel(scores, config.scoredBaseline()));
         }
         out().println("Report: " + md.toAbsolutePath());
         out().flush();
@@ -89,8 +90,15 @@ abstract class RunCommand extends BaseCommand {
         b.level(level()).methods(methods())
                 .transports(options.transports != null ? options.transports : defaultTransports())
                 .baseline(options.baseline)
-                .out(options.out != null ? options.out : RunOptions.defaultOut())
-                .tls(options.tls);
+                .out(options.out != null ? options.out : RunOptions.defaultOut());
+        if (options.tls && options.security != null) {
+            throw new IllegalArgumentException("--tls is --security tls; give one of them");
+        }
+        if (options.security != null) {
+            b.security(options.security.stream().map(Security::parse).toList());
+        } else {
+            b.tls(options.tls);
+        }
         if (options.clients != null) {
             b.clients(options.clients);
         }

@@ -39,9 +39,15 @@ final class RunOptions {
     @Option(names = "--rtt-warmup-calls", paramLabel = "N", description = "Warm-up calls per client before each RTT cell (default: 200).")
     Integer rttWarmupCalls;
 
-    @Option(names = "--tls", description = "Run the cells over TLS: the server serves a self-signed certificate"
-            + " made for the run, which the clients pin (the socket ceiling stays plain).")
+    @Option(names = "--tls", description = "Run the cells over TLS only, the same as --security tls.")
     boolean tls;
+
+    @Option(names = "--security", split = ",", paramLabel = "plain|tls",
+            description = "How each transport's cells connect (default: plain). With plain,tls every transport runs"
+                    + " both ways in the same run, its TLS cells named <transport>+tls; the plain cells are scored"
+                    + " against the baseline and the report adds a cost-of-TLS table. TLS servers serve a"
+                    + " self-signed certificate made for the run, which the clients pin (the socket ceiling stays plain).")
+    List<String> security;
 
     static Path defaultOut() {
         return Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

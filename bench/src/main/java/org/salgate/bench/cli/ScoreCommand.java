@@ -45,8 +45,8 @@ final class ScoreCommand extends BaseCommand {
         ResultSet results = new ResultSet(CsvFiles.readResults(csv));
         List<String> measured = results.transports(config.level()).stream()
                 .filter(t -> !t.equals(org.salgate.bench.run.CellKey.RAW)).toList();
-        if (!measured.contains(config.baseline())) {
-            throw new IllegalArgumentException("the baseline '" + config.baseline() + "' was not measured in this run; "
+        if (!measured.contains(config.scoredBaseline())) {
+            throw new IllegalArgumentException("the baseline '" + config.scoredBaseline() + "' was not measured in this run; "
                     + "measured: " + String.join(", ", measured));
         }
         Instant[] times = JsonSummary.times(summary);
@@ -54,9 +54,9 @@ final class ScoreCommand extends BaseCommand {
         summary.path("notes").forEach(n -> notes.add(n.asText()));
         RunOutcome run = new RunOutcome(config, results, List.of(), notes, times[0], times[1]);
         Path md = ReportWriter.write(run, MachineInfo.current(), false);
-        List<ScoreCard> scores = RunScorer.score(results, config.level(), config.baseline());
-        out().println(config.level() == Level.TRANSPORT ? ScoreTables.transportLevel(scores, config.baseline())
-                : ScoreTables.agentLevel(scores, config.baseline()));
+        List<ScoreCard> scores = RunScorer.score(results, config.level(), config.scoredBaseline());
+        out().println(config.level() == Level.TRANSPORT ? ScoreTables.transportLevel(scores, config.scoredBaseline())
+                : ScoreTables.agentLevel(scores, config.scoredBaseline()));
         out().println("Report: " + md.toAbsolutePath());
         return EXIT_OK;
     }

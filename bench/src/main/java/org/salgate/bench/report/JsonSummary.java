@@ -18,6 +18,7 @@ import org.salgate.bench.run.Method;
 import org.salgate.bench.run.Panel;
 import org.salgate.bench.run.RunConfig;
 import org.salgate.bench.run.RunOutcome;
+import org.salgate.bench.run.Security;
 import org.salgate.bench.run.Stat;
 import org.salgate.bench.score.MethodRatio;
 import org.salgate.bench.score.ScoreCard;
@@ -87,6 +88,20 @@ public final class JsonSummary {
             ce.add(m);
         }
         root.put("ceiling", ce);
+        List<Object> cost = new ArrayList<>();
+        for (TlsCost.Row row : TlsCost.rows(run.results(), run.config().level())) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("transport", row.transport());
+            m.put("method", row.method().id());
+            m.put("type", row.dataType());
+            m.put("clients", row.clients());
+            m.put("metric", row.metric());
+            m.put("plain", stat(row.plain()));
+            m.put("tls", stat(row.tls()));
+            m.put("tlsOverPlain", num(row.ratio()));
+            cost.add(m);
+        }
+        root.put("tlsCost", cost);
         root.put("notes", run.notes());
         MAPPER.writeValue(file.toFile(), root);
     }
@@ -98,6 +113,7 @@ public final class JsonSummary {
         m.put("finished", String.valueOf(run.finished()));
         m.put("level", c.level().name().toLowerCase(Locale.ROOT));
         m.put("baseline", c.baseline());
+        m.put("security", c.security().stream().map(Security::id).toList());
         m.put("transports", c.transports());
         m.put("clients", c.clients());
         m.put("methods", c.methods().stream().map(Method::id).sorted().toList());
@@ -130,8 +146,7 @@ public final class JsonSummary {
             Map<String, Object> metrics = new LinkedHashMap<>();
             for (String name : run.results().metrics(k)) {
                 Stat st = run.results().stat(k, name);
-                metrics.put(name, map("median", num(st.median()), "min", num(st.min()), "max", num(st.max()),
-                        "reps", st.n()));
+                metrics.put(name, stat(st));
             }
             m.put("metrics", metrics);
             List<String> errors = run.results().all().stream().filter(x -> x.key().equals(k) && x.error() != null)
@@ -140,6 +155,10 @@ public final class JsonSummary {
             out.add(m);
         }
         return out;
+    }
+
+    private static Map<String, Object> stat(Stat st) {
+        return map("median", num(st.median()), "min", num(st.min()), "max", num(st.max()), "reps", st.n());
     }
 
     /** Like Map.of, in order, but takes null values (unmeasurable numbers). */
@@ -176,6 +195,8 @@ public final class JsonSummary {
         r.path("clients").forEach(n -> clients.add(n.asInt()));
         java.util.Set<Method> methods = java.util.EnumSet.noneOf(Method.class);
         r.path("methods").forEach(n -> methods.add(Method.byId(n.asText())));
+        List<Security> security = new ArrayList<>();
+        r.path("security").forEach(n -> security.add(Security.parse(n.asText())));
         Level level = Level.valueOf(r.path("level").asText("transport").toUpperCase(Locale.ROOT));
         RunConfig.Builder b = RunConfig.builder();
         if (r.path("quick").asBoolean()) {
@@ -192,7 +213,8 @@ public final class JsonSummary {
                 .streamSettle(java.time.Duration.ofMillis(r.path("streamSettleMillis").asLong()))
                 .serverWarmup(java.time.Duration.ofMillis(r.path("serverWarmupMillis").asLong()))
                 .ratePerClient(r.path("ratePerClient").asDouble()).limits(r.path("limits").asBoolean())
-                .dummySensors(r.path("dummySensors").asInt(20)).out(dir).build();
+                .dummySensors(r.path("dummySensors").asInt(20))
+                .security(security.isEmpty() ? List.of(Security.PLAIN) : security).out(dir).build();
     }
 
     /** When the saved run started and finished. */

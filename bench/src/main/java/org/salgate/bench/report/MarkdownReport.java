@@ -15,6 +15,7 @@ import org.salgate.bench.run.Panel;
 import org.salgate.bench.run.ResultSet;
 import org.salgate.bench.run.RunConfig;
 import org.salgate.bench.run.RunOutcome;
+import org.salgate.bench.run.Security;
 import org.salgate.bench.run.Stat;
 import org.salgate.bench.sample.ProcStat;
 import org.salgate.bench.score.MethodRatio;
@@ -50,8 +51,9 @@ public final class MarkdownReport {
         s.append("- Server CPU and memory: sampled from outside every ").append(500).append(" ms from /proc/<pid>/stat ")
                 .append("(utime+stime over wall time; 100 % = one core fully busy; USER_HZ ")
                 .append(ProcStat.ticksPerSecond()).append(") and /proc/<pid>/status VmRSS.\n");
-        s.append("- Baseline: **").append(c.baseline()).append("** = 100 %. Transports: ")
+        s.append("- Baseline: **").append(c.scoredBaseline()).append("** = 100 %. Transports: ")
                 .append(String.join(", ", c.transports())).append(". Client counts: ").append(c.clients())
+                .append(". Security: ").append(c.security().stream().map(Security::id).toList())
                 .append(". Repetitions: ").append(c.reps()).append(" (median shown, [min-max] spread)")
                 .append(c.quick() ? ". **Quick profile: smoke-test durations, not for conclusions.**" : ".")
                 .append('\n');
@@ -66,8 +68,8 @@ public final class MarkdownReport {
         if (scores.isEmpty()) {
             s.append("No transport besides the baseline was measured, so there is nothing to score.\n");
         } else {
-            s.append(c.level() == Level.TRANSPORT ? ScoreTables.transportLevel(scores, c.baseline())
-                    : ScoreTables.agentLevel(scores, c.baseline()));
+            s.append(c.level() == Level.TRANSPORT ? ScoreTables.transportLevel(scores, c.scoredBaseline())
+                    : ScoreTables.agentLevel(scores, c.scoredBaseline()));
             s.append("\nScalability ratio: (metric at the most clients / at the fewest) of the transport over the ")
                     .append("same for the baseline, inverted for times and resources; n/a with a single client count.\n");
         }
@@ -93,6 +95,7 @@ public final class MarkdownReport {
         for (String f : chartFiles) {
             s.append("![").append(f).append("](").append(f).append(")\n");
         }
+        s.append(TlsCost.markdown(TlsCost.rows(rs, c.level())));
         s.append("\n## Measurements (median [min-max])\n");
         for (Method m : Method.values()) {
             details(s, rs, c, m);

@@ -31,7 +31,7 @@ public final class ReportWriter {
             CsvFiles.writeResults(dir.resolve(CsvFiles.RESULTS), run.results().all());
             CsvFiles.writeSamples(dir.resolve(CsvFiles.SAMPLES), run.samples());
         }
-        String baseline = run.config().baseline();
+        String baseline = run.config().scoredBaseline();
         List<ScoreCard> scores = RunScorer.score(run.results(), run.config().level(), baseline);
         Map<Panel, Map<String, MethodRatio>> ratios = RunScorer.ratios(run.results(), run.config().level(), baseline);
         List<Ceiling.Row> ceiling = Ceiling.rows(run.results());

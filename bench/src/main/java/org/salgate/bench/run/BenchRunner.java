@@ -59,9 +59,13 @@ public final class BenchRunner {
         Progress progress = new Progress(plan, console);
         if (config.tls()) {
             tls = BenchTls.create(config.out());
-            note(progress, "TLS: every cell but the socket ceiling runs over TLS; the server serves a self-signed"
-                    + " certificate made for this run (" + config.out().resolve("tls-cert.pem") + "), which the"
-                    + " clients pin");
+            note(progress, (config.security().size() > 1
+                    ? "TLS: every transport's cells run in plain text and again over TLS (named <transport>"
+                            + Security.TLS_SUFFIX + "), each in a server of its own"
+                    : "TLS: every cell but the socket ceiling runs over TLS (named <transport>"
+                            + Security.TLS_SUFFIX + ")")
+                    + "; the TLS servers serve a self-signed certificate made for this run ("
+                    + config.out().resolve("tls-cert.pem") + "), which the clients pin; the socket ceiling stays plain");
         }
         progress.note(String.format(Locale.ROOT, "%s level: %d cells over %s, roughly %s; results in %s",
                 config.level().name().toLowerCase(Locale.ROOT), plan.size(), plan.servers(),
@@ -77,13 +81,14 @@ public final class BenchRunner {
         TransportProvider provider = null;
         if (!raw) {
             try {
-                provider = Transports.byName(name);
+                provider = Transports.byName(Security.transportOf(name));
             } catch (IllegalArgumentException e) {
                 skip(name, cells, progress, e.getMessage());
                 return;
             }
         }
         ServerProcess server = null;
+        ClientGroup.ChannelFactory factory = null;
         try {
             for (PlannedCell cell : cells) {
                 if (server == null || !server.isAlive()) {
@@ -92,9 +97,10 @@ public final class BenchRunner {
                         server.close();
                     }
                     server = startServer(name, provider, progress);
+                    factory = factory(server, provider, Security.of(name) == Security.TLS);
                 }
                 progress.starting(cell, config.reps());
-                CellResult r = runCell(cell, server, provider);
+                CellResult r = runCell(cell, server, factory);
                 results.add(r);
                 progress.finished(cell, summary(r));
             }
@@ -126,21 +132,23 @@ public final class BenchRunner {
 
     private ServerProcess startServer(String name, TransportProvider provider, Progress progress)
             throws IOException, InterruptedException {
+        String transport = Security.transportOf(name);
+        boolean overTls = Security.of(name) == Security.TLS;
         List<String> args = name.equals(CellKey.RAW) ? List.of("raw")
-                : config.level() == Level.AGENT ? List.of("agent", name, Integer.toString(config.dummySensors()))
-                : List.of("transport", name);
-        if (tls != null && !name.equals(CellKey.RAW)) {
+                : config.level() == Level.AGENT ? List.of("agent", transport, Integer.toString(config.dummySensors()))
+                : List.of("transport", transport);
+        if (overTls) {
             args = new ArrayList<>(args);
             args.addAll(tls.serverArgs());
         }
         ServerProcess server = ServerProcess.start(args, log(name));
         progress.note("server " + server + " started; warming it up for " + config.serverWarmup().toMillis() + " ms");
-        warmUp(server, provider);
+        warmUp(server, factory(server, provider, overTls));
         return server;
     }
 
     /** JIT warm-up of a fresh server: half the time synchronous calls, half streaming, two clients. */
-    private void warmUp(ServerProcess server, TransportProvider provider) throws InterruptedException {
+    private void warmUp(ServerProcess server, ClientGroup.ChannelFactory factory) throws InterruptedException {
         if (config.serverWarmup().isZero()) {
             return;
         }
@@ -148,7 +156,7 @@ public final class BenchRunner {
         Payload sync = config.level() == Level.AGENT ? Payload.sensorList() : Payload.string();
         StreamSpec stream = config.level() == Level.AGENT ? StreamSpec.dummySensors(config.dummySensors())
                 : StreamSpec.kilobytes(20);
-        try (ClientGroup g = ClientGroup.open(factory(server, provider), 2)) {
+        try (ClientGroup g = ClientGroup.open(factory, 2)) {
             Workloads.sync(g, sync, Workloads.Pace.duration(0, half));
             Workloads.stream(g, stream, Duration.ZERO, half);
         } catch (IOException e) {
@@ -156,15 +164,15 @@ public final class BenchRunner {
         }
     }
 
-    private ClientGroup.ChannelFactory factory(ServerProcess server, TransportProvider provider) {
+    private ClientGroup.ChannelFactory factory(ServerProcess server, TransportProvider provider, boolean overTls) {
         if (provider == null) {
             return i -> new RawSocketChannel(server.port());
         }
         return i -> TransportChannel.connect(provider, server.port(), i, CLIENT_TIMEOUT,
-                tls == null ? null : tls.client());
+                overTls ? tls.client() : null);
     }
 
-    private CellResult runCell(PlannedCell cell, ServerProcess server, TransportProvider provider)
+    private CellResult runCell(PlannedCell cell, ServerProcess server, ClientGroup.ChannelFactory factory)
             throws InterruptedException {
         CellKey k = cell.key();
         Map<String, Double> m = new LinkedHashMap<>();
@@ -172,7 +180,7 @@ public final class BenchRunner {
         ResourceSampler sampler = k.method().samplesServer() ? new ResourceSampler(server.pid()) : null;
         Workloads.Window window = sampler == null ? Workloads.Window.NONE : samplingWindow(sampler);
         long t0 = System.nanoTime();
-        try (ClientGroup g = ClientGroup.open(factory(server, provider), k.clients())) {
+        try (ClientGroup g = ClientGroup.open(factory, k.clients())) {
             switch (k.method()) {
                 case RTT -> {
                     Workloads.Pace pace = config.ratePerClient() > 0

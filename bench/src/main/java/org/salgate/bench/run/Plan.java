@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The cells of a run, grouped by server (one child JVM per transport). Within a server the
+ * The cells of a run, grouped by server (one child JVM per transport, and one more for its TLS
+ * twin when the run measures both). Within a server the
  * repetitions are the outer loop, so that a repetition's cells are spread over time.
  */
 public final class Plan {
@@ -20,8 +21,8 @@ public final class Plan {
         if (c.limits()) {
             plan.addServer(c, CellKey.RAW);
         }
-        for (String t : c.transportsWithBaseline()) {
-            plan.addServer(c, t);
+        for (String name : c.cellNames()) {
+            plan.addServer(c, name);
         }
         return plan;
     }

@@ -13,13 +13,14 @@ import java.util.Set;
  *
  * @param ratePerClient calls per second per client for an open-loop RTT with corrected histograms; 0 = closed loop
  * @param limits whether to measure the framework-free socket ceiling in the same run
- * @param tls whether the transport and agent cells run over TLS (the socket ceiling stays plain)
+ * @param security plain, TLS or both: each transport's cells run once per entry, the TLS ones named
+ *        {@code <transport>+tls} (the socket ceiling stays plain)
  */
 public record RunConfig(Level level, List<String> transports, String baseline, List<Integer> clients,
                         Set<Method> methods, int reps, int rttCalls, int rttWarmupCalls, Duration tpDuration,
                         Duration streamDuration, Duration resourceDuration, Duration agentDuration,
                         Duration streamSettle, Duration serverWarmup, double ratePerClient, boolean limits,
-                        int dummySensors, Path out, boolean quick, boolean tls) {
+                        int dummySensors, Path out, boolean quick, List<Security> security) {
 
     /** Byte[] sizes of the synchronous resource test. */
     public static final List<Integer> RESOURCE_SYNC_BYTES = List.of(10, 100, 1024);
@@ -44,6 +45,30 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         if (methods.isEmpty()) {
             throw new IllegalArgumentException("name at least one method");
         }
+        security = Security.checked(security);
+    }
+
+    /** Whether any cell runs over TLS. */
+    public boolean tls() {
+        return security.contains(Security.TLS);
+    }
+
+    /**
+     * The cell name scores are computed against: the baseline's plain cells when the run has them
+     * (TLS cells are then not scored but set against their plain twins), otherwise its TLS cells.
+     */
+    public String scoredBaseline() {
+        return security.contains(Security.PLAIN) || Security.of(baseline) == Security.TLS ? baseline
+                : Security.TLS.cellName(baseline);
+    }
+
+    /** The server (cell) names of the transports, each followed by its TLS twin when both are measured. */
+    public List<String> cellNames() {
+        List<String> names = new java.util.ArrayList<>();
+        for (String t : transportsWithBaseline()) {
+            security.forEach(s -> names.add(s.cellName(t)));
+        }
+        return List.copyOf(names);
     }
 
     /** The transports measured: the baseline first, then the others in the order given. */
@@ -80,7 +105,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         private int dummySensors = 20;
         private Path out = Path.of("bench-results");
         private boolean quick;
-        private boolean tls;
+        private List<Security> security = List.of(Security.PLAIN);
 
         public Builder level(Level l) {
             this.level = l;
@@ -107,7 +132,10 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         public Builder limits(boolean l) { this.limits = l; return this; }
         public Builder dummySensors(int n) { this.dummySensors = n; return this; }
         public Builder out(Path p) { this.out = p; return this; }
-        public Builder tls(boolean t) { this.tls = t; return this; }
+        public Builder security(List<Security> s) { this.security = s; return this; }
+
+        /** Every cell over TLS ({@code --tls}), the same as {@code security(List.of(TLS))}. */
+        public Builder tls(boolean t) { this.security = List.of(t ? Security.TLS : Security.PLAIN); return this; }
 
         /** A smoke-test profile: a few seconds per cell, one repetition. Later setters still win. */
         public Builder quick() {
@@ -127,7 +155,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         public RunConfig build() {
             return new RunConfig(level, transports, baseline, clients, methods, reps, rttCalls, rttWarmupCalls, tp,
                     stream, resource, agent, settle, warmup, rate, limits && level == Level.TRANSPORT, dummySensors,
-                    out, quick, tls);
+                    out, quick, security);
         }
     }
 }

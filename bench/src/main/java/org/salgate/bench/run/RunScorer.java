@@ -55,7 +55,7 @@ public final class RunScorer {
         for (Panel p : Panel.of(level)) {
             Map<String, MethodRatio> byTransport = new LinkedHashMap<>();
             for (String t : results.transports(level)) {
-                if (!t.equals(baseline) && !t.equals(CellKey.RAW)) {
+                if (scored(t, baseline)) {
                     byTransport.put(t, ratio(results, level, p, t, baseline));
                 }
             }
@@ -70,12 +70,22 @@ public final class RunScorer {
         List<Panel> panels = Panel.of(level);
         List<ScoreCard> cards = new ArrayList<>();
         for (String t : results.transports(level)) {
-            if (t.equals(baseline) || t.equals(CellKey.RAW)) {
+            if (!scored(t, baseline)) {
                 continue;
             }
             cards.add(level == Level.TRANSPORT ? transportCard(t, r, panels) : agentCard(t, r, panels));
         }
         return cards;
+    }
+
+    /**
+     * Whether a transport's cells are scored against the baseline: not the baseline itself nor the
+     * socket ceiling, and only cells of the baseline's security (a run that measures plain and TLS
+     * scores its plain cells; the TLS cells are set against them in the cost-of-TLS table).
+     */
+    static boolean scored(String transport, String baseline) {
+        return !transport.equals(baseline) && !transport.equals(CellKey.RAW)
+                && Security.of(transport) == Security.of(baseline);
     }
 
     private static ScoreCard transportCard(String t, Map<Panel, Map<String, MethodRatio>> r, List<Panel> p) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.salgate.bench.run.Level;
 import org.salgate.bench.run.Method;
 import org.salgate.bench.run.RunConfig;
+import org.salgate.bench.run.Security;
 import picocli.CommandLine;
 
 class CommandLineTest {
@@ -67,6 +68,47 @@ class CommandLineTest {
         assertEquals(Duration.ofSeconds(2), c.streamDuration());
         assertEquals(List.of("rmi", "netty", "mina"), c.transportsWithBaseline());
         assertEquals(Path.of("x"), c.out());
+    }
+
+    @Test
+    void securityPlainTlsRunsEachTransportBothWaysAndScoresThePlainCells() {
+        TransportCommand t = new TransportCommand();
+        new CommandLine(t).parseArgs("--quick", "--transports", "netty", "--security", "tls,plain", "--out", "x");
+        RunConfig c = t.config();
+        assertEquals(List.of(Security.PLAIN, Security.TLS), c.security());
+        assertEquals(List.of("rmi", "rmi+tls", "netty", "netty+tls"), c.cellNames());
+        assertEquals("rmi", c.scoredBaseline());
+        assertEquals(List.of("raw-socket", "rmi", "rmi+tls", "netty", "netty+tls"),
+                org.salgate.bench.run.Plan.of(c).servers());
+    }
+
+    @Test
+    void tlsAloneRunsEveryCellOverTlsAndScoresAgainstTheTlsBaseline() {
+        TransportCommand t = new TransportCommand();
+        new CommandLine(t).parseArgs("--quick", "--transports", "netty", "--tls", "--out", "x");
+        RunConfig c = t.config();
+        assertEquals(List.of(Security.TLS), c.security());
+        assertEquals(List.of("rmi+tls", "netty+tls"), c.cellNames());
+        assertEquals("rmi+tls", c.scoredBaseline());
+    }
+
+    @Test
+    void securityDefaultsToPlain() {
+        TransportCommand t = new TransportCommand();
+        new CommandLine(t).parseArgs("--quick", "--out", "x");
+        assertEquals(List.of(Security.PLAIN), t.config().security());
+    }
+
+    @Test
+    void badSecurityValuesAreBadUsage() {
+        String unknown = run("transport", "--quick", "--security", "ssl");
+        assertTrue(unknown.startsWith("2\n"), unknown);
+        assertTrue(unknown.contains("unknown security 'ssl'"), unknown);
+        String both = run("transport", "--quick", "--security", "plain,tls", "--tls");
+        assertTrue(both.startsWith("2\n"), both);
+        assertTrue(both.contains("--tls is --security tls"), both);
+        String twice = run("agent", "--quick", "--security", "tls,tls");
+        assertTrue(twice.startsWith("2\n"), twice);
     }
 
     @Test
