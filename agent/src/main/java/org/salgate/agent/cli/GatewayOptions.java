@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.agent.AgentExtension;
 import org.salgate.discovery.Discovery;
 import org.salgate.metrics.GatewayMetrics;
 import org.salgate.metrics.MetricsServer;
@@ -117,12 +119,36 @@ public final class GatewayOptions {
         }
         GatewayMetrics metrics = new GatewayMetrics();
         builder.decorateHandler(metrics::instrument);
-        builder.extension(agent -> {
+        builder.extension(metricsEndpoint(metrics, metricsHost, metricsPort, null));
+        return metrics;
+    }
+
+    /**
+     * The extension that registers the agent's own figures with {@code metrics} (streams, readings
+     * skipped and dropped for slow clients, requests waiting, plugin read errors) and serves them at
+     * {@code http://host:port/metrics}. The agent's handler must also be decorated with
+     * {@link GatewayMetrics#instrument}, for what passes through its sessions.
+     *
+     * @param started given the endpoint once it listens (its port, when 0 was asked), or null
+     */
+    public static AgentExtension metricsEndpoint(GatewayMetrics metrics, String host, int port,
+                                                 Consumer<MetricsServer> started) {
+        return agent -> {
             metrics.gauge("salgate.streams", "Streams set up or running", agent::streamCount);
             metrics.gauge("salgate.requests.queued", "Requests waiting for a worker", agent::queuedRequests);
-            return MetricsServer.start(metricsHost, metricsPort, metrics);
-        });
-        return metrics;
+            metrics.counter("salgate.readings.skipped", "Stream readings not taken because the client was not"
+                    + " reading (slow-consumer policies block and disconnect)", () -> agent.streamTotals().skipped());
+            metrics.counter("salgate.readings.dropped", "Stream readings taken, then dropped oldest first because"
+                    + " the client was not reading (slow-consumer policy drop-oldest)",
+                    () -> agent.streamTotals().dropped());
+            metrics.counters("salgate.plugin.read.errors", "Reads whose plugin failed (ERROR readings)", "sensor",
+                    agent::readErrors);
+            MetricsServer server = MetricsServer.start(host, port, metrics);
+            if (started != null) {
+                started.accept(server);
+            }
+            return server;
+        };
     }
 
     private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics) throws IOException {
