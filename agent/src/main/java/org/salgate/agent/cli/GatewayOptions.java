@@ -19,6 +19,7 @@ import org.salgate.metrics.MetricsServer;
 import org.salgate.mqtt.MqttBridge;
 import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.StreamSpec;
+import org.salgate.transport.tls.TlsConfig;
 import picocli.CommandLine.Option;
 
 /**
@@ -43,6 +44,11 @@ public final class GatewayOptions {
     @Option(names = "--mqtt-password-file", paramLabel = "FILE",
             description = "File holding the MQTT password (first line); otherwise $" + PASSWORD_ENV + " if set.")
     Path mqttPasswordFile;
+
+    @Option(names = "--mqtt-ca", paramLabel = "FILE",
+            description = "PEM file of the CA certificate(s) to trust for an ssl:// broker, and no other"
+                    + " (default: the JVM's trust store); the broker's certificate must name the URL's host.")
+    Path mqttCa;
 
     @Option(names = "--mqtt-qos", defaultValue = "1", paramLabel = "0|1|2",
             description = "QoS of readings and events (default: ${DEFAULT-VALUE}).")
@@ -153,7 +159,8 @@ public final class GatewayOptions {
 
     private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics) throws IOException {
         if (mqttUrl == null) {
-            if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null) {
+            if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null
+                    || mqttCa != null) {
                 throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
             }
             return;
@@ -162,6 +169,16 @@ public final class GatewayOptions {
                 .topicPrefix(mqttTopicPrefix).events(!mqttNoEvents).storeFile(mqttStore).maxStored(mqttStoreMax)
                 .maxAge(duration(mqttStoreMaxAge, "--mqtt-store-max-age"))
                 .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"));
+        if (mqttCa != null) {
+            if (!mqttUrl.startsWith("ssl://")) {
+                throw new IllegalArgumentException("--mqtt-ca is for an ssl:// broker; --mqtt-url is " + mqttUrl);
+            }
+            try {
+                b.tls(TlsConfig.clientTrustingCa(mqttCa));
+            } catch (IOException e) {
+                throw new IOException("cannot read the MQTT broker's CA file " + mqttCa + ": " + e.getMessage(), e);
+            }
+        }
         byte[] password = password();
         if (mqttUsername != null || password != null) {
             b.credentials(mqttUsername, password);
