@@ -36,6 +36,7 @@ import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ProtocolInfo;
 import org.salgate.wire.SensorInfo;
+import org.salgate.wire.StreamCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -218,6 +219,19 @@ public final class Agent implements AutoCloseable {
     /** Requests waiting for a worker now. */
     public int queuedRequests() {
         return workers.getQueue().size();
+    }
+
+    /**
+     * What became of the readings of all its streams since it started, ended streams included:
+     * delivered, skipped and dropped for slow clients (see {@link StreamCounts}). Each figure only grows.
+     */
+    public StreamCounts streamTotals() {
+        return streams.totals();
+    }
+
+    /** Reads that gave an ERROR reading since it started, by sensor id (sensors that never failed are absent). */
+    public Map<String, Long> readErrors() {
+        return sensors.readErrors();
     }
 
     /** The plugin types it knows, each with where it was loaded from. */

@@ -10,13 +10,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.agent.AgentExtension;
 import org.salgate.discovery.Discovery;
 import org.salgate.metrics.GatewayMetrics;
 import org.salgate.metrics.MetricsServer;
 import org.salgate.mqtt.MqttBridge;
 import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.StreamSpec;
+import org.salgate.transport.tls.TlsConfig;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,6 +44,11 @@ public final class GatewayOptions {
     @Option(names = "--mqtt-password-file", paramLabel = "FILE",
             description = "File holding the MQTT password (first line); otherwise $" + PASSWORD_ENV + " if set.")
     Path mqttPasswordFile;
+
+    @Option(names = "--mqtt-ca", paramLabel = "FILE",
+            description = "PEM file of the CA certificate(s) to trust for an ssl:// broker, and no other"
+                    + " (default: the JVM's trust store); the broker's certificate must name the URL's host.")
+    Path mqttCa;
 
     @Option(names = "--mqtt-qos", defaultValue = "1", paramLabel = "0|1|2",
             description = "QoS of readings and events (default: ${DEFAULT-VALUE}).")
@@ -117,17 +125,42 @@ public final class GatewayOptions {
         }
         GatewayMetrics metrics = new GatewayMetrics();
         builder.decorateHandler(metrics::instrument);
-        builder.extension(agent -> {
+        builder.extension(metricsEndpoint(metrics, metricsHost, metricsPort, null));
+        return metrics;
+    }
+
+    /**
+     * The extension that registers the agent's own figures with {@code metrics} (streams, readings
+     * skipped and dropped for slow clients, requests waiting, plugin read errors) and serves them at
+     * {@code http://host:port/metrics}. The agent's handler must also be decorated with
+     * {@link GatewayMetrics#instrument}, for what passes through its sessions.
+     *
+     * @param started given the endpoint once it listens (its port, when 0 was asked), or null
+     */
+    public static AgentExtension metricsEndpoint(GatewayMetrics metrics, String host, int port,
+                                                 Consumer<MetricsServer> started) {
+        return agent -> {
             metrics.gauge("salgate.streams", "Streams set up or running", agent::streamCount);
             metrics.gauge("salgate.requests.queued", "Requests waiting for a worker", agent::queuedRequests);
-            return MetricsServer.start(metricsHost, metricsPort, metrics);
-        });
-        return metrics;
+            metrics.counter("salgate.readings.skipped", "Stream readings not taken because the client was not"
+                    + " reading (slow-consumer policies block and disconnect)", () -> agent.streamTotals().skipped());
+            metrics.counter("salgate.readings.dropped", "Stream readings taken, then dropped oldest first because"
+                    + " the client was not reading (slow-consumer policy drop-oldest)",
+                    () -> agent.streamTotals().dropped());
+            metrics.counters("salgate.plugin.read.errors", "Reads whose plugin failed (ERROR readings)", "sensor",
+                    agent::readErrors);
+            MetricsServer server = MetricsServer.start(host, port, metrics);
+            if (started != null) {
+                started.accept(server);
+            }
+            return server;
+        };
     }
 
     private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics) throws IOException {
         if (mqttUrl == null) {
-            if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null) {
+            if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null
+                    || mqttCa != null) {
                 throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
             }
             return;
@@ -136,6 +169,16 @@ public final class GatewayOptions {
                 .topicPrefix(mqttTopicPrefix).events(!mqttNoEvents).storeFile(mqttStore).maxStored(mqttStoreMax)
                 .maxAge(duration(mqttStoreMaxAge, "--mqtt-store-max-age"))
                 .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"));
+        if (mqttCa != null) {
+            if (!mqttUrl.startsWith("ssl://")) {
+                throw new IllegalArgumentException("--mqtt-ca is for an ssl:// broker; --mqtt-url is " + mqttUrl);
+            }
+            try {
+                b.tls(TlsConfig.clientTrustingCa(mqttCa));
+            } catch (IOException e) {
+                throw new IOException("cannot read the MQTT broker's CA file " + mqttCa + ": " + e.getMessage(), e);
+            }
+        }
         byte[] password = password();
         if (mqttUsername != null || password != null) {
             b.credentials(mqttUsername, password);

@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorDisconnectedException;
@@ -49,6 +52,8 @@ public final class SensorManager {
     private final BiConsumer<String, String> onRemoved;
     private final Object writeLock = new Object();
     private volatile Map<String, SensorEntry> sensors = Map.of();
+    /** Failed reads by sensor id, kept when a sensor is removed so that the counts only grow. */
+    private final Map<String, LongAdder> readErrors = new ConcurrentHashMap<>();
 
     /**
      * @param events where sensor events go
@@ -168,12 +173,24 @@ public final class SensorManager {
             succeeded(sensor);
             return Reading.unavailable(id, now, 0, message(e));
         } catch (SensorDisconnectedException e) {
+            readErrors.computeIfAbsent(id, k -> new LongAdder()).increment();
             disconnected(sensor, e);
             return Reading.error(id, now, 0, "sensor " + id + " is disconnected: " + message(e));
         } catch (Exception | LinkageError | AssertionError e) {
+            readErrors.computeIfAbsent(id, k -> new LongAdder()).increment();
             failed(sensor, commandId, e);
             return Reading.error(id, now, 0, "sensor " + id + " failed to read '" + commandId + "': " + message(e));
         }
+    }
+
+    /**
+     * How many reads gave an ERROR reading (the plugin threw, or the sensor is disconnected), by
+     * sensor id, since the agent started; sensors that never failed are absent.
+     */
+    public Map<String, Long> readErrors() {
+        Map<String, Long> out = new TreeMap<>();
+        readErrors.forEach((id, n) -> out.put(id, n.sum()));
+        return out;
     }
 
     /** A stream of the sensor started: the sensor is streaming. */

@@ -57,6 +57,7 @@ public final class ServedStream {
     private final SlowConsumerSettings settings;
     private final ScheduledExecutorService scheduler;
     private final Consumer<ServedStream> onEnded;
+    private final StreamTotals totals;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean parked = new AtomicBoolean();
     private final AtomicLong stalls = new AtomicLong();
@@ -72,7 +73,8 @@ public final class ServedStream {
     private ScheduledFuture<?> ticks;
 
     ServedStream(long id, Session session, StreamSource source, long intervalMs, SlowConsumerPolicy policy,
-                 SlowConsumerSettings settings, ScheduledExecutorService scheduler, Consumer<ServedStream> onEnded) {
+                 SlowConsumerSettings settings, ScheduledExecutorService scheduler, Consumer<ServedStream> onEnded,
+                 StreamTotals totals) {
         this.id = id;
         this.session = session;
         this.source = source;
@@ -81,6 +83,7 @@ public final class ServedStream {
         this.settings = settings;
         this.scheduler = scheduler;
         this.onEnded = onEnded;
+        this.totals = totals;
     }
 
     /** The stream id, unique on the agent. */
@@ -210,6 +213,7 @@ public final class ServedStream {
                 ticks.cancel(false);
             }
             dropped += ring.size(); // taken and never to be sent
+            totals.dropped(ring.size());
             ring.clear();
             if (reasonToSend != null) {
                 session.send(new StreamEnded(id, reasonToSend, new StreamCounts(delivered, skipped, dropped)));
@@ -278,6 +282,7 @@ public final class ServedStream {
             if (state != State.RUNNING) {
                 return;
             }
+            totals.skipped();
             if (skipped++ == 0) {
                 LOG.debug("stream {} ({}) skips ticks: session {} is not taking frames", id, source.label(),
                         session.id());
@@ -324,6 +329,7 @@ public final class ServedStream {
             if (ring.size() > settings.ringReadings()) {
                 ring.removeFirst();
                 dropped++;
+                totals.dropped(1);
             }
         } finally {
             lock.unlock();
@@ -337,6 +343,7 @@ public final class ServedStream {
             while (state == State.RUNNING && !ring.isEmpty() && session.isWritable()) {
                 session.send(new StreamData(id, ring.removeFirst()));
                 delivered++;
+                totals.delivered();
             }
         } finally {
             lock.unlock();
@@ -404,6 +411,7 @@ public final class ServedStream {
             unwritableSinceNanos = 0;
             session.send(new StreamData(id, reading.withSequence(nextSequence++)));
             delivered++;
+            totals.delivered();
         } finally {
             lock.unlock();
         }

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.Session;
 import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,7 @@ public final class StreamRegistry implements AutoCloseable {
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, ServedStream> byId = new ConcurrentHashMap<>();
     private final Map<Long, Set<ServedStream>> bySession = new ConcurrentHashMap<>();
+    private final StreamTotals totals = new StreamTotals();
 
     /** @param threads the scheduler's threads */
     public StreamRegistry(int threads) {
@@ -65,7 +67,7 @@ public final class StreamRegistry implements AutoCloseable {
             return Optional.empty();
         }
         ServedStream stream = new ServedStream(nextId.getAndIncrement(), session, source, intervalMs,
-                slowConsumers.policyFor(policy), slowConsumers, scheduler, this::forget);
+                slowConsumers.policyFor(policy), slowConsumers, scheduler, this::forget, totals);
         byId.put(stream.id(), stream);
         mine.add(stream);
         return Optional.of(stream);
@@ -86,6 +88,14 @@ public final class StreamRegistry implements AutoCloseable {
     /** How many streams exist. */
     public int size() {
         return byId.size();
+    }
+
+    /**
+     * What became of the readings of every stream so far, ended ones included: delivered, skipped
+     * and dropped (see {@link StreamCounts}). Each figure only grows.
+     */
+    public StreamCounts totals() {
+        return totals.snapshot();
     }
 
     /** The session can take frames again. */

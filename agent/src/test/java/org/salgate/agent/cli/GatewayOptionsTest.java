@@ -28,7 +28,7 @@ class GatewayOptionsTest {
     void helpListsTheGatewayOptions() {
         assertEquals(0, run("--help"));
         for (String option : new String[] {"--mqtt-url", "--mqtt-stream", "--mqtt-qos", "--mqtt-topic-prefix",
-                "--mqtt-password-file", "--mqtt-store-max", "--mqtt-store-max-age", "--metrics-port", "--announce"}) {
+                "--mqtt-password-file", "--mqtt-ca", "--mqtt-store-max", "--mqtt-store-max-age", "--metrics-port", "--announce"}) {
             assertTrue(out.toString().contains(option), option + " missing from:\n" + out);
         }
     }
@@ -43,6 +43,14 @@ class GatewayOptionsTest {
     void aMalformedStreamIsRefusedWithTheExpectedForm() {
         assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-stream", "DUMMY_0"));
         assertTrue(err.toString().contains("SENSOR[:COMMAND]@INTERVAL"), err.toString());
+    }
+
+    @Test
+    void aCaFileIsRefusedForAPlainBrokerAndWhenItCannotBeRead() {
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-ca", "ca.pem"));
+        assertTrue(err.toString().contains("--mqtt-ca is for an ssl:// broker"), err.toString());
+        assertEquals(2, run("--port", "0", "--mqtt-url", "ssl://127.0.0.1:1", "--mqtt-ca", "no-such-ca.pem"));
+        assertTrue(err.toString().contains("cannot read the MQTT broker's CA file no-such-ca.pem"), err.toString());
     }
 
     @Test

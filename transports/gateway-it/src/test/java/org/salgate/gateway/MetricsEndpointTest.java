@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.salgate.agent.Agent;
+import org.salgate.agent.cli.GatewayOptions;
 import org.salgate.client.SalClient;
 import org.salgate.client.SensorStream;
 import org.salgate.client.StreamListener;
@@ -22,7 +23,9 @@ import org.salgate.metrics.GatewayMetrics;
 import org.salgate.metrics.MetricsServer;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.transport.ServerOptions;
 import org.salgate.wire.Reading;
+import org.salgate.wire.SlowConsumerPolicy;
 
 /** The Prometheus endpoint of a real agent, scraped over HTTP before, during and after real client traffic. */
 class MetricsEndpointTest {
@@ -62,11 +65,7 @@ class MetricsEndpointTest {
                 new ProtocolConfig("dummy", "dummy", "virtual", Map.of("sensors", "2")),
                 new ProtocolConfig("failing", "failing", "virtual", Map.of())));
         try (Agent agent = Agent.builder().port(0).platform(platform).decorateHandler(metrics::instrument)
-                .extension(a -> {
-                    metrics.gauge("salgate.streams", "Streams set up or running", a::streamCount);
-                    endpoint.set(MetricsServer.start("127.0.0.1", 0, metrics));
-                    return endpoint.get();
-                }).start()) {
+                .extension(GatewayOptions.metricsEndpoint(metrics, "127.0.0.1", 0, endpoint::set)).start()) {
             int port = endpoint.get().port();
             HttpResponse<String> before = get(port);
             assertEquals(200, before.statusCode());
@@ -75,6 +74,15 @@ class MetricsEndpointTest {
 
             String during;
             try (SalClient client = SalClient.builder().transport("netty").port(agent.port()).connect()) {
+                String beforeList = get(port).body();
+                int sensors = client.listSensors().get(10, TimeUnit.SECONDS).size();
+                String afterList = get(port).body();
+                // The list request and its answer, with every sensor in it, crossed the session.
+                assertTrue(value(afterList, "salgate_received_bytes_total", "transport=\"netty\"")
+                        > value(beforeList, "salgate_received_bytes_total", "transport=\"netty\""), afterList);
+                assertTrue(value(afterList, "salgate_sent_bytes_total", "transport=\"netty\"")
+                        >= value(beforeList, "salgate_sent_bytes_total", "transport=\"netty\"") + sensors * 5L,
+                        afterList);
                 assertEquals(Reading.Status.OK, client.execute("DUMMY_0", "read", null).get(10, TimeUnit.SECONDS)
                         .status());
                 assertEquals(Reading.Status.ERROR, client.execute("BROKEN_0", "read", null).get(10, TimeUnit.SECONDS)
@@ -109,6 +117,67 @@ class MetricsEndpointTest {
             String after = awaitSessionsClosed(port);
             assertEquals(0, value(after, "salgate_streams"));
             assertEquals(1, value(after, "salgate_requests_total", "operation=\"StopStream\"", "result=\"OK\""));
+            // The closed session's bytes stay counted.
+            assertTrue(value(after, "salgate_sent_bytes_total", "transport=\"netty\"")
+                    >= value(during, "salgate_sent_bytes_total", "transport=\"netty\""), after);
+            assertEquals(0, value(after, "salgate_readings_skipped_total"), after);
+            assertEquals(0, value(after, "salgate_readings_dropped_total"), after);
+        }
+    }
+
+    /**
+     * A client whose stream listener stops taking readings, behind two streams of 80 KB readings every
+     * millisecond: one with the block policy, one with drop-oldest. The agent's outbound queue for it
+     * fills, then readings are skipped and dropped, and the endpoint shows all three.
+     */
+    @Test
+    void aStalledClientMovesQueuedSkippedAndDroppedReadings() throws Exception {
+        GatewayMetrics metrics = new GatewayMetrics();
+        AtomicReference<MetricsServer> endpoint = new AtomicReference<>();
+        PlatformConfig platform = new PlatformConfig(List.of(
+                new ProtocolConfig("dummy", "dummy", "virtual", Map.of("sensors", "2"))));
+        try (Agent agent = Agent.builder().port(0).platform(platform).decorateHandler(metrics::instrument)
+                .extension(GatewayOptions.metricsEndpoint(metrics, "127.0.0.1", 0, endpoint::set)).start();
+             SalClient client = SalClient.builder().transport("netty").port(agent.port()).connect()) {
+            int port = endpoint.get().port();
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch stalled = new CountDownLatch(1);
+            StreamListener holding = new StreamListener() {
+                @Override
+                public void onReading(Reading r) {
+                    stalled.countDown();
+                    try {
+                        release.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            };
+            Map<String, String> large = Map.of("size", "81920");
+            SensorStream blocking = client.stream("DUMMY_0", "payload", large, 1, SlowConsumerPolicy.BLOCK, holding)
+                    .get(10, TimeUnit.SECONDS);
+            SensorStream dropping = client.stream("DUMMY_1", "payload", large, 1, SlowConsumerPolicy.DROP_OLDEST,
+                    holding).get(10, TimeUnit.SECONDS);
+            assertTrue(stalled.await(20, TimeUnit.SECONDS), "the client never got a reading");
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            String body = get(port).body();
+            while (value(body, "salgate_readings_skipped_total") == 0 || value(body, "salgate_readings_dropped_total") == 0
+                    || value(body, "salgate_queued_bytes", "transport=\"netty\"") == 0) {
+                assertTrue(System.nanoTime() < deadline, "a stalled client moved no figure:\n" + body);
+                Thread.sleep(50);
+                body = get(port).body();
+            }
+            // The stalled session stays unwritable, so what waits for it stays above the low-water mark.
+            assertTrue(value(body, "salgate_queued_bytes", "transport=\"netty\"")
+                    >= ServerOptions.DEFAULT_WRITE_LOW_WATER_BYTES, body);
+
+            release.countDown();
+            blocking.stop().get(30, TimeUnit.SECONDS);
+            dropping.stop().get(30, TimeUnit.SECONDS);
+            String after = get(port).body();
+            assertTrue(value(after, "salgate_readings_skipped_total") >= value(body, "salgate_readings_skipped_total"));
+            assertTrue(value(after, "salgate_readings_dropped_total") >= value(body, "salgate_readings_dropped_total"));
         }
     }
 

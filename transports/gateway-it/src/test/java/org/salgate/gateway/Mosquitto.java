@@ -7,36 +7,60 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A real Mosquitto broker run from the test: a {@code mosquitto} process on a free loopback port,
  * with a generated configuration (anonymous clients allowed on that listener only, persistence in
- * the test's directory so that sessions and retained messages survive a restart).
+ * the test's directory so that sessions and retained messages survive a restart); or, with
+ * {@link #startTls}, a TLS listener that lets in only the users of a password file.
  */
 final class Mosquitto implements AutoCloseable {
 
     private final Path dir;
     private final int port;
+    private final String scheme;
     private Process process;
 
-    private Mosquitto(Path dir, int port) {
+    private Mosquitto(Path dir, int port, String scheme) {
         this.dir = dir;
         this.port = port;
+        this.scheme = scheme;
     }
 
     /** Starts a broker on a free loopback port, its files in {@code dir}. */
     static Mosquitto start(Path dir) throws IOException, InterruptedException {
+        return start(dir, "tcp", List.of("allow_anonymous true"));
+    }
+
+    /**
+     * Starts a broker whose only listener speaks TLS, with the certificate and key of PEM files,
+     * and lets in only the users of a {@code mosquitto_passwd} file.
+     */
+    static Mosquitto startTls(Path dir, Path certificate, Path key, Path passwords)
+            throws IOException, InterruptedException {
+        return start(dir, "ssl", List.of(
+                "certfile " + certificate.toAbsolutePath(),
+                "keyfile " + key.toAbsolutePath(),
+                "allow_anonymous false",
+                "password_file " + passwords.toAbsolutePath()));
+    }
+
+    private static Mosquitto start(Path dir, String scheme, List<String> listenerSettings)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        Mosquitto m = new Mosquitto(dir, port);
-        Files.writeString(dir.resolve("mosquitto.conf"), String.join("\n",
-                "listener " + port + " 127.0.0.1",
+        Mosquitto m = new Mosquitto(dir, port, scheme);
+        List<String> lines = new ArrayList<>();
+        lines.add("listener " + port + " 127.0.0.1");
+        lines.addAll(listenerSettings);
+        Files.writeString(dir.resolve("mosquitto.conf"), String.join("\n", lines) + "\n" + String.join("\n",
                 // Run as root, mosquitto would switch to its own user, which cannot write the test's directory.
                 "user " + System.getProperty("user.name"),
-                "allow_anonymous true",
                 "persistence true",
                 "persistence_location " + dir.toAbsolutePath() + "/",
                 "max_queued_messages 100000",
@@ -51,7 +75,13 @@ final class Mosquitto implements AutoCloseable {
     }
 
     String url() {
-        return "tcp://127.0.0.1:" + port;
+        return scheme + "://127.0.0.1:" + port;
+    }
+
+    /** What the broker logged so far. */
+    String log() throws IOException {
+        Path log = dir.resolve("mosquitto.log");
+        return Files.exists(log) ? Files.readString(log) : "";
     }
 
     private void launch() throws IOException, InterruptedException {

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
 import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
@@ -44,6 +45,12 @@ final class Subscriber implements AutoCloseable {
     }
 
     static Subscriber subscribe(String url, String clientId, String filter) throws MqttException {
+        return subscribe(url, clientId, filter, o -> { });
+    }
+
+    /** As {@link #subscribe(String, String, String)}, with connection options added (TLS, a user). */
+    static Subscriber subscribe(String url, String clientId, String filter, Consumer<MqttConnectionOptions> options)
+            throws MqttException {
         MqttAsyncClient c = new MqttAsyncClient(url, clientId, new MemoryPersistence());
         Subscriber s = new Subscriber(c);
         c.setCallback(new MqttCallbackAdapter() {
@@ -57,6 +64,7 @@ final class Subscriber implements AutoCloseable {
         o.setSessionExpiryInterval(3600L);
         o.setAutomaticReconnect(true);
         o.setAutomaticReconnectDelay(1, 2);
+        options.accept(o);
         c.connect(o).waitForCompletion(10_000);
         c.subscribe(new MqttSubscription(filter, 1)).waitForCompletion(10_000);
         return s;

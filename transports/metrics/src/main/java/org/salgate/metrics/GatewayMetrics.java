@@ -5,8 +5,10 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.salgate.transport.ServerHandler;
@@ -17,17 +19,20 @@ import org.salgate.transport.ServerHandler;
  * figures the agent keeps itself (streams, queued requests) or that an extension keeps (the MQTT
  * bridge's queue) are registered as gauges and function counters read at scrape time.
  *
- * <p>Meters, as Prometheus names them: {@code salgate_sessions{transport}},
+ * <p>Meters kept here, as Prometheus names them: {@code salgate_sessions{transport}},
  * {@code salgate_sessions_opened_total{transport}},
  * {@code salgate_requests_total{transport,operation,result}},
  * {@code salgate_readings_delivered_total{transport}}, {@code salgate_events_delivered_total{transport}},
- * {@code salgate_plugin_read_errors_total{sensor}}, plus what is registered with {@link #gauge} and
- * {@link #counter}.
+ * {@code salgate_received_bytes_total{transport}} and {@code salgate_sent_bytes_total{transport}} (encoded
+ * messages, as the sessions count them), {@code salgate_queued_bytes{transport}} (waiting for clients
+ * now); plus what the agent registers with {@link #gauge}, {@link #counter} and {@link #counters}.
  */
 public final class GatewayMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, AtomicInteger> openSessions = new ConcurrentHashMap<>();
+    /** Run before each scrape: register the meters of keys that appeared since the last one. */
+    private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
 
     /**
      * Wraps the agent's handler for one door (a transport, or an in-process bridge such as
@@ -40,7 +45,19 @@ public final class GatewayMetrics {
                     .tag("transport", t).register(registry);
             return n;
         });
-        return new MeteredHandler(handler, transport, this, open);
+        MeteredHandler metered = new MeteredHandler(handler, transport, this, open);
+        FunctionCounter.builder("salgate.received.bytes", metered, MeteredHandler::bytesReceived)
+                .description("Bytes of encoded messages received from clients (no framing or TLS; 0 where"
+                        + " sessions take messages unencoded: REST calls, typed gRPC calls, in-process bridges)")
+                .tag("transport", transport).register(registry);
+        FunctionCounter.builder("salgate.sent.bytes", metered, MeteredHandler::bytesSent)
+                .description("Bytes of encoded messages sent or queued to clients (no framing or TLS; 0 where"
+                        + " sessions take messages unencoded)")
+                .tag("transport", transport).register(registry);
+        Gauge.builder("salgate.queued.bytes", metered, MeteredHandler::queuedBytes)
+                .description("Bytes waiting in the open sessions' outbound queues (estimated for unencoded ones)")
+                .tag("transport", transport).register(registry);
+        return metered;
     }
 
     /** A value read at each scrape, such as a queue's length. */
@@ -53,8 +70,24 @@ public final class GatewayMetrics {
         FunctionCounter.builder(name, value, v -> v.get().doubleValue()).description(description).register(registry);
     }
 
+    /**
+     * Counts kept elsewhere by key, read at each scrape: one counter per key, tagged
+     * {@code tag=key}, registered at the first scrape that finds the key. The counts must only grow
+     * and a key, once seen, must stay.
+     */
+    public void counters(String name, String description, String tag, Supplier<Map<String, ? extends Number>> values) {
+        Map<String, Number> latest = new ConcurrentHashMap<>();
+        beforeScrape.add(() -> values.get().forEach((key, n) -> {
+            if (latest.put(key, n) == null) {
+                FunctionCounter.builder(name, latest, m -> m.getOrDefault(key, 0).doubleValue())
+                        .description(description).tag(tag, key).register(registry);
+            }
+        }));
+    }
+
     /** The Prometheus text exposition of every meter. */
-    public String scrape() {
+    public synchronized String scrape() {
+        beforeScrape.forEach(Runnable::run);
         return registry.scrape();
     }
 
@@ -77,10 +110,5 @@ public final class GatewayMetrics {
     void eventDelivered(String transport) {
         Counter.builder("salgate.events.delivered").description("Event notices handed to sessions")
                 .tag("transport", transport).register(registry).increment();
-    }
-
-    void readError(String sensor) {
-        Counter.builder("salgate.plugin.read.errors").description("Readings whose plugin read failed")
-                .tag("sensor", sensor).register(registry).increment();
     }
 }

@@ -5,7 +5,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.transport.Session;
 import org.salgate.wire.EventNotice;
 import org.salgate.wire.Message;
-import org.salgate.wire.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
 import org.salgate.wire.Result;
@@ -31,27 +30,17 @@ final class MeteredSession implements Session {
 
     @Override
     public void send(Message message) {
-        if (message instanceof StreamData data) {
+        if (message instanceof StreamData) {
             metrics.readingDelivered(transport);
-            readError(data.reading());
         } else if (message instanceof Response response) {
             String operation = operations.remove(response.id());
             Result result = response.result();
             metrics.request(transport, operation == null ? "unknown" : operation,
                     result instanceof Result.Failure f ? f.code().name() : "OK");
-            if (result instanceof Result.ReadingResult r) {
-                readError(r.reading());
-            }
         } else if (message instanceof EventNotice) {
             metrics.eventDelivered(transport);
         }
         inner.send(message);
-    }
-
-    private void readError(Reading reading) {
-        if (reading.status() == Reading.Status.ERROR) {
-            metrics.readError(reading.sensorId());
-        }
     }
 
     @Override
@@ -72,6 +61,26 @@ final class MeteredSession implements Session {
     @Override
     public void setWritabilityListener(Runnable listener) {
         inner.setWritabilityListener(listener);
+    }
+
+    @Override
+    public long bytesReceived() {
+        return inner.bytesReceived();
+    }
+
+    @Override
+    public long bytesSent() {
+        return inner.bytesSent();
+    }
+
+    @Override
+    public long queuedBytes() {
+        return inner.queuedBytes();
+    }
+
+    @Override
+    public void closeNow(String reason) {
+        inner.closeNow(reason);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.salgate.transport.tls.TlsConfig;
 
 /** What the MQTT bridge connects to and publishes. Made with {@link #builder(String)}; immutable. */
 public final class MqttBridgeConfig {
@@ -27,6 +28,7 @@ public final class MqttBridgeConfig {
     private final Duration maxAge;
     private final Duration reconnectMin;
     private final Duration reconnectMax;
+    private final TlsConfig tls;
 
     private MqttBridgeConfig(Builder b) {
         this.serverUri = b.serverUri;
@@ -42,6 +44,7 @@ public final class MqttBridgeConfig {
         this.maxAge = b.maxAge;
         this.reconnectMin = b.reconnectMin;
         this.reconnectMax = b.reconnectMax;
+        this.tls = b.serverUri.startsWith("ssl://") && b.tls == null ? TlsConfig.clientTrustingSystem() : b.tls;
     }
 
     /** A builder for a broker at {@code serverUri} ({@code tcp://host:1883} or {@code ssl://host:8883}). */
@@ -106,6 +109,14 @@ public final class MqttBridgeConfig {
         return reconnectMax;
     }
 
+    /**
+     * How the bridge trusts an {@code ssl://} broker: the CAs given with {@link Builder#tls}, else
+     * the JVM's trust store; null for a {@code tcp://} broker.
+     */
+    public TlsConfig tls() {
+        return tls;
+    }
+
     /** Sets the bridge's options; every setter checks its argument. */
     public static final class Builder {
         private final String serverUri;
@@ -121,6 +132,7 @@ public final class MqttBridgeConfig {
         private Duration maxAge = DEFAULT_MAX_AGE;
         private Duration reconnectMin = Duration.ofMillis(500);
         private Duration reconnectMax = Duration.ofSeconds(10);
+        private TlsConfig tls;
 
         private Builder(String serverUri) {
             Objects.requireNonNull(serverUri, "serverUri");
@@ -200,6 +212,26 @@ public final class MqttBridgeConfig {
             }
             this.reconnectMin = min;
             this.reconnectMax = max;
+            return this;
+        }
+
+        /**
+         * How to trust an {@code ssl://} broker, such as {@link TlsConfig#clientTrustingCa} with the CA
+         * that signed its certificate; the broker's certificate must also name the host in the URL.
+         * Without it an {@code ssl://} broker is trusted through the JVM's trust store.
+         */
+        public Builder tls(TlsConfig config) {
+            if (config != null) {
+                if (!serverUri.startsWith("ssl://")) {
+                    throw new IllegalArgumentException("TLS settings for the MQTT broker need an ssl:// URL, not "
+                            + serverUri);
+                }
+                if (config.isServer()) {
+                    throw new IllegalArgumentException("the MQTT bridge needs a client's TLS config (whom to trust),"
+                            + " not a server's");
+                }
+            }
+            this.tls = config;
             return this;
         }
 

@@ -21,6 +21,8 @@ import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.eclipse.paho.mqttv5.common.packet.MqttReturnCode;
+import org.salgate.transport.tls.TlsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,12 +126,23 @@ final class MqttPublisher implements AutoCloseable {
         if (config.password() != null) {
             o.setPassword(config.password());
         }
+        TlsConfig tls = config.tls();
+        if (tls != null) {
+            // Paho makes each connection's socket from this factory and, with host-name verification
+            // on, checks that the broker's certificate names the host of the URL.
+            o.setSocketFactory(tls.sslContext().getSocketFactory());
+            o.setHttpsHostnameVerificationEnabled(tls.verifiesHostname());
+        }
         o.setWill(topics.status(), message(Payloads.text(OFFLINE), config.qos(), true));
         try {
             client.connect(o).waitForCompletion(TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S + 1));
         } catch (MqttException | RuntimeException e) {
             long n = failedAttempts.incrementAndGet();
-            if (n == 1) {
+            String refusal = refusal(e);
+            if (n == 1 && refusal != null) {
+                LOG.error("{}; retrying, up to every {} s; {} messages wait", refusal,
+                        config.reconnectMax().toSeconds(), store.size());
+            } else if (n == 1) {
                 LOG.warn("cannot reach the MQTT broker {}: {}; retrying, up to every {} s; {} messages wait",
                         config.serverUri(), e.getMessage(), config.reconnectMax().toSeconds(), store.size());
             } else {
@@ -146,6 +159,29 @@ final class MqttPublisher implements AutoCloseable {
         backoffMs = config.reconnectMin().toMillis();
         link = new Link();
         wake.release();
+    }
+
+    /**
+     * Why the broker refused the bridge, when retrying as is cannot help: its credentials were
+     * refused, or its certificate was not trusted; null for other failures (the broker is down).
+     */
+    private String refusal(Exception e) {
+        if (e instanceof MqttException m && (m.getReasonCode() == MqttReturnCode.RETURN_CODE_BAD_USERNAME_OR_PASSWORD
+                || m.getReasonCode() == MqttReturnCode.RETURN_CODE_NOT_AUTHORIZED)) {
+            return "the MQTT broker " + config.serverUri() + " refused the bridge's credentials ("
+                    + (config.username() == null ? "no user name" : "user '" + config.username() + "'")
+                    + (config.password() == null ? ", no password" : "") + "): " + m.getMessage() + " (reason "
+                    + m.getReasonCode() + "); check the user name and password given to the bridge"
+                    + " (--mqtt-username, --mqtt-password-file)";
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException) {
+                return "TLS handshake with the MQTT broker " + config.serverUri() + " failed: " + t.getMessage()
+                        + "; the bridge uses " + config.tls() + ", and the broker's certificate must name the"
+                        + " host of the URL";
+            }
+        }
+        return null;
     }
 
     private void scheduleConnect() {

@@ -98,6 +98,21 @@ public abstract class QueuedSession implements Session {
     }
 
     @Override
+    public final long bytesReceived() {
+        return codec.bytesDecoded();
+    }
+
+    @Override
+    public final long bytesSent() {
+        return codec.bytesEncoded();
+    }
+
+    @Override
+    public final long queuedBytes() {
+        return queue.queuedBytes();
+    }
+
+    @Override
     public String toString() {
         return "session " + id + " (" + remoteAddress() + ")";
     }

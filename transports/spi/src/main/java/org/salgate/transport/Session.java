@@ -45,4 +45,22 @@ public interface Session {
     default void closeNow(String reason) {
         close();
     }
+
+    /**
+     * Bytes of the encoded messages received on this session so far, length prefixes and TLS not
+     * counted. 0 on sessions that receive messages without encoding (in-process and per-call ones).
+     */
+    default long bytesReceived() {
+        return 0;
+    }
+
+    /** Bytes of the encoded messages sent (or queued to send) on this session so far; 0 as for {@link #bytesReceived()}. */
+    default long bytesSent() {
+        return 0;
+    }
+
+    /** Bytes queued for the client and not yet written: what counts against the high-water mark. */
+    default long queuedBytes() {
+        return 0;
+    }
 }

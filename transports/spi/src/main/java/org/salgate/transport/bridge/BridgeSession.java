@@ -210,6 +210,12 @@ public final class BridgeSession implements Session, AutoCloseable {
         this.writabilityListener = listener == null ? () -> { } : listener;
     }
 
+    /** The estimated encoded size of the pushed messages waiting for the caller. */
+    @Override
+    public long queuedBytes() {
+        return pushed.queuedBytes();
+    }
+
     @Override
     public boolean isOpen() {
         return open.get();

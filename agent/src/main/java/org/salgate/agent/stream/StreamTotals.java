@@ -1,0 +1,31 @@
+package org.salgate.agent.stream;
+
+import java.util.concurrent.atomic.LongAdder;
+import org.salgate.wire.StreamCounts;
+
+/**
+ * What became of the readings of every stream the agent has served, ended ones included: each
+ * {@link ServedStream} adds here as it counts its own. Thread-safe; only grows.
+ */
+final class StreamTotals {
+
+    private final LongAdder delivered = new LongAdder();
+    private final LongAdder skipped = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+
+    void delivered() {
+        delivered.increment();
+    }
+
+    void skipped() {
+        skipped.increment();
+    }
+
+    void dropped(long n) {
+        dropped.add(n);
+    }
+
+    StreamCounts snapshot() {
+        return new StreamCounts(delivered.sum(), skipped.sum(), dropped.sum());
+    }
+}
