@@ -45,6 +45,8 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
     private final AtomicBoolean atLimit = new AtomicBoolean();
     private final Map<Long, Tracked> sessions = new ConcurrentHashMap<>();
     private final ScheduledExecutorService clock;
+    private final long periodNanos;
+    private volatile long lastCheckNanos = System.nanoTime();
 
     private static final class Tracked {
         final Session session;
@@ -75,6 +77,7 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
             return t;
         });
         long period = checkPeriodMillis(limits);
+        this.periodNanos = TimeUnit.MILLISECONDS.toNanos(period);
         clock.scheduleWithFixedDelay(this::check, period, period, TimeUnit.MILLISECONDS);
     }
 
@@ -151,9 +154,19 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
         }
     }
 
-    /** Closes the sessions whose hello or idle deadline has passed. */
+    /**
+     * Closes the sessions whose hello or idle deadline has passed. After a stall of the whole
+     * process (a long garbage collection, a suspended JVM) nothing is closed this round: the
+     * transports first get to read what the peers sent meanwhile.
+     */
     private void check() {
         long now = System.nanoTime();
+        long sinceLast = now - lastCheckNanos;
+        lastCheckNanos = now;
+        if (sinceLast > Math.max(3 * periodNanos, TimeUnit.MILLISECONDS.toNanos(500))) {
+            LOG.debug("the deadline check ran {} ms late; it closes nothing this round", sinceLast / 1_000_000);
+            return;
+        }
         long hello = limits.helloTimeout().toNanos();
         long idle = limits.idleTimeout().toNanos();
         try {
