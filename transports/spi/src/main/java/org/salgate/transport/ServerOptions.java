@@ -59,16 +59,20 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
             Objects.requireNonNull(helloTimeout, "helloTimeout");
             Objects.requireNonNull(idleTimeout, "idleTimeout");
             if (maxSessions <= 0) {
-                throw new IllegalArgumentException("maxSessions must be positive, got " + maxSessions);
+                throw new IllegalArgumentException("the maximum of sessions (--max-sessions) must be positive, got "
+                        + maxSessions);
             }
             if (helloTimeout.isNegative() || helloTimeout.isZero()) {
-                throw new IllegalArgumentException("the hello timeout must be positive, got " + helloTimeout);
+                throw new IllegalArgumentException("the hello timeout (--hello-timeout-ms) must be positive, got "
+                        + helloTimeout);
             }
             if (idleTimeout.isNegative()) {
-                throw new IllegalArgumentException("the idle timeout must be 0 (none) or positive, got " + idleTimeout);
+                throw new IllegalArgumentException("the idle timeout (--idle-timeout-ms) must be 0 (none) or positive, "
+                        + "got " + idleTimeout);
             }
             if (maxBufferedBytes <= 0) {
-                throw new IllegalArgumentException("maxBufferedBytes must be positive, got " + maxBufferedBytes);
+                throw new IllegalArgumentException("the bound of buffered bytes (--max-buffered-bytes) must be positive, "
+                        + "got " + maxBufferedBytes);
             }
         }
 
