@@ -147,7 +147,8 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
     public void sessionClosed(Session session, Throwable cause) {
         Tracked tracked = sessions.remove(session.id());
         if (tracked == null || tracked.admitted) {
-            if (tracked != null && admitted.decrementAndGet() < limits.maxSessions() && atLimit.compareAndSet(true, false)) {
+            if (tracked != null && admitted.decrementAndGet() < limits.maxSessions()
+                    && atLimit.compareAndSet(true, false)) {
                 LOG.info("the agent serves fewer than its maximum of {} sessions again", limits.maxSessions());
             }
             agent.sessionClosed(session, cause);

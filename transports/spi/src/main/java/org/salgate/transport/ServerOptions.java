@@ -71,8 +71,8 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
                         + "got " + idleTimeout);
             }
             if (maxBufferedBytes <= 0) {
-                throw new IllegalArgumentException("the bound of buffered bytes (--max-buffered-bytes) must be positive, "
-                        + "got " + maxBufferedBytes);
+                throw new IllegalArgumentException("the bound of buffered bytes (--max-buffered-bytes) must be "
+                        + "positive, got " + maxBufferedBytes);
             }
         }
 
@@ -177,7 +177,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         public Builder helloTimeout(Duration d) { this.limits = limits.withHelloTimeout(d); return this; }
         /** How long a session with nothing under way may stay silent; default {@link Duration#ZERO}, never closed. */
         public Builder idleTimeout(Duration d) { this.limits = limits.withIdleTimeout(d); return this; }
-        /** The most bytes of unfinished frames held across all connections; default {@link Limits#DEFAULT_MAX_BUFFERED_BYTES}. */
+        /** The most bytes of unfinished frames held across connections; default {@link Limits#DEFAULT_MAX_BUFFERED_BYTES}. */
         public Builder maxBufferedBytes(long n) { this.limits = limits.withMaxBufferedBytes(n); return this; }
 
         public ServerOptions build() {
