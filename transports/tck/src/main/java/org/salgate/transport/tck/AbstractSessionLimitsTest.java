@@ -41,8 +41,10 @@ import org.salgate.wire.Message;
  */
 public abstract class AbstractSessionLimitsTest {
 
-    /** The hello and idle timeouts of the tests that wait for them. */
+    /** The hello timeout of the tests that wait for it. */
     protected static final Duration SHORT = Duration.ofMillis(600);
+    /** The idle timeout: longer, so that a client busy setting up its stream on a loaded machine is not idle. */
+    private static final Duration IDLE = Duration.ofMillis(1500);
 
     private final List<AutoCloseable> resources = Collections.synchronizedList(new ArrayList<>());
 
@@ -136,7 +138,7 @@ public abstract class AbstractSessionLimitsTest {
     @Test
     @Timeout(60)
     void anIdleSessionIsClosedAfterTheIdleTimeoutAndOneWithAStreamIsNot() throws Exception {
-        Agent agent = agent(o -> o.idleTimeout(SHORT));
+        Agent agent = agent(o -> o.idleTimeout(IDLE));
         SalClient streaming = client(agent, "streaming");
         RecordingStreamListener readings = RecordingStreamListener.fast("kept");
         Await.result("a stream", streaming.stream("DUMMY_0", "read", Map.of(), 50, readings));
@@ -147,7 +149,7 @@ public abstract class AbstractSessionLimitsTest {
                 .handle((ok, failure) -> true));
         assertFalse(idle.isOpen());
 
-        Thread.sleep(3 * SHORT.toMillis());
+        Thread.sleep(2 * IDLE.toMillis());
         assertTrue(streaming.isOpen(), "the idle timeout closed a session with a stream");
         long before = readings.received();
         Await.until("the stream to go on", () -> readings.received() > before);
