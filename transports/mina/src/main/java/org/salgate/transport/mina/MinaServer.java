@@ -21,6 +21,8 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.CodecException;
+import org.salgate.wire.FrameBudget;
+import org.salgate.wire.FrameReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,7 @@ final class MinaServer implements TransportServer {
 
     private final ServerOptions options;
     private final AtomicBoolean started = new AtomicBoolean();
+    private final FrameBudget frameBudget;
     private final AtomicBoolean closed = new AtomicBoolean();
     private ExecutorService threads;
     private SimpleIoProcessorPool<NioSession> processors;
@@ -43,6 +46,7 @@ final class MinaServer implements TransportServer {
 
     MinaServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -146,7 +150,7 @@ final class MinaServer implements TransportServer {
         @Override
         public void sessionCreated(IoSession io) {
             MinaSession session = new MinaSession(io, options);
-            IoReader.attach(io, session.codec(), options.maxFrameBytes());
+            IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget));
             io.setAttribute(MinaSession.KEY, session);
         }
 
@@ -183,6 +187,7 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionClosed(IoSession io) {
+            IoReader.release(io);
             MinaSession session = MinaSession.of(io);
             if (session == null) {
                 return;

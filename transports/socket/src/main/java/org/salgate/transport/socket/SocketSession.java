@@ -39,7 +39,7 @@ final class SocketSession extends QueuedSession {
     private final int maxFrameBytes;
     private final String remoteAddress;
     private final AtomicInteger state = new AtomicInteger(OPEN);
-    private final Thread reader;
+    private final Thread readerThread;
     private final Thread writer;
     /** The first error that closed the session; written before the socket is closed. */
     private volatile Throwable cause;
@@ -51,19 +51,19 @@ final class SocketSession extends QueuedSession {
         this.handler = handler;
         this.maxFrameBytes = server.options().maxFrameBytes();
         this.remoteAddress = String.valueOf(socket.getRemoteSocketAddress());
-        this.reader = new Thread(this::readLoop, "salgate-socket-read-" + id);
-        this.reader.setDaemon(true);
+        this.readerThread = new Thread(this::readLoop, "salgate-socket-read-" + id);
+        this.readerThread.setDaemon(true);
         this.writer = new Thread(this::writeLoop, "salgate-socket-write-" + id);
         this.writer.setDaemon(true);
     }
 
     void start() {
         writer.start();
-        reader.start();
+        readerThread.start();
     }
 
     Thread readerThread() {
-        return reader;
+        return readerThread;
     }
 
     @Override
@@ -122,10 +122,11 @@ final class SocketSession extends QueuedSession {
 
     private void readLoop() {
         Throwable failure = null;
+        FrameReader frames = null;
         try {
             handler.sessionOpened(this);
             InputStream in = socket.getInputStream();
-            FrameReader frames = new FrameReader(codec(), maxFrameBytes);
+            frames = new FrameReader(codec(), maxFrameBytes, server.frameBudget());
             while (frames.readFrom(in) >= 0) {
                 Message message;
                 while ((message = frames.next()) != null) {
@@ -141,6 +142,10 @@ final class SocketSession extends QueuedSession {
             }
         } catch (CodecException | IOException | RuntimeException e) {
             failure = e;
+        } finally {
+            if (frames != null) {
+                frames.release();
+            }
         }
         boolean wasOpen = state.get() == OPEN;
         abort(failure);

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.wire.FrameBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,7 @@ final class SocketTransportServer implements TransportServer {
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Map<Long, SocketSession> sessions = new ConcurrentHashMap<>();
     private final Object lifecycle = new Object();
+    private final FrameBudget frameBudget;
     private ScheduledExecutorService timer;
     private ServerSocket serverSocket;
     private Thread acceptor;
@@ -37,6 +39,7 @@ final class SocketTransportServer implements TransportServer {
 
     SocketTransportServer(ServerOptions options) {
         this.options = options;
+        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
     }
 
     ServerOptions options() {
@@ -111,6 +114,11 @@ final class SocketTransportServer implements TransportServer {
             LOG.warn("setting up a connection from {} failed", socket.getRemoteSocketAddress(), e);
             closeQuietly(socket);
         }
+    }
+
+    /** What the sessions' frame readers draw on together. */
+    FrameBudget frameBudget() {
+        return frameBudget;
     }
 
     void sessionFinished(SocketSession session) {

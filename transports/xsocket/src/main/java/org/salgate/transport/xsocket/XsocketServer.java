@@ -15,6 +15,7 @@ import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.wire.FrameBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
@@ -37,6 +38,7 @@ final class XsocketServer implements TransportServer {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<Long, XsocketSession> sessions = new ConcurrentHashMap<>();
+    private final FrameBudget frameBudget;
     private volatile ServerHandler handler;
     private ExecutorService workers;
     private Server server;
@@ -44,6 +46,7 @@ final class XsocketServer implements TransportServer {
 
     XsocketServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -114,6 +117,7 @@ final class XsocketServer implements TransportServer {
 
     private void reportClosed(XsocketSession session) {
         sessions.remove(session.id());
+        session.releaseReader();
         if (session.markCloseReported()) {
             handler.sessionClosed(session, session.failure());
         }
@@ -133,7 +137,8 @@ final class XsocketServer implements TransportServer {
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            XsocketSession session = new XsocketSession(connection, handler, options, XsocketServer.this::reportClosed);
+            XsocketSession session = new XsocketSession(connection, handler, options, frameBudget,
+                    XsocketServer.this::reportClosed);
             connection.setAttachment(session);
             sessions.put(session.id(), session);
             handler.sessionOpened(session);
