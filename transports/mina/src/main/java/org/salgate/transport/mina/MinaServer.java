@@ -17,6 +17,8 @@ import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
+import org.salgate.transport.AcceptBackoff;
+import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
@@ -39,6 +41,7 @@ final class MinaServer implements TransportServer {
     private final AtomicBoolean started = new AtomicBoolean();
     private final FrameBudget frameBudget;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final AcceptBackoff acceptBackoff;
     private ExecutorService threads;
     private SimpleIoProcessorPool<NioSession> processors;
     private NioSocketAcceptor acceptor;
@@ -47,6 +50,7 @@ final class MinaServer implements TransportServer {
     MinaServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
+        this.acceptBackoff = new AcceptBackoff(toString());
     }
 
     @Override
@@ -58,10 +62,15 @@ final class MinaServer implements TransportServer {
         int writeTimeout = intProperty(WRITE_TIMEOUT_PROPERTY, DEFAULT_WRITE_TIMEOUT_SECONDS);
         int ioThreads = options.ioThreads() > 0 ? options.ioThreads() : Runtime.getRuntime().availableProcessors();
 
-        threads = IoThreads.newPool("salgate-mina-server");
+        // the acceptor's thread and one per processor; a processor's loop ends when it has no
+        // session left and starts again with the next, so each may briefly need a second thread
+        AcceptFailures.install();
+        threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1), acceptBackoff);
         processors = new SimpleIoProcessorPool<>(NioProcessor.class, threads, ioThreads, SelectorProvider.provider());
         acceptor = new NioSocketAcceptor(threads, processors);
         acceptor.setReuseAddress(true);
+        // MINA's default backlog (50) drops the SYNs of a burst of connections, which then wait 1, 3, 7... s
+        acceptor.setBacklog(Ports.ACCEPT_BACKLOG);
         acceptor.setCloseOnDeactivation(true);
         acceptor.getSessionConfig().setTcpNoDelay(true);
         acceptor.getSessionConfig().setWriteTimeout(writeTimeout);
@@ -149,6 +158,7 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionCreated(IoSession io) {
+            acceptBackoff.accepted();
             MinaSession session = new MinaSession(io, options);
             IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget));
             io.setAttribute(MinaSession.KEY, session);
@@ -197,5 +207,10 @@ final class MinaServer implements TransportServer {
                 handler.sessionClosed(session, session.failure());
             }
         }
+    }
+
+    @Override
+    public String toString() {
+        return "MINA server " + options.host() + ":" + options.port();
     }
 }

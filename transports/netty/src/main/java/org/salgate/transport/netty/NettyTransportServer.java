@@ -56,6 +56,7 @@ final class NettyTransportServer implements TransportServer {
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new AcceptPacer("netty server " + options.host() + ":" + options.port()))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))

@@ -23,7 +23,6 @@ import org.salgate.transport.tls.TlsConfig;
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
-    private static final int BACKLOG = 256;
     /** How long closing waits for a port to be released: far above the few ms it takes. */
     private static final long RELEASE_WAIT_MILLIS = 2_000;
 
@@ -50,7 +49,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        ServerSocket socket = new TrackingServerSocket(port, BACKLOG, bindAddress, tls);
+        ServerSocket socket = new TrackingServerSocket(port, Ports.ACCEPT_BACKLOG, bindAddress, tls);
         created.add(socket);
         return socket;
     }

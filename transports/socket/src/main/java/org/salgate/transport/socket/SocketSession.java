@@ -135,12 +135,13 @@ final class SocketSession extends QueuedSession {
                     }
                     try {
                         handler.messageReceived(this, message);
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException e) { // an Error ends the session, below
                         LOG.warn("the handler failed on a message of session {}", id(), e);
                     }
                 }
             }
-        } catch (CodecException | IOException | RuntimeException e) {
+        } catch (CodecException | IOException | RuntimeException | Error e) {
+            // an Error too (out of memory, say): this session ends and frees its socket and threads
             failure = e;
         } finally {
             if (frames != null) {
@@ -150,12 +151,14 @@ final class SocketSession extends QueuedSession {
         boolean wasOpen = state.get() == OPEN;
         abort(failure);
         Throwable reported = wasOpen ? failure : cause;
-        if (reported != null) {
+        if (reported instanceof Error) {
+            LOG.warn("session {} closed after an error: {}", id(), reported.toString());
+        } else if (reported != null) {
             LOG.debug("session {} closed: {}", id(), reported.toString());
         }
         try {
             handler.sessionClosed(this, reported);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.warn("the handler failed when session {} closed", id(), e);
         } finally {
             server.sessionFinished(this);
@@ -178,7 +181,7 @@ final class SocketSession extends QueuedSession {
                 out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
                 queue().written(batch.bytes());
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException | Error e) {
             abort(e);
         }
     }

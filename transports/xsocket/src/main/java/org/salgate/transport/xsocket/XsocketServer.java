@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
@@ -39,6 +40,7 @@ final class XsocketServer implements TransportServer {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<Long, XsocketSession> sessions = new ConcurrentHashMap<>();
     private final FrameBudget frameBudget;
+    private final AcceptBackoff acceptBackoff;
     private volatile ServerHandler handler;
     private ExecutorService workers;
     private Server server;
@@ -47,6 +49,7 @@ final class XsocketServer implements TransportServer {
     XsocketServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
+        this.acceptBackoff = new AcceptBackoff(toString());
     }
 
     @Override
@@ -55,11 +58,15 @@ final class XsocketServer implements TransportServer {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("this xSocket server was already started; create a new one");
         }
-        workers = WorkerThreads.newPool("salgate-xsocket-server");
+        int workerThreads = WorkerThreads.serverPoolSize(options.ioThreads());
+        workers = WorkerThreads.newPool("salgate-xsocket-server", workerThreads);
         try {
+            // xSocket's default backlog (0: the JDK's 50) drops the SYNs of a burst of connections,
+            // which then wait 1, 3, 7... s for their retries
             server = new Server(InetAddress.getByName(options.host()), options.port(),
                     Map.of(IConnection.SO_REUSEADDR, Boolean.TRUE), new ConnectionHandler(),
-                    TlsConnections.serverContext(options.tls()), options.tls() != null);
+                    TlsConnections.serverContext(options.tls()), options.tls() != null, Ports.ACCEPT_BACKLOG,
+                    workerThreads, workerThreads);
             server.setWorkerpool(workers);
             server.setFlushmode(IConnection.FlushMode.ASYNC);
             server.setAutoflush(true);
@@ -74,6 +81,7 @@ final class XsocketServer implements TransportServer {
                     + e.getMessage(), e);
         }
         localAddress = new InetSocketAddress(server.getLocalAddress(), server.getLocalPort());
+        AcceptFailures.watch(localAddress.getPort(), acceptBackoff);
         LOG.debug("xSocket server listening on {}", localAddress);
     }
 
@@ -89,6 +97,7 @@ final class XsocketServer implements TransportServer {
         }
         List<XsocketSession> open = List.copyOf(sessions.values());
         server.close();
+        AcceptFailures.forget(localAddress.getPort());
         for (XsocketSession session : open) {
             session.close();
         }
@@ -134,6 +143,7 @@ final class XsocketServer implements TransportServer {
 
         @Override
         public boolean onConnect(INonBlockingConnection connection) throws IOException {
+            acceptBackoff.accepted();
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
@@ -165,5 +175,10 @@ final class XsocketServer implements TransportServer {
             }
             return true;
         }
+    }
+
+    @Override
+    public String toString() {
+        return "xSocket server " + options.host() + ":" + options.port();
     }
 }
