@@ -10,6 +10,7 @@ import org.salgate.agent.core.EventBus;
 import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
+import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Call;
 import org.salgate.wire.ErrorCode;
 import org.salgate.wire.Hello;
@@ -20,6 +21,7 @@ import org.salgate.wire.Response;
 import org.salgate.wire.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The agent layer: greets each session (the first message must be a {@link Hello} with this
@@ -149,8 +151,8 @@ public final class AgentServerHandler implements ServerHandler {
         state.role = role;
         state.greeted = true;
         session.send(HelloReply.accept(agentId));
-        LOG.info("client '{}' connected from {} (session {}) as {}", hello.clientName(), session.remoteAddress(),
-                session.id(), role.label());
+        LOG.atLevel(lifecycleLevel(session)).log("client '{}' connected from {} (session {}) as {}", hello.clientName(),
+                session.remoteAddress(), session.id(), role.label());
     }
 
     private void dispatch(Session session, SessionState state, Request request) {
@@ -229,7 +231,17 @@ public final class AgentServerHandler implements ServerHandler {
             LOG.info("{} from {} (session {}) disconnected after an error: {}", who, session.remoteAddress(),
                     session.id(), cause.getMessage());
         } else {
-            LOG.info("{} from {} (session {}) disconnected", who, session.remoteAddress(), session.id());
+            LOG.atLevel(lifecycleLevel(session)).log("{} from {} (session {}) disconnected", who,
+                    session.remoteAddress(), session.id());
         }
+    }
+
+    /**
+     * Sessions a transport opens for its own callers (a REST call, a typed gRPC call, a Server-Sent
+     * Events stream, the MQTT bridge) come and go with each call: their opening and their end are
+     * logged at DEBUG, the others' at INFO.
+     */
+    private static Level lifecycleLevel(Session session) {
+        return session instanceof BridgeSession ? Level.DEBUG : Level.INFO;
     }
 }

@@ -142,9 +142,15 @@ class MetricsEndpointTest {
             int port = endpoint.get().port();
             CountDownLatch release = new CountDownLatch(1);
             CountDownLatch stalled = new CountDownLatch(1);
+            // The listener runs on the client's I/O thread: it holds it only once both streams are set
+            // up, or the second set-up's answer would wait behind the first stream's held reading.
+            CountDownLatch armed = new CountDownLatch(1);
             StreamListener holding = new StreamListener() {
                 @Override
                 public void onReading(Reading r) {
+                    if (armed.getCount() > 0) {
+                        return;
+                    }
                     stalled.countDown();
                     try {
                         release.await(60, TimeUnit.SECONDS);
@@ -158,6 +164,7 @@ class MetricsEndpointTest {
                     .get(10, TimeUnit.SECONDS);
             SensorStream dropping = client.stream("DUMMY_1", "payload", large, 1, SlowConsumerPolicy.DROP_OLDEST,
                     holding).get(10, TimeUnit.SECONDS);
+            armed.countDown();
             assertTrue(stalled.await(20, TimeUnit.SECONDS), "the client never got a reading");
 
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
