@@ -63,7 +63,8 @@ class AgentMainTest {
         assertTrue(err.toString().contains("the maximum of sessions (--max-sessions) must be positive, got 0"),
                 err.toString());
         assertEquals(2, run("--hello-timeout-ms", "0"));
-        assertTrue(err.toString().contains("the hello timeout must be positive"), err.toString());
+        assertTrue(err.toString().contains("the hello timeout (--hello-timeout-ms) must be positive, got 0 ms"),
+                err.toString());
     }
 
     @Test

@@ -64,11 +64,11 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
             }
             if (helloTimeout.isNegative() || helloTimeout.isZero()) {
                 throw new IllegalArgumentException("the hello timeout (--hello-timeout-ms) must be positive, got "
-                        + helloTimeout);
+                        + helloTimeout.toMillis() + " ms");
             }
             if (idleTimeout.isNegative()) {
                 throw new IllegalArgumentException("the idle timeout (--idle-timeout-ms) must be 0 (none) or positive, "
-                        + "got " + idleTimeout);
+                        + "got " + idleTimeout.toMillis() + " ms");
             }
             if (maxBufferedBytes <= 0) {
                 throw new IllegalArgumentException("the bound of buffered bytes (--max-buffered-bytes) must be "
