@@ -6,13 +6,11 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.salgate.transport.AcceptBackoff;
 
 /** Thread pools owned by one server or client, so that closing it can stop exactly its threads. */
 final class IoThreads {
 
     private static final ThreadLocal<Boolean> ON_IO_THREAD = ThreadLocal.withInitial(() -> false);
-    private static final ThreadLocal<AcceptBackoff> ACCEPT_BACKOFF = new ThreadLocal<>();
 
     private IoThreads() {}
 
@@ -23,27 +21,16 @@ final class IoThreads {
      * that do not end.
      */
     static ExecutorService newPool(String prefix, int maxThreads) {
-        return newPool(prefix, maxThreads, null);
-    }
-
-    /** The same, for a server whose failed accepts {@code backoff} counts (see {@link AcceptFailures}). */
-    static ExecutorService newPool(String prefix, int maxThreads, AcceptBackoff backoff) {
         AtomicInteger count = new AtomicInteger();
         ThreadFactory factory = task -> {
             Thread t = new Thread(() -> {
                 ON_IO_THREAD.set(true);
-                ACCEPT_BACKOFF.set(backoff);
                 task.run();
             }, prefix + "-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
         };
         return new ThreadPoolExecutor(0, maxThreads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
-    }
-
-    /** The accept back-off of the server whose pool runs the caller, or null. */
-    static AcceptBackoff acceptBackoff() {
-        return ACCEPT_BACKOFF.get();
     }
 
     /** Whether the caller runs on a thread of one of these pools, where waiting for MINA would deadlock. */

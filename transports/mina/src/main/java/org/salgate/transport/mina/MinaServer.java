@@ -16,7 +16,6 @@ import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
-import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
@@ -28,7 +27,7 @@ import org.salgate.wire.FrameReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The MINA server: an {@link NioSocketAcceptor} whose sessions are {@link MinaSession}s. */
+/** The MINA server: a {@link PacedAcceptor} whose sessions are {@link MinaSession}s. */
 final class MinaServer implements TransportServer {
 
     static final String WRITE_TIMEOUT_PROPERTY = "mina.writeTimeoutSeconds";
@@ -41,16 +40,14 @@ final class MinaServer implements TransportServer {
     private final AtomicBoolean started = new AtomicBoolean();
     private final FrameBudget frameBudget;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AcceptBackoff acceptBackoff;
     private ExecutorService threads;
     private SimpleIoProcessorPool<NioSession> processors;
-    private NioSocketAcceptor acceptor;
+    private PacedAcceptor acceptor;
     private volatile InetSocketAddress localAddress;
 
     MinaServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
-        this.acceptBackoff = new AcceptBackoff(toString());
     }
 
     @Override
@@ -64,10 +61,9 @@ final class MinaServer implements TransportServer {
 
         // the acceptor's thread and one per processor; a processor's loop ends when it has no
         // session left and starts again with the next, so each may briefly need a second thread
-        AcceptFailures.install();
-        threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1), acceptBackoff);
+        threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1));
         processors = new SimpleIoProcessorPool<>(NioProcessor.class, threads, ioThreads, SelectorProvider.provider());
-        acceptor = new NioSocketAcceptor(threads, processors);
+        acceptor = new PacedAcceptor(threads, processors, new AcceptBackoff(toString()));
         acceptor.setReuseAddress(true);
         // MINA's default backlog (50) drops the SYNs of a burst of connections, which then wait 1, 3, 7... s
         acceptor.setBacklog(Ports.ACCEPT_BACKLOG);
@@ -158,7 +154,6 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionCreated(IoSession io) {
-            acceptBackoff.accepted();
             MinaSession session = new MinaSession(io, options);
             IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget));
             io.setAttribute(MinaSession.KEY, session);

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.SSLSocket;
@@ -23,7 +24,8 @@ import org.salgate.wire.Framing;
  * A server session on one socket: a reader thread that decodes frames and hands them to the
  * {@link ServerHandler} (it also reports the session opened and closed, so the handler sees one
  * ordered sequence), and a writer thread that drains the session's outbound queue, one batch per
- * socket write.
+ * socket write. The writer starts with the first frame queued (or the close), so a peer that
+ * connects and never speaks costs one thread, not two.
  */
 final class SocketSession extends QueuedSession {
 
@@ -41,6 +43,7 @@ final class SocketSession extends QueuedSession {
     private final AtomicInteger state = new AtomicInteger(OPEN);
     private final Thread readerThread;
     private final Thread writer;
+    private final AtomicBoolean writerStarted = new AtomicBoolean();
     /** The first error that closed the session; written before the socket is closed. */
     private volatile Throwable cause;
 
@@ -58,7 +61,6 @@ final class SocketSession extends QueuedSession {
     }
 
     void start() {
-        writer.start();
         readerThread.start();
     }
 
@@ -73,7 +75,20 @@ final class SocketSession extends QueuedSession {
 
     @Override
     protected void startWriting() {
-        LockSupport.unpark(writer);
+        wakeWriter();
+    }
+
+    /** Starts the writer the first time, and wakes it after that. */
+    private void wakeWriter() {
+        if (writerStarted.compareAndSet(false, true)) {
+            try {
+                writer.start();
+            } catch (Error e) { // no thread to be had: this session ends, the others go on
+                abort(e);
+            }
+        } else {
+            LockSupport.unpark(writer);
+        }
     }
 
     @Override
@@ -86,7 +101,7 @@ final class SocketSession extends QueuedSession {
     public void close() {
         if (state.compareAndSet(OPEN, CLOSING)) {
             queue().close();
-            LockSupport.unpark(writer);
+            wakeWriter(); // it writes what is queued, then shuts the output down
             try {
                 server.timer().schedule(() -> abort(null), server.closeGraceMillis(), TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {

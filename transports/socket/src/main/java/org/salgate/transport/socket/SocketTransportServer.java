@@ -19,7 +19,10 @@ import org.salgate.wire.FrameBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A blocking-socket server: one accept thread, and a reader and a writer thread per session. */
+/**
+ * A blocking-socket server: one accept thread, and a reader and a writer thread per session (the
+ * writer from the session's first answer on).
+ */
 final class SocketTransportServer implements TransportServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportServer.class);
