@@ -20,6 +20,7 @@ import org.salgate.agent.endpoint.EndpointFactory;
 import org.salgate.agent.endpoint.Endpoints;
 import org.salgate.agent.plugin.PluginRegistry;
 import org.salgate.agent.session.AgentServerHandler;
+import org.salgate.agent.session.SessionLimits;
 import org.salgate.agent.session.RequestDispatcher;
 import org.salgate.agent.session.Role;
 import org.salgate.agent.session.Tokens;
@@ -63,6 +64,8 @@ public final class Agent implements AutoCloseable {
     private final ProtocolManager protocols;
     private final ThreadPoolExecutor workers;
     private final AgentServerHandler handler;
+    /** The transport's door: the agent's handler within the sessions' budget. */
+    private final SessionLimits limits;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** In-process sessions count down from -1, apart from the transport's, which count up from 0 or 1. */
     private final AtomicLong inProcessSessionIds = new AtomicLong();
@@ -74,7 +77,7 @@ public final class Agent implements AutoCloseable {
     private TransportServer server;
     private String host;
 
-    private Agent(AgentBuilder b, String transportName, String codecName) {
+    private Agent(AgentBuilder b, String transportName, String codecName, ServerOptions.Limits limits) {
         this.agentId = b.agentId != null ? b.agentId : defaultAgentId();
         this.transportName = transportName;
         this.codecName = codecName;
@@ -100,12 +103,16 @@ public final class Agent implements AutoCloseable {
             inProcessCredentials = "";
         }
         this.handler = new AgentServerHandler(agentId, codecName, dispatcher, streams, events, workers, tokens);
+        this.limits = new SessionLimits(handler, handler::isBusy, agentId, limits);
         this.decorator = b.decorator;
     }
 
-    /** The handler for one door's sessions: the agent's own, decorated once per door. */
+    /**
+     * The handler for one door's sessions: the agent's own, decorated once per door; the
+     * transport's sessions are held to the {@link SessionLimits}, in-process ones are not.
+     */
     private ServerHandler door(String name) {
-        return doors.computeIfAbsent(name, n -> decorator.decorate(n, handler));
+        return doors.computeIfAbsent(name, n -> decorator.decorate(n, n.equals(transportName) ? limits : handler));
     }
 
     /** A builder with the defaults described on each of its methods. */
@@ -141,7 +148,7 @@ public final class Agent implements AutoCloseable {
                 .tls(b.tls);
         b.serverOptions.accept(options);
         ServerOptions serverOptions = options.build();
-        Agent agent = new Agent(b, provider.name(), serverOptions.codec().name());
+        Agent agent = new Agent(b, provider.name(), serverOptions.codec().name(), serverOptions.limits());
         try {
             agent.protocols.openAll(b.platform != null ? b.platform : defaultPlatform(b.dummySensors));
             agent.server = provider.createServer(serverOptions);
@@ -287,6 +294,7 @@ public final class Agent implements AutoCloseable {
                 LOG.warn("the transport failed to close", e);
             }
         }
+        limits.close();
         workers.shutdown();
         try {
             if (!workers.awaitTermination(2, TimeUnit.SECONDS)) {

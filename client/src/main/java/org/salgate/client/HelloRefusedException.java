@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.util.Locale;
 import org.salgate.wire.ErrorCode;
 
-/** The agent answered the hello with a refusal (wrong protocol version, unknown codec, bad credentials). */
+/**
+ * The agent answered the hello with a refusal (wrong protocol version, unknown codec, bad
+ * credentials, or it serves its maximum of sessions).
+ */
 public class HelloRefusedException extends IOException {
     private static final long serialVersionUID = 1L;
 
@@ -19,7 +22,10 @@ public class HelloRefusedException extends IOException {
         this.reason = reason;
     }
 
-    /** Why: {@link ErrorCode#UNAUTHENTICATED} for a missing or wrong token, else {@link ErrorCode#PROTOCOL_ERROR}. */
+    /**
+     * Why: {@link ErrorCode#UNAUTHENTICATED} for a missing or wrong token, {@link ErrorCode#OVERLOADED}
+     * when the agent serves its maximum of sessions (retry later), else {@link ErrorCode#PROTOCOL_ERROR}.
+     */
     public ErrorCode code() {
         return code;
     }

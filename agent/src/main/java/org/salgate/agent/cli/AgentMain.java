@@ -131,6 +131,26 @@ public final class AgentMain implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     long disconnectAfterMs;
 
+    @Option(names = "--max-sessions", defaultValue = "" + ServerOptions.Limits.DEFAULT_MAX_SESSIONS, paramLabel = "N",
+            description = "Most client sessions served at once; a client past it is refused OVERLOADED "
+            + "(default: ${DEFAULT-VALUE}).")
+    int maxSessions;
+
+    @Option(names = "--hello-timeout-ms", defaultValue = "10000", paramLabel = "MS",
+            description = "How long a connection may take to complete its hello before it is closed "
+            + "(default: ${DEFAULT-VALUE}).")
+    long helloTimeoutMs;
+
+    @Option(names = "--idle-timeout-ms", defaultValue = "0", paramLabel = "MS",
+            description = "How long a session with no stream, no event subscription and no request in flight may "
+            + "stay silent before it is closed (default: 0, never).")
+    long idleTimeoutMs;
+
+    @Option(names = "--max-buffered-bytes", defaultValue = "0", paramLabel = "N",
+            description = "Most bytes held for unfinished frames across all connections; the connection that would "
+            + "pass it is closed (default: 0, 256 MiB or a quarter of the maximum heap if less).")
+    long maxBufferedBytes;
+
     @Option(names = "--agent-id", paramLabel = "ID", description = "Name given to clients (default: salgate@<host>).")
     String agentId;
 
@@ -199,7 +219,10 @@ public final class AgentMain implements Callable<Integer> {
         AgentBuilder builder;
         try {
             Consumer<ServerOptions.Builder> bound = o -> o.maxFrameBytes(maxFrameBytes)
-                    .writeWaterMarks(writeLowWaterBytes, writeHighWaterBytes).maxQueuedBytes(maxQueuedBytes);
+                    .writeWaterMarks(writeLowWaterBytes, writeHighWaterBytes).maxQueuedBytes(maxQueuedBytes)
+                    .maxSessions(maxSessions).helloTimeout(Duration.ofMillis(helloTimeoutMs))
+                    .idleTimeout(Duration.ofMillis(idleTimeoutMs)).maxBufferedBytes(maxBufferedBytes > 0
+                            ? maxBufferedBytes : ServerOptions.Limits.DEFAULT_MAX_BUFFERED_BYTES);
             ServerOptions.Builder check = ServerOptions.builder();
             bound.accept(check);
             check.build();

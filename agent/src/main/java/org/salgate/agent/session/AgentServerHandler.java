@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.salgate.agent.core.CallException;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.stream.StreamRegistry;
@@ -53,6 +54,8 @@ public final class AgentServerHandler implements ServerHandler {
         volatile boolean refused;
         volatile String clientName = "";
         volatile Role role = Role.READER;
+        /** Requests handed to the worker pool and not answered yet. */
+        final AtomicInteger inFlight = new AtomicInteger();
     }
 
     /**
@@ -72,6 +75,16 @@ public final class AgentServerHandler implements ServerHandler {
     /** How many sessions are open. */
     public int sessionCount() {
         return sessions.size();
+    }
+
+    /**
+     * Whether a session has something under way that keeps it from being idle: a stream, an event
+     * subscription or a request in flight.
+     */
+    public boolean isBusy(long sessionId) {
+        SessionState state = sessions.get(sessionId);
+        return state != null && state.inFlight.get() > 0 || streams.hasStreams(sessionId)
+                || dispatcher.hasSubscription(sessionId);
     }
 
     @Override
@@ -160,13 +173,19 @@ public final class AgentServerHandler implements ServerHandler {
             session.send(new Response(request.id(), handle(session, request)));
             return;
         }
+        state.inFlight.incrementAndGet();
         try {
             workers.execute(() -> {
-                if (session.isOpen()) {
-                    session.send(new Response(request.id(), handle(session, request)));
+                try {
+                    if (session.isOpen()) {
+                        session.send(new Response(request.id(), handle(session, request)));
+                    }
+                } finally {
+                    state.inFlight.decrementAndGet();
                 }
             });
         } catch (RejectedExecutionException e) {
+            state.inFlight.decrementAndGet();
             String why = workers.isShutdown() ? "the agent is stopping"
                     : "the agent is too busy to take this request now; retry later";
             session.send(Response.failure(request.id(), ErrorCode.OVERLOADED, why));

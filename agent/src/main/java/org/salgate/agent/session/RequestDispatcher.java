@@ -48,6 +48,11 @@ public final class RequestDispatcher {
         }
     }
 
+    /** Whether a session is subscribed to events. */
+    public boolean hasSubscription(long sessionId) {
+        return subscriptions.containsKey(sessionId);
+    }
+
     /** Ends a session's event subscription, if it has one. */
     public void forgetSubscription(long sessionId) {
         events.unsubscribe(sessionId);

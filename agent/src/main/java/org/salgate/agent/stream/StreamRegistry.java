@@ -85,6 +85,12 @@ public final class StreamRegistry implements AutoCloseable {
         return mine == null ? List.of() : List.copyOf(mine);
     }
 
+    /** Whether a session has a stream. */
+    public boolean hasStreams(long sessionId) {
+        Set<ServedStream> mine = bySession.get(sessionId);
+        return mine != null && !mine.isEmpty();
+    }
+
     /** How many streams exist. */
     public int size() {
         return byId.size();

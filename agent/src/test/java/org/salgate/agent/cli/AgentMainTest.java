@@ -51,9 +51,20 @@ class AgentMainTest {
         assertEquals(0, run("--help"));
         for (String option : new String[] {"--transport", "--host", "--port", "--codec", "--config", "--dummy-sensors",
                 "--dummy-payload-bytes", "--max-frame-bytes", "--agent-id", "--list-transports", "--version",
-                "--tokens", "--insecure", "--plugin-dir", "--relay-allow"}) {
+                "--tokens", "--insecure", "--plugin-dir", "--relay-allow", "--max-sessions", "--hello-timeout-ms",
+                "--idle-timeout-ms", "--max-buffered-bytes"}) {
             assertTrue(out.toString().contains(option), option + " missing from:\n" + out);
         }
+    }
+
+    @Test
+    void aSessionLimitOutOfRangeIsAUsageErrorNamingIt() {
+        assertEquals(2, run("--max-sessions", "0"));
+        assertTrue(err.toString().contains("the maximum of sessions (--max-sessions) must be positive, got 0"),
+                err.toString());
+        assertEquals(2, run("--hello-timeout-ms", "0"));
+        assertTrue(err.toString().contains("the hello timeout (--hello-timeout-ms) must be positive, got 0 ms"),
+                err.toString());
     }
 
     @Test

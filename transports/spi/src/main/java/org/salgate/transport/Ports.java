@@ -9,6 +9,14 @@ import java.time.Duration;
 /** Helpers for transports that bind listening ports. */
 public final class Ports {
 
+    /**
+     * The listen backlog of every transport's server socket: connections the kernel completes
+     * before the server accepts them. A backlog below a burst of arriving clients (the JDK's and
+     * several libraries' default is 50) drops their SYNs, and each then waits for its retry, 1, 3,
+     * 7... s later. The kernel caps it at {@code net.core.somaxconn}; Netty asks for that limit too.
+     */
+    public static final int ACCEPT_BACKLOG = 4096;
+
     private Ports() {}
 
     /**

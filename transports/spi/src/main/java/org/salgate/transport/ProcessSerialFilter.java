@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The process-wide deserialization filter ({@code jdk.serialFilter}, JEP 290) of the agent and
- * client programs. Every object stream that has no filter of its own goes through it: what an RMI
+ * client programs, also set by the RMI transport's client when it connects (a relay in an agent
+ * embedded in another program). Every object stream that has no filter of its own goes through it: what an RMI
  * client reads back from a registry, an agent or a relay (stubs, byte-array frames, exceptions),
  * and RMI's distributed garbage collection. It allows only those classes and the java codec's tree,
  * bounds depth and references, and bounds arrays and stream size to the frame limit, so a peer

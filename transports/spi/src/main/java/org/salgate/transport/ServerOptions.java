@@ -1,5 +1,6 @@
 package org.salgate.transport;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import org.salgate.transport.tls.TlsConfig;
@@ -21,10 +22,82 @@ import org.salgate.wire.Framing;
  * @param ioThreads I/O threads for transports that have a pool; 0 lets the transport choose
  * @param properties transport-specific settings, documented by each transport
  * @param tls the server's TLS config, or null to serve plain TCP
+ * @param limits what one peer and all of them together may cost the server (sessions, timeouts,
+ *               buffered bytes)
  */
 public record ServerOptions(String host, int port, Codec codec, int maxFrameBytes, int writeHighWaterBytes,
                             int writeLowWaterBytes, long maxQueuedBytes, int ioThreads,
-                            Map<String, String> properties, TlsConfig tls) {
+                            Map<String, String> properties, TlsConfig tls, Limits limits) {
+
+    /**
+     * The budget of a server's sessions, the same on every transport. The agent's session layer
+     * enforces the session count and the timeouts; every byte-stream transport's frame reader
+     * draws on one {@link org.salgate.wire.FrameBudget} of {@code maxBufferedBytes}.
+     *
+     * @param maxSessions the most sessions served at once; a connection past it has its hello
+     *                    answered {@link org.salgate.wire.ErrorCode#OVERLOADED} and is closed
+     * @param helloTimeout how long a connection may take to complete its hello before it is closed
+     * @param idleTimeout how long a session with no stream, no event subscription and no request
+     *                    in flight may stay silent before it is closed; {@link Duration#ZERO} for never
+     * @param maxBufferedBytes the most bytes all connections together may hold for frames not yet
+     *                         whole; the connection whose frame would pass it is closed
+     */
+    public record Limits(int maxSessions, Duration helloTimeout, Duration idleTimeout, long maxBufferedBytes) {
+
+        /** Default {@code maxSessions}. */
+        public static final int DEFAULT_MAX_SESSIONS = 10_000;
+        /** Default {@code helloTimeout}. */
+        public static final Duration DEFAULT_HELLO_TIMEOUT = Duration.ofSeconds(10);
+        /** Default {@code maxBufferedBytes}: 256 MiB, or a quarter of the JVM's maximum heap if that is less. */
+        public static final long DEFAULT_MAX_BUFFERED_BYTES =
+                Math.min(256L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 4);
+        /** Every default: 10,000 sessions, 10 s to say hello, no idle timeout, {@link #DEFAULT_MAX_BUFFERED_BYTES}. */
+        public static final Limits DEFAULTS = new Limits(DEFAULT_MAX_SESSIONS, DEFAULT_HELLO_TIMEOUT, Duration.ZERO,
+                DEFAULT_MAX_BUFFERED_BYTES);
+
+        public Limits {
+            Objects.requireNonNull(helloTimeout, "helloTimeout");
+            Objects.requireNonNull(idleTimeout, "idleTimeout");
+            if (maxSessions <= 0) {
+                throw new IllegalArgumentException("the maximum of sessions (--max-sessions) must be positive, got "
+                        + maxSessions);
+            }
+            if (helloTimeout.isNegative() || helloTimeout.isZero()) {
+                throw new IllegalArgumentException("the hello timeout (--hello-timeout-ms) must be positive, got "
+                        + helloTimeout.toMillis() + " ms");
+            }
+            if (idleTimeout.isNegative()) {
+                throw new IllegalArgumentException("the idle timeout (--idle-timeout-ms) must be 0 (none) or positive, "
+                        + "got " + idleTimeout.toMillis() + " ms");
+            }
+            if (maxBufferedBytes <= 0) {
+                throw new IllegalArgumentException("the bound of buffered bytes (--max-buffered-bytes) must be "
+                        + "positive, got " + maxBufferedBytes);
+            }
+        }
+
+        /** Whether idle sessions are closed. */
+        public boolean closesIdleSessions() {
+            return !idleTimeout.isZero();
+        }
+
+        public Limits withMaxSessions(int n) {
+            return new Limits(n, helloTimeout, idleTimeout, maxBufferedBytes);
+        }
+
+        public Limits withHelloTimeout(Duration d) {
+            return new Limits(maxSessions, d, idleTimeout, maxBufferedBytes);
+        }
+
+        /** {@link Duration#ZERO} for no idle timeout. */
+        public Limits withIdleTimeout(Duration d) {
+            return new Limits(maxSessions, helloTimeout, d, maxBufferedBytes);
+        }
+
+        public Limits withMaxBufferedBytes(long n) {
+            return new Limits(maxSessions, helloTimeout, idleTimeout, n);
+        }
+    }
 
     /** Default high-water mark: room for several 80 KB frames, small enough to bound a slow client. */
     public static final int DEFAULT_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
@@ -59,6 +132,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
             throw new IllegalArgumentException("a server needs a server's TLS config (a key and certificate), not "
                     + tls);
         }
+        limits = limits == null ? Limits.DEFAULTS : limits;
     }
 
     /** The limit of queued bytes used when none is given: the high-water mark plus four of the largest frames. */
@@ -82,6 +156,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         private int ioThreads;
         private Map<String, String> properties = Map.of();
         private TlsConfig tls;
+        private Limits limits = Limits.DEFAULTS;
 
         public Builder host(String host) { this.host = host; return this; }
         public Builder port(int port) { this.port = port; return this; }
@@ -94,10 +169,20 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         public Builder properties(Map<String, String> p) { this.properties = p; return this; }
         /** Serves TLS with this config; null (the default) serves plain TCP. */
         public Builder tls(TlsConfig config) { this.tls = config; return this; }
+        /** The sessions' budget; default {@link Limits#DEFAULTS}. */
+        public Builder limits(Limits l) { this.limits = Objects.requireNonNull(l, "limits"); return this; }
+        /** The most sessions served at once; default {@link Limits#DEFAULT_MAX_SESSIONS}. */
+        public Builder maxSessions(int n) { this.limits = limits.withMaxSessions(n); return this; }
+        /** How long a connection may take to complete its hello; default 10 s. */
+        public Builder helloTimeout(Duration d) { this.limits = limits.withHelloTimeout(d); return this; }
+        /** How long a session with nothing under way may stay silent; default {@link Duration#ZERO}, never closed. */
+        public Builder idleTimeout(Duration d) { this.limits = limits.withIdleTimeout(d); return this; }
+        /** The most bytes of unfinished frames held across connections; default {@link Limits#DEFAULT_MAX_BUFFERED_BYTES}. */
+        public Builder maxBufferedBytes(long n) { this.limits = limits.withMaxBufferedBytes(n); return this; }
 
         public ServerOptions build() {
             return new ServerOptions(host, port, codec == null ? Codecs.defaultCodec() : codec, maxFrameBytes,
-                    high, low, maxQueuedBytes, ioThreads, properties, tls);
+                    high, low, maxQueuedBytes, ioThreads, properties, tls, limits);
         }
     }
 }

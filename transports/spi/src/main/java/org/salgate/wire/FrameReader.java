@@ -16,7 +16,14 @@ import java.nio.ByteBuffer;
  * decoded message that keeps a slice of it never sees its bytes change; an array whose frames were
  * all cut is let go, so an idle connection holds none.
  *
- * <p>Not thread-safe: a connection's reads are handled one at a time, as every transport does.
+ * <p>A server's readers may share a {@link FrameBudget}: what a reader keeps between reads (the
+ * array of a frame not yet whole) is drawn from it when {@link #next()} finds no further whole
+ * frame, and given back once the frame is cut or {@link #release()} is called when the connection
+ * closes. Whole frames cost the budget nothing, so a client that sends whole requests is served even
+ * while the budget is spent by peers that hold partial frames.
+ *
+ * <p>Not thread-safe: a connection's reads are handled one at a time, as every transport does
+ * ({@link #release()} may come from another thread).
  */
 public final class FrameReader {
 
@@ -29,10 +36,20 @@ public final class FrameReader {
     private byte[] bytes = NONE;
     private int start;
     private int end;
+    private final FrameBudget budget;
+    /** What this reader holds of {@link #budget}; guarded by {@code this}. */
+    private long charged;
+    private boolean released;
 
     public FrameReader(ConnectionCodec codec, int maxFrameBytes) {
+        this(codec, maxFrameBytes, null);
+    }
+
+    /** A reader drawing what it keeps between reads from {@code budget}; null for none. */
+    public FrameReader(ConnectionCodec codec, int maxFrameBytes, FrameBudget budget) {
         this.codec = codec;
         this.maxFrameBytes = maxFrameBytes;
+        this.budget = budget;
     }
 
     /** Appends received bytes; {@code src} is emptied. */
@@ -68,26 +85,69 @@ public final class FrameReader {
     /**
      * The next whole frame's message, or null until more bytes arrive.
      *
-     * @throws CodecException if a length is out of bounds or a frame does not decode; the
-     *     connection is then unusable and should be closed
+     * @throws CodecException if a length is out of bounds, a frame does not decode, or the bytes
+     *     kept for a frame not yet whole would pass the budget; the connection is then unusable
+     *     and should be closed
      */
     public Message next() throws CodecException {
         if (start == end) {
             bytes = NONE;
             start = 0;
             end = 0;
+            settle();
             return null;
         }
         if (end - start < Framing.LENGTH_FIELD_BYTES) {
+            settle();
             return null;
         }
         int length = Framing.checkLength(lengthAt(start), maxFrameBytes);
         if (end - start - Framing.LENGTH_FIELD_BYTES < length) {
+            settle();
             return null;
         }
         int body = start + Framing.LENGTH_FIELD_BYTES;
         start = body + length;
         return codec.decode(bytes, body, length);
+    }
+
+    /**
+     * Lets go of the buffer and gives back to the budget what this reader held; the connection is
+     * closed. Idempotent; may be called from any thread.
+     */
+    public void release() {
+        synchronized (this) {
+            released = true;
+            if (budget != null) {
+                budget.give(charged);
+            }
+            charged = 0;
+        }
+    }
+
+    /** Draws from the budget, or gives back to it, what is kept until the next read. */
+    private void settle() throws CodecException {
+        if (budget == null) {
+            return;
+        }
+        long kept = start == end ? 0 : bytes.length;
+        synchronized (this) {
+            if (released) {
+                return;
+            }
+            if (kept > charged && !budget.take(kept - charged)) {
+                bytes = NONE;
+                start = 0;
+                end = 0;
+                throw new CodecException("the agent already holds close to its bound of " + budget.maxBytes()
+                        + " bytes for unfinished frames across its connections, and this connection's unfinished"
+                        + " frame would pass it, so the connection is closed");
+            }
+            if (kept < charged) {
+                budget.give(charged - kept);
+            }
+            charged = kept;
+        }
     }
 
     /** Bytes held that are not yet cut into frames. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.ServerSocket;
+import java.net.URL;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -13,8 +15,12 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorPlugin;
 import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.transport.testing.FakeRmiRegistry;
 
 class AgentPluginTest {
+
+    /** How much the heap may grow over a refused connection: the reply is refused before it allocates anything. */
+    private static final long HEAP_GROWTH_BOUND = 16L * 1024 * 1024;
 
     @Test
     void isRegisteredForTheServiceLoaderAsTypeAgent() {
@@ -36,6 +42,40 @@ class AgentPluginTest {
         assertTrue(e.getMessage().startsWith("cannot reach the lower agent at 127.0.0.1:" + closedPort + " over netty"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("check that an agent listens there"), e.getMessage());
+    }
+
+    /**
+     * A relay over RMI pointed at a hostile registry: an answer naming a gadget class, or declaring
+     * a 2.4 GB array in a hundred bytes, is refused by the deserialization allow-list before
+     * anything is built or allocated, and the open fails saying so.
+     */
+    @Test
+    @Timeout(60)
+    void aRelayToAHostileRmiRegistryIsRefusedWithoutHeapGrowth() throws Exception {
+        Map<URL, String> gadget = new HashMap<>();
+        gadget.put(new URL("http://example.invalid/"), "x");
+        for (byte[] reply : List.of(FakeRmiRegistry.returning(gadget), FakeRmiRegistry.returningHugeArray(300_000_000))) {
+            try (FakeRmiRegistry registry = new FakeRmiRegistry(reply)) {
+                String endpoint = "agent:127.0.0.1:" + registry.port();
+                ProtocolConfig config = new ProtocolConfig("lab", "agent", endpoint,
+                        Map.of(RelayConfig.TRANSPORT, "rmi", RelayConfig.TIMEOUT_MS, "10000"));
+                long before = usedHeap();
+                PluginException e = assertThrows(PluginException.class,
+                        () -> new AgentPlugin().open(config, TestContext.on(endpoint)));
+                long growth = usedHeap() - before;
+                assertEquals(1, registry.answered(), "the registry should have answered the relay's lookup");
+                assertTrue(e.getMessage().contains("outside the deserialization allow-list"), e.getMessage());
+                assertTrue(growth < HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024 + " MiB");
+            }
+        }
+    }
+
+    private static long usedHeap() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return rt.totalMemory() - rt.freeMemory();
     }
 
     @Test

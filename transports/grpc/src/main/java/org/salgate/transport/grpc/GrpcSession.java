@@ -86,6 +86,11 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
                 handler.messageReceived(this, message);
             } catch (RuntimeException e) {
                 LOG.warn("the server handler failed on a message of {}", this, e);
+            } catch (Error e) {
+                // out of memory, say: this session ends, and its stream with it
+                LOG.warn("closing {} after an error: {}", this, e.toString());
+                finishOutbound(Status.INTERNAL.withDescription("the agent failed on this message; the session is closed"));
+                ended(e);
             }
         }
     }

@@ -208,13 +208,16 @@ final class SalService extends SalGrpc.SalImplBase {
         return session;
     }
 
-    /** The hello with the call's credentials; fails with UNAUTHENTICATED, in the agent's words, if refused. */
+    /**
+     * The hello with the call's credentials; fails, in the agent's words, if refused: UNAUTHENTICATED
+     * for credentials, RESOURCE_EXHAUSTED when the agent serves its maximum of sessions.
+     */
     private CompletableFuture<Void> greet(BridgeSession session) {
         return session.hello(CLIENT_NAME + CallContext.remoteAddress(), codecName, CallContext.credentials())
                 .thenApply(reply -> {
                     if (!reply.accepted()) {
                         throw new CompletionException(
-                                Status.UNAUTHENTICATED.withDescription(reply.error()).asRuntimeException());
+                                Statuses.code(reply.code()).withDescription(reply.error()).asRuntimeException());
                     }
                     return null;
                 });

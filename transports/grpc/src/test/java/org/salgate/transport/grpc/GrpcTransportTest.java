@@ -233,7 +233,8 @@ class GrpcTransportTest {
                 if (hello.credentials().equals("letmein")) {
                     session.send(HelloReply.accept("guarded"));
                 } else {
-                    session.send(HelloReply.refuse("guarded", "a valid token is needed: pass one as the bearer token"));
+                    session.send(HelloReply.refuse("guarded", org.salgate.wire.ErrorCode.UNAUTHENTICATED,
+                            "a valid token is needed: pass one as the bearer token"));
                     session.close();
                 }
             } else if (message instanceof Request r && r.call() instanceof Call.ListSensors) {

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.netty.AcceptPacer;
 import org.salgate.transport.netty.EventLoops;
 import org.salgate.transport.netty.NettySession;
 import org.salgate.transport.netty.TlsHandlers;
@@ -80,6 +81,7 @@ final class HttpTransportServer implements TransportServer {
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new AcceptPacer("HTTP server " + options.host() + ":" + options.port()))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))

@@ -252,7 +252,7 @@ final class RestApi {
     private CompletableFuture<Void> greet(Exchange ex, BridgeSession session) {
         return session.hello("http " + ex.remoteAddress(), codecName, ex.bearerToken()).thenAccept(reply -> {
             if (!reply.accepted()) {
-                throw new CompletionException(new Refused(reply.error()));
+                throw new CompletionException(new Refused(reply.code(), reply.error()));
             }
         });
     }
@@ -288,8 +288,12 @@ final class RestApi {
             return Replies.error(statusOf(code), code, failed.failure.message());
         }
         if (cause instanceof Refused refused) {
-            // The bridge always speaks the agent's protocol version and codec, so the one thing
-            // the agent can refuse a REST caller's hello for is its credentials.
+            // The bridge always speaks the agent's protocol version and codec, so the agent refuses
+            // a REST caller's hello for its credentials (401) or because it serves its maximum of
+            // sessions (503, OVERLOADED).
+            if (refused.code == ErrorCode.OVERLOADED) {
+                return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED", refused.getMessage());
+            }
             return Replies.error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED", refused.getMessage());
         }
         if (cause instanceof BadRequest bad) {
@@ -370,8 +374,11 @@ final class RestApi {
     static final class Refused extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        Refused(String why) {
+        final ErrorCode code;
+
+        Refused(ErrorCode code, String why) {
             super(why, null, false, false);
+            this.code = code;
         }
     }
 

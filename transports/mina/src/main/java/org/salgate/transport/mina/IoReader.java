@@ -17,7 +17,19 @@ final class IoReader {
     private IoReader() {}
 
     static void attach(IoSession io, ConnectionCodec codec, int maxFrameBytes) {
-        io.setAttribute(READER, new FrameReader(codec, maxFrameBytes));
+        attach(io, new FrameReader(codec, maxFrameBytes));
+    }
+
+    static void attach(IoSession io, FrameReader reader) {
+        io.setAttribute(READER, reader);
+    }
+
+    /** Gives back what the session's reader held: the session is closed. */
+    static void release(IoSession io) {
+        FrameReader reader = (FrameReader) io.getAttribute(READER);
+        if (reader != null) {
+            reader.release();
+        }
     }
 
     /** Hands every whole message received so far to {@code deliver}, in order. */

@@ -14,8 +14,13 @@ final class IoThreads {
 
     private IoThreads() {}
 
-    /** An unbounded pool of named daemon threads; MINA keeps one thread per acceptor, connector and processor. */
-    static ExecutorService newPool(String prefix) {
+    /**
+     * A pool of at most {@code maxThreads} named daemon threads; MINA keeps one thread per acceptor,
+     * connector and processor, each running a loop, so the bound is their number. A task past it is
+     * refused ({@link java.util.concurrent.RejectedExecutionException}), never queued behind loops
+     * that do not end.
+     */
+    static ExecutorService newPool(String prefix, int maxThreads) {
         AtomicInteger count = new AtomicInteger();
         ThreadFactory factory = task -> {
             Thread t = new Thread(() -> {
@@ -25,7 +30,7 @@ final class IoThreads {
             t.setDaemon(true);
             return t;
         };
-        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
+        return new ThreadPoolExecutor(0, maxThreads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
     }
 
     /** Whether the caller runs on a thread of one of these pools, where waiting for MINA would deadlock. */

@@ -60,7 +60,7 @@ final class MinaClient implements TransportClient {
         if (!connecting.compareAndSet(false, true)) {
             throw new IllegalStateException("this MINA client was already connected; create a new one");
         }
-        threads = IoThreads.newPool("salgate-mina-client");
+        threads = IoThreads.newPool("salgate-mina-client", 4); // connector and processor, each briefly twice
         processor = new SimpleIoProcessorPool<>(NioProcessor.class, threads, 1, SelectorProvider.provider());
         connector = new NioSocketConnector(threads, processor);
         connector.setConnectTimeoutMillis(Math.max(1, options.connectTimeout().toMillis()));

@@ -16,15 +16,18 @@ import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
-import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
+import org.salgate.transport.AcceptBackoff;
+import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.CodecException;
+import org.salgate.wire.FrameBudget;
+import org.salgate.wire.FrameReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The MINA server: an {@link NioSocketAcceptor} whose sessions are {@link MinaSession}s. */
+/** The MINA server: a {@link PacedAcceptor} whose sessions are {@link MinaSession}s. */
 final class MinaServer implements TransportServer {
 
     static final String WRITE_TIMEOUT_PROPERTY = "mina.writeTimeoutSeconds";
@@ -35,14 +38,16 @@ final class MinaServer implements TransportServer {
 
     private final ServerOptions options;
     private final AtomicBoolean started = new AtomicBoolean();
+    private final FrameBudget frameBudget;
     private final AtomicBoolean closed = new AtomicBoolean();
     private ExecutorService threads;
     private SimpleIoProcessorPool<NioSession> processors;
-    private NioSocketAcceptor acceptor;
+    private PacedAcceptor acceptor;
     private volatile InetSocketAddress localAddress;
 
     MinaServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -54,10 +59,14 @@ final class MinaServer implements TransportServer {
         int writeTimeout = intProperty(WRITE_TIMEOUT_PROPERTY, DEFAULT_WRITE_TIMEOUT_SECONDS);
         int ioThreads = options.ioThreads() > 0 ? options.ioThreads() : Runtime.getRuntime().availableProcessors();
 
-        threads = IoThreads.newPool("salgate-mina-server");
+        // the acceptor's thread and one per processor; a processor's loop ends when it has no
+        // session left and starts again with the next, so each may briefly need a second thread
+        threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1));
         processors = new SimpleIoProcessorPool<>(NioProcessor.class, threads, ioThreads, SelectorProvider.provider());
-        acceptor = new NioSocketAcceptor(threads, processors);
+        acceptor = new PacedAcceptor(threads, processors, new AcceptBackoff(toString()));
         acceptor.setReuseAddress(true);
+        // MINA's default backlog (50) drops the SYNs of a burst of connections, which then wait 1, 3, 7... s
+        acceptor.setBacklog(Ports.ACCEPT_BACKLOG);
         acceptor.setCloseOnDeactivation(true);
         acceptor.getSessionConfig().setTcpNoDelay(true);
         acceptor.getSessionConfig().setWriteTimeout(writeTimeout);
@@ -146,7 +155,7 @@ final class MinaServer implements TransportServer {
         @Override
         public void sessionCreated(IoSession io) {
             MinaSession session = new MinaSession(io, options);
-            IoReader.attach(io, session.codec(), options.maxFrameBytes());
+            IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget));
             io.setAttribute(MinaSession.KEY, session);
         }
 
@@ -183,6 +192,7 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionClosed(IoSession io) {
+            IoReader.release(io);
             MinaSession session = MinaSession.of(io);
             if (session == null) {
                 return;
@@ -192,5 +202,10 @@ final class MinaServer implements TransportServer {
                 handler.sessionClosed(session, session.failure());
             }
         }
+    }
+
+    @Override
+    public String toString() {
+        return "MINA server " + options.host() + ":" + options.port();
     }
 }

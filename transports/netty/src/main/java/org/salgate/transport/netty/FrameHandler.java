@@ -25,6 +25,11 @@ abstract class FrameHandler extends ChannelInboundHandlerAdapter {
     /** A whole message arrived. */
     abstract void deliver(Message message);
 
+    /** Gives back what the reader held: the channel is closed. */
+    final void releaseReader() {
+        reader.release();
+    }
+
     /** The failure that closed the channel, or null. */
     final Throwable failure() {
         return failure;

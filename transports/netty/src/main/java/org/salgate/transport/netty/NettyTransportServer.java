@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.wire.FrameBudget;
+import org.salgate.wire.FrameReader;
 
 /** A Netty server: one acceptor thread and {@link ServerOptions#ioThreads()} I/O threads. */
 final class NettyTransportServer implements TransportServer {
@@ -28,6 +30,7 @@ final class NettyTransportServer implements TransportServer {
 
     private final ServerOptions options;
     private final AtomicLong sessionIds = new AtomicLong();
+    private final FrameBudget frameBudget;
     private final ChannelGroup sessions = new DefaultChannelGroup("salgate-sessions", GlobalEventExecutor.INSTANCE);
     private EventLoopGroup acceptor;
     private EventLoopGroup workers;
@@ -37,6 +40,7 @@ final class NettyTransportServer implements TransportServer {
 
     NettyTransportServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -52,6 +56,7 @@ final class NettyTransportServer implements TransportServer {
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new AcceptPacer("netty server " + options.host() + ":" + options.port()))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
@@ -62,7 +67,7 @@ final class NettyTransportServer implements TransportServer {
                         sessions.add(ch);
                         TlsHandlers.addServer(ch, options.tls());
                         ch.pipeline().addLast("session", new ServerChannelHandler(handler, session,
-                                options.maxFrameBytes()));
+                                new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget)));
                     }
                 });
         ChannelFuture bound = bootstrap.bind(options.host(), options.port()).awaitUninterruptibly();

@@ -19,8 +19,8 @@ final class ServerChannelHandler extends FrameHandler {
     private final ServerHandler handler;
     private final NettySession session;
 
-    ServerChannelHandler(ServerHandler handler, NettySession session, int maxFrameBytes) {
-        super(new FrameReader(session.codec(), maxFrameBytes));
+    ServerChannelHandler(ServerHandler handler, NettySession session, FrameReader reader) {
+        super(reader);
         this.handler = handler;
         this.session = session;
     }
@@ -47,6 +47,7 @@ final class ServerChannelHandler extends FrameHandler {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         session.discardWaiting();
+        releaseReader();
         Throwable failure = failure();
         if (failure != null) {
             LOG.debug("closed {}: {}", session, failure.toString());

@@ -1,6 +1,7 @@
 package org.salgate.transport.rmi;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
 import org.salgate.transport.tls.TlsConfig;
 
@@ -23,34 +25,37 @@ import org.salgate.transport.tls.TlsConfig;
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
-    private static final int BACKLOG = 256;
     /** How long closing waits for a port to be released: far above the few ms it takes. */
     private static final long RELEASE_WAIT_MILLIS = 2_000;
 
     private final InetAddress bindAddress;
     private final Object key;
     private final TlsConfig tls;
+    private final String server;
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
 
-    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls) {
+    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, String server) {
         this.bindAddress = bindAddress;
         this.key = key;
         this.tls = tls;
+        this.server = server;
     }
 
-    /** A factory for one agent, equal to no other; TLS when {@code tls} is set. */
-    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls) {
-        return new RmiServerSocketFactory(bindAddress, new Object(), tls);
+    /** A factory for one agent, {@code server} in its log, equal to no other; TLS when {@code tls} is set. */
+    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls, String server) {
+        return new RmiServerSocketFactory(bindAddress, new Object(), tls, server);
     }
 
     /** A factory equal to every other shared one with the same address and TLS setting. */
     static RmiServerSocketFactory shared(InetAddress bindAddress, TlsConfig tls) {
-        return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress + (tls != null ? ":tls" : ""), tls);
+        return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress + (tls != null ? ":tls" : ""), tls,
+                "RMI callbacks " + bindAddress.getHostAddress());
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        ServerSocket socket = new TrackingServerSocket(port, BACKLOG, bindAddress, tls);
+        ServerSocket socket = new TrackingServerSocket(port, Ports.ACCEPT_BACKLOG, bindAddress, tls,
+                new AcceptBackoff(server + " (port " + port + ")"));
         created.add(socket);
         return socket;
     }
@@ -88,25 +93,51 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         }
     }
 
-    /** A listening socket that remembers the connections it accepted, and closes them with itself. */
+    /**
+     * A listening socket that remembers the connections it accepted, and closes them with itself.
+     * A failed accept (out of descriptors, most often) is retried here after a pause, see
+     * {@link AcceptBackoff}: RMI's own accept loop would sleep ten seconds after ten failures in a
+     * row, and not accept meanwhile even once descriptors are free.
+     */
     private static final class TrackingServerSocket extends ServerSocket {
         private final Set<Socket> accepted = ConcurrentHashMap.newKeySet();
         private final TlsConfig tls;
+        private final AcceptBackoff backoff;
 
-        TrackingServerSocket(int port, int backlog, InetAddress bindAddress, TlsConfig tls) throws IOException {
+        TrackingServerSocket(int port, int backlog, InetAddress bindAddress, TlsConfig tls, AcceptBackoff backoff)
+                throws IOException {
             super(port, backlog, bindAddress);
             this.tls = tls;
+            this.backoff = backoff;
         }
 
         @Override
         public Socket accept() throws IOException {
-            Socket socket = super.accept();
+            Socket socket = acceptRetrying();
             accepted.removeIf(Socket::isClosed);
             accepted.add(socket);
             if (isClosed()) {
                 closeAccepted();
             }
             return tls == null ? socket : tls.acceptedSocket(socket);
+        }
+
+        private Socket acceptRetrying() throws IOException {
+            while (true) {
+                try {
+                    Socket socket = super.accept();
+                    backoff.accepted();
+                    return socket;
+                } catch (IOException e) {
+                    if (isClosed()) {
+                        throw e;
+                    }
+                    backoff.failed(e);
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new InterruptedIOException("interrupted while accepting was failing: " + e);
+                    }
+                }
+            }
         }
 
         @Override

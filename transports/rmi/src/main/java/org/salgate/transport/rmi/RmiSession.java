@@ -209,6 +209,10 @@ final class RmiSession extends QueuedSession {
                 handler.messageReceived(this, message);
             } catch (RuntimeException e) {
                 LOG.warn("the handler failed on a message of session {}", id(), e);
+            } catch (Error e) {
+                // out of memory, say: RMI would answer this call with the error and keep the session
+                abort(e, true);
+                throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
         if (waiting == null) {
@@ -248,6 +252,9 @@ final class RmiSession extends QueuedSession {
                 // thrown by the client's side of the call: it is there, but this session cannot go on,
                 // and a pusher that died here would leave the session open and never writable again
                 abort(new IOException("the client failed taking pushed frames: " + e, e), true);
+                return;
+            } catch (Error e) {
+                abort(e, true); // out of memory, say: this session ends rather than its pusher alone
                 return;
             }
             queue().written(batch.bytes());

@@ -2,6 +2,7 @@ package org.salgate.transport.rmi;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.StreamCorruptedException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.ProcessSerialFilter;
 import org.salgate.transport.TransportClient;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
@@ -66,6 +68,9 @@ final class RmiTransportClient implements TransportClient {
         String where = options.host() + ":" + options.port();
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
         RmiTls.Binding tls = options.tls() == null ? null : new RmiTls.Binding(options.tls(), options.host());
+        // What the registry and the agent answer is read under the process-wide allow-list filter,
+        // also in a program (an agent with a relay, an application) that did not set one itself.
+        ProcessSerialFilter.install(options.maxFrameBytes());
         AgentRemote agent = lookUp(where, timeout, tls);
         InetAddress callbackHost = callbackHost();
         CallbackRemote stub;
@@ -127,6 +132,10 @@ final class RmiTransportClient implements TransportClient {
             Throwable cause = e.getCause();
             if (cause instanceof NotBoundException || cause instanceof ClassCastException) {
                 throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", cause);
+            }
+            if (hasCause(cause, InvalidClassException.class)) {
+                throw new IOException("the server at " + where + " answered the lookup with objects outside the"
+                        + " deserialization allow-list (" + rootMessage(cause) + "); it is not a salgate agent", cause);
             }
             for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
                 if (t instanceof RmiClientSocketFactory.TlsFailure refused) {

@@ -36,6 +36,9 @@ final class RmiTransportServer implements TransportServer {
     static final long CLOSE_GRACE_MILLIS = 2_000;
     /** Connect timeout of the sockets clients open to this agent. */
     static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+    /** The JDK's property for how long RMI keeps an idle connection thread (its default: a minute). */
+    static final String CONNECTION_THREAD_KEEP_ALIVE = "sun.rmi.transport.tcp.threadKeepAliveTime";
+    static final long CONNECTION_THREAD_KEEP_ALIVE_MILLIS = 5_000;
 
     private final ServerOptions options;
     private final long callWaitMillis;
@@ -85,7 +88,8 @@ final class RmiTransportServer implements TransportServer {
             if (advertised == null && !bindAddress.isAnyLocalAddress()) {
                 advertised = options.host();
             }
-            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls());
+            shortenIdleThreadLife();
+            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(), toString());
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             if (options.tls() != null) {
                 clientSockets = clientSockets.withTls((String) null);
@@ -115,6 +119,18 @@ final class RmiTransportServer implements TransportServer {
                 throw new IOException("cannot export the RMI agent on port " + port + ": " + e.getMessage(), e);
             }
             localAddress = new InetSocketAddress(bindAddress, port);
+        }
+    }
+
+    /**
+     * RMI keeps the thread of a connection that ended for a minute, for a connection to come; after
+     * a burst of peers that many threads would stay. Unless the operator set the property, they end
+     * after {@value #CONNECTION_THREAD_KEEP_ALIVE_MILLIS} ms. RMI reads it once, when it first starts
+     * in the process, which is here in an agent.
+     */
+    private static void shortenIdleThreadLife() {
+        if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
+            System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, Long.toString(CONNECTION_THREAD_KEEP_ALIVE_MILLIS));
         }
     }
 

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.SSLSocket;
@@ -23,7 +24,8 @@ import org.salgate.wire.Framing;
  * A server session on one socket: a reader thread that decodes frames and hands them to the
  * {@link ServerHandler} (it also reports the session opened and closed, so the handler sees one
  * ordered sequence), and a writer thread that drains the session's outbound queue, one batch per
- * socket write.
+ * socket write. The writer starts with the first frame queued (or the close), so a peer that
+ * connects and never speaks costs one thread, not two.
  */
 final class SocketSession extends QueuedSession {
 
@@ -39,8 +41,9 @@ final class SocketSession extends QueuedSession {
     private final int maxFrameBytes;
     private final String remoteAddress;
     private final AtomicInteger state = new AtomicInteger(OPEN);
-    private final Thread reader;
+    private final Thread readerThread;
     private final Thread writer;
+    private final AtomicBoolean writerStarted = new AtomicBoolean();
     /** The first error that closed the session; written before the socket is closed. */
     private volatile Throwable cause;
 
@@ -51,19 +54,18 @@ final class SocketSession extends QueuedSession {
         this.handler = handler;
         this.maxFrameBytes = server.options().maxFrameBytes();
         this.remoteAddress = String.valueOf(socket.getRemoteSocketAddress());
-        this.reader = new Thread(this::readLoop, "salgate-socket-read-" + id);
-        this.reader.setDaemon(true);
+        this.readerThread = new Thread(this::readLoop, "salgate-socket-read-" + id);
+        this.readerThread.setDaemon(true);
         this.writer = new Thread(this::writeLoop, "salgate-socket-write-" + id);
         this.writer.setDaemon(true);
     }
 
     void start() {
-        writer.start();
-        reader.start();
+        readerThread.start();
     }
 
     Thread readerThread() {
-        return reader;
+        return readerThread;
     }
 
     @Override
@@ -73,7 +75,20 @@ final class SocketSession extends QueuedSession {
 
     @Override
     protected void startWriting() {
-        LockSupport.unpark(writer);
+        wakeWriter();
+    }
+
+    /** Starts the writer the first time, and wakes it after that. */
+    private void wakeWriter() {
+        if (writerStarted.compareAndSet(false, true)) {
+            try {
+                writer.start();
+            } catch (Error e) { // no thread to be had: this session ends, the others go on
+                abort(e);
+            }
+        } else {
+            LockSupport.unpark(writer);
+        }
     }
 
     @Override
@@ -86,7 +101,7 @@ final class SocketSession extends QueuedSession {
     public void close() {
         if (state.compareAndSet(OPEN, CLOSING)) {
             queue().close();
-            LockSupport.unpark(writer);
+            wakeWriter(); // it writes what is queued, then shuts the output down
             try {
                 server.timer().schedule(() -> abort(null), server.closeGraceMillis(), TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
@@ -122,10 +137,11 @@ final class SocketSession extends QueuedSession {
 
     private void readLoop() {
         Throwable failure = null;
+        FrameReader frames = null;
         try {
             handler.sessionOpened(this);
             InputStream in = socket.getInputStream();
-            FrameReader frames = new FrameReader(codec(), maxFrameBytes);
+            frames = new FrameReader(codec(), maxFrameBytes, server.frameBudget());
             while (frames.readFrom(in) >= 0) {
                 Message message;
                 while ((message = frames.next()) != null) {
@@ -134,23 +150,30 @@ final class SocketSession extends QueuedSession {
                     }
                     try {
                         handler.messageReceived(this, message);
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException e) { // an Error ends the session, below
                         LOG.warn("the handler failed on a message of session {}", id(), e);
                     }
                 }
             }
-        } catch (CodecException | IOException | RuntimeException e) {
+        } catch (CodecException | IOException | RuntimeException | Error e) {
+            // an Error too (out of memory, say): this session ends and frees its socket and threads
             failure = e;
+        } finally {
+            if (frames != null) {
+                frames.release();
+            }
         }
         boolean wasOpen = state.get() == OPEN;
         abort(failure);
         Throwable reported = wasOpen ? failure : cause;
-        if (reported != null) {
+        if (reported instanceof Error) {
+            LOG.warn("session {} closed after an error: {}", id(), reported.toString());
+        } else if (reported != null) {
             LOG.debug("session {} closed: {}", id(), reported.toString());
         }
         try {
             handler.sessionClosed(this, reported);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.warn("the handler failed when session {} closed", id(), e);
         } finally {
             server.sessionFinished(this);
@@ -173,7 +196,7 @@ final class SocketSession extends QueuedSession {
                 out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
                 queue().written(batch.bytes());
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException | Error e) {
             abort(e);
         }
     }

@@ -10,25 +10,31 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.AcceptBackoff;
+import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.wire.FrameBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A blocking-socket server: one accept thread, and a reader and a writer thread per session. */
+/**
+ * A blocking-socket server: one accept thread, and a reader and a writer thread per session (the
+ * writer from the session's first answer on).
+ */
 final class SocketTransportServer implements TransportServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportServer.class);
 
     /** How long a closing session may take to flush before it is closed anyway. */
     static final long CLOSE_GRACE_MILLIS = 2_000;
-    private static final int BACKLOG = 256;
 
     private final ServerOptions options;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Map<Long, SocketSession> sessions = new ConcurrentHashMap<>();
     private final Object lifecycle = new Object();
+    private final FrameBudget frameBudget;
     private ScheduledExecutorService timer;
     private ServerSocket serverSocket;
     private Thread acceptor;
@@ -37,6 +43,7 @@ final class SocketTransportServer implements TransportServer {
 
     SocketTransportServer(ServerOptions options) {
         this.options = options;
+        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
     }
 
     ServerOptions options() {
@@ -60,7 +67,7 @@ final class SocketTransportServer implements TransportServer {
             this.handler = handler;
             ServerSocket socket;
             try {
-                socket = TlsSockets.listen(options, BACKLOG);
+                socket = TlsSockets.listen(options, Ports.ACCEPT_BACKLOG);
             } catch (IOException e) {
                 throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
                         + e.getMessage() + "; choose another host or port", e);
@@ -77,29 +84,43 @@ final class SocketTransportServer implements TransportServer {
         }
     }
 
+    /**
+     * Accepts until the server closes. A failed accept (out of descriptors, most often) pauses and
+     * retries, see {@link AcceptBackoff}; a connection that cannot be set up (no thread to be had)
+     * is closed, and the loop goes on.
+     */
     private void acceptLoop() {
+        AcceptBackoff backoff = new AcceptBackoff(toString());
         while (!closed) {
             Socket socket;
             try {
                 socket = serverSocket.accept();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 if (!closed) {
-                    LOG.warn("accepting a connection failed; the server stops accepting", e);
+                    backoff.failed(e);
                 }
-                return;
+                continue;
             }
-            if (options.tls() != null) {
-                TlsSockets.handshakeThenRun(socket, this::setUp);
-            } else {
-                setUp(socket);
+            backoff.accepted();
+            try {
+                if (options.tls() != null) {
+                    TlsSockets.handshakeThenRun(socket, this::setUp);
+                } else {
+                    setUp(socket);
+                }
+            } catch (Error e) {
+                LOG.warn("cannot serve the connection from {} ({}); closed it", socket.getRemoteSocketAddress(),
+                        e.toString());
+                closeQuietly(socket);
             }
         }
     }
 
     private void setUp(Socket socket) {
+        SocketSession session = null;
         try {
             socket.setTcpNoDelay(true);
-            SocketSession session = new SocketSession(nextSessionId.getAndIncrement(), socket, this, handler);
+            session = new SocketSession(nextSessionId.getAndIncrement(), socket, this, handler);
             sessions.put(session.id(), session);
             if (closed) {
                 sessions.remove(session.id());
@@ -107,10 +128,19 @@ final class SocketTransportServer implements TransportServer {
                 return;
             }
             session.start();
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("setting up a connection from {} failed", socket.getRemoteSocketAddress(), e);
+        } catch (IOException | RuntimeException | Error e) {
+            LOG.warn("setting up a connection from {} failed: {}", socket.getRemoteSocketAddress(), e.toString());
+            if (session != null) {
+                session.abort(e);
+                sessions.remove(session.id());
+            }
             closeQuietly(socket);
         }
+    }
+
+    /** What the sessions' frame readers draw on together. */
+    FrameBudget frameBudget() {
+        return frameBudget;
     }
 
     void sessionFinished(SocketSession session) {

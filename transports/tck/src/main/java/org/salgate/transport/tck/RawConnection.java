@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
@@ -80,6 +81,22 @@ public final class RawConnection implements AutoCloseable {
             return false;
         } catch (IOException e) {
             return true; // reset by the server also counts as closed
+        }
+    }
+
+    /**
+     * Whether the server has closed the connection, reading what it sent for at most {@code wait};
+     * false if it is still open by then.
+     */
+    public boolean closedWithin(Duration wait) throws IOException {
+        int before = socket.getSoTimeout();
+        socket.setSoTimeout((int) Math.max(1, wait.toMillis()));
+        try {
+            return closedByPeer();
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(before);
+            }
         }
     }
 

@@ -11,10 +11,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.wire.FrameBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
@@ -37,6 +39,8 @@ final class XsocketServer implements TransportServer {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<Long, XsocketSession> sessions = new ConcurrentHashMap<>();
+    private final FrameBudget frameBudget;
+    private final AcceptBackoff acceptBackoff;
     private volatile ServerHandler handler;
     private ExecutorService workers;
     private Server server;
@@ -44,6 +48,8 @@ final class XsocketServer implements TransportServer {
 
     XsocketServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
+        this.acceptBackoff = new AcceptBackoff(toString());
     }
 
     @Override
@@ -52,11 +58,15 @@ final class XsocketServer implements TransportServer {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("this xSocket server was already started; create a new one");
         }
-        workers = WorkerThreads.newPool("salgate-xsocket-server");
+        int workerThreads = WorkerThreads.serverPoolSize(options.ioThreads());
+        workers = WorkerThreads.newPool("salgate-xsocket-server", workerThreads);
         try {
+            // xSocket's default backlog (0: the JDK's 50) drops the SYNs of a burst of connections,
+            // which then wait 1, 3, 7... s for their retries
             server = new Server(InetAddress.getByName(options.host()), options.port(),
                     Map.of(IConnection.SO_REUSEADDR, Boolean.TRUE), new ConnectionHandler(),
-                    TlsConnections.serverContext(options.tls()), options.tls() != null);
+                    TlsConnections.serverContext(options.tls()), options.tls() != null, Ports.ACCEPT_BACKLOG,
+                    workerThreads, workerThreads);
             server.setWorkerpool(workers);
             server.setFlushmode(IConnection.FlushMode.ASYNC);
             server.setAutoflush(true);
@@ -71,6 +81,7 @@ final class XsocketServer implements TransportServer {
                     + e.getMessage(), e);
         }
         localAddress = new InetSocketAddress(server.getLocalAddress(), server.getLocalPort());
+        AcceptFailures.watch(localAddress.getPort(), acceptBackoff);
         LOG.debug("xSocket server listening on {}", localAddress);
     }
 
@@ -86,6 +97,7 @@ final class XsocketServer implements TransportServer {
         }
         List<XsocketSession> open = List.copyOf(sessions.values());
         server.close();
+        AcceptFailures.forget(localAddress.getPort());
         for (XsocketSession session : open) {
             session.close();
         }
@@ -114,6 +126,7 @@ final class XsocketServer implements TransportServer {
 
     private void reportClosed(XsocketSession session) {
         sessions.remove(session.id());
+        session.releaseReader();
         if (session.markCloseReported()) {
             handler.sessionClosed(session, session.failure());
         }
@@ -130,10 +143,12 @@ final class XsocketServer implements TransportServer {
 
         @Override
         public boolean onConnect(INonBlockingConnection connection) throws IOException {
+            acceptBackoff.accepted();
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            XsocketSession session = new XsocketSession(connection, handler, options, XsocketServer.this::reportClosed);
+            XsocketSession session = new XsocketSession(connection, handler, options, frameBudget,
+                    XsocketServer.this::reportClosed);
             connection.setAttachment(session);
             sessions.put(session.id(), session);
             handler.sessionOpened(session);
@@ -160,5 +175,10 @@ final class XsocketServer implements TransportServer {
             }
             return true;
         }
+    }
+
+    @Override
+    public String toString() {
+        return "xSocket server " + options.host() + ":" + options.port();
     }
 }

@@ -8,6 +8,7 @@ import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.wire.CodecException;
+import org.salgate.wire.FrameBudget;
 import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
@@ -40,14 +41,19 @@ final class XsocketSession extends QueuedSession {
      *     xSocket's disconnect: an aborted session is over for the agent at once
      */
     XsocketSession(INonBlockingConnection connection, ServerHandler handler, ServerOptions options,
-                   Consumer<XsocketSession> reportClosed) {
+                   FrameBudget frameBudget, Consumer<XsocketSession> reportClosed) {
         super(IDS.incrementAndGet(), options);
         this.connection = connection;
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
-        this.reader = new FrameReader(codec(), options.maxFrameBytes());
+        this.reader = new FrameReader(codec(), options.maxFrameBytes(), frameBudget);
         this.writer = new ConnectionWriter(connection, queue(), this::writeFailed);
         this.reportClosed = reportClosed;
+    }
+
+    /** Gives back what the frame reader held: the session is over. */
+    void releaseReader() {
+        reader.release();
     }
 
     @Override
