@@ -43,7 +43,9 @@ import org.salgate.wire.Value;
  * {@link java.util.concurrent.TimeoutException} when it does not answer within the request
  * timeout, and with {@link ConnectionClosedException} when the connection closes first. They
  * complete on the transport's thread (or the timeout thread), so dependent stages run there:
- * keep them short.
+ * keep them short. The exceptions are the parsed documents ({@link #describeSensor},
+ * {@link #listCommands}): they are parsed and validated on a small pool of daemon threads shared by
+ * every client of the JVM, never on the transport's thread, and complete there.
  *
  * <p>Stream readings and events are delivered in order on the transport's thread. A listener that
  * blocks makes this client stop reading, which slows every request and stream on this connection
@@ -88,9 +90,13 @@ public final class SalClient implements AutoCloseable {
         return call(new Call.DescribeSensor(sensorId), Result.Document.class).thenApply(Result.Document::xml);
     }
 
-    /** A sensor's description, parsed; fails with {@link DocumentException} if the document does not parse. */
+    /**
+     * A sensor's description, parsed and validated against the SensorML schema off the transport's
+     * thread; fails with {@link DocumentException} if the document does not parse.
+     */
     public CompletableFuture<SensorDescription> describeSensor(String sensorId) {
-        return describeSensorXml(sensorId).thenApply(xml -> parse(() -> SensorMl.read(xml)));
+        return describeSensorXml(sensorId)
+                .thenApplyAsync(xml -> parse(() -> SensorMl.read(xml)), DocumentThreads.executor());
     }
 
     /** Adds a sensor from its SensorML description; answers the sensor as listed. */
@@ -110,9 +116,13 @@ public final class SalClient implements AutoCloseable {
         return call(new Call.ListCommands(sensorId), Result.Document.class).thenApply(Result.Document::xml);
     }
 
-    /** A sensor's commands, parsed; fails with {@link DocumentException} if the document does not parse. */
+    /**
+     * A sensor's commands, parsed and validated against the CML schema off the transport's thread;
+     * fails with {@link DocumentException} if the document does not parse.
+     */
     public CompletableFuture<List<CommandDescription>> listCommands(String sensorId) {
-        return listCommandsXml(sensorId).thenApply(xml -> parse(() -> Cml.read(xml)));
+        return listCommandsXml(sensorId)
+                .thenApplyAsync(xml -> parse(() -> Cml.read(xml)), DocumentThreads.executor());
     }
 
     /**

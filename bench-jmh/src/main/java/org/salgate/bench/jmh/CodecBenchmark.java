@@ -1,0 +1,92 @@
+package org.salgate.bench.jmh;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.Message;
+import org.salgate.wire.Reading;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
+import org.salgate.wire.SensorState;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.Value;
+
+/**
+ * The cost of one message on the hot path, per codec: {@link #encode} is what a session does to send
+ * it (encode, then frame into the write buffer), {@link #decode} what a transport's read handler
+ * does with the frame (append it to the connection's frame reader, cut it, decode it). Run with
+ * {@code -prof gc} for the bytes allocated per operation ({@code gc.alloc.rate.norm}).
+ *
+ * <p>The messages: a streamed reading (the streaming path), and the answer to a sensor list of 10
+ * and of 100 sensors (the request path).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class CodecBenchmark {
+
+    /** Every codec of the codecs module and the SPI; a test checks this is all of them. */
+    @Param({"protobuf", "protobuf+gzip", "json", "json+gzip", "msgpack", "msgpack+gzip", "java", "java+gzip",
+            "xml", "xml+gzip", "xml-stax", "xml-dom"})
+    public String codec;
+
+    /** {@code reading}, or {@code list-N} for the answer to a list of N sensors. */
+    @Param({"reading", "list-10", "list-100"})
+    public String message;
+
+    private WireEnd end;
+    private Message toSend;
+    private ByteBuffer received;
+
+    @Setup(Level.Trial)
+    public void setUp() throws CodecException {
+        end = WireEnd.open(codec);
+        toSend = message(message);
+        received = end.frameOf(toSend);
+        Message back = end.receive(received.duplicate());
+        if (!back.equals(toSend)) {
+            throw new IllegalStateException(codec + " does not give back the " + message + " it encoded: " + back);
+        }
+    }
+
+    @Benchmark
+    public ByteBuffer encode() {
+        return end.send(toSend);
+    }
+
+    @Benchmark
+    public Message decode() throws CodecException {
+        received.clear();
+        return end.receive(received);
+    }
+
+    /** The message a {@link #message} parameter names. */
+    static Message message(String name) {
+        if (name.equals("reading")) {
+            return new StreamData(7, Reading.ok("DUMMY_0", 1_764_000_000_000_000L, 4_242, new Value.Num(21.375)));
+        }
+        if (name.startsWith("list-")) {
+            int n = Integer.parseInt(name.substring("list-".length()));
+            List<SensorInfo> sensors = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                sensors.add(new SensorInfo("DUMMY_" + i, "dummy", i % 4 == 0 ? SensorState.STREAMING : SensorState.IDLE,
+                        "dummy sensor " + i + ", a reading every 100 ms"));
+            }
+            return new Response(12, new Result.Sensors(sensors));
+        }
+        throw new IllegalArgumentException("unknown message '" + name + "': reading or list-N");
+    }
+}
