@@ -1,6 +1,7 @@
 package org.salgate.transport.mina;
 
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -21,8 +22,23 @@ final class IoThreads {
      * that do not end.
      */
     static ExecutorService newPool(String prefix, int maxThreads) {
+        return new ThreadPoolExecutor(0, maxThreads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory(prefix));
+    }
+
+    /**
+     * A pool of {@code threads} named daemon threads for short tasks, which wait in line when all
+     * are busy; a thread ends after 30 s without work.
+     */
+    static ExecutorService newWorkPool(String prefix, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), factory(prefix));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    private static ThreadFactory factory(String prefix) {
         AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = task -> {
+        return task -> {
             Thread t = new Thread(() -> {
                 ON_IO_THREAD.set(true);
                 task.run();
@@ -30,7 +46,6 @@ final class IoThreads {
             t.setDaemon(true);
             return t;
         };
-        return new ThreadPoolExecutor(0, maxThreads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
     }
 
     /** Whether the caller runs on a thread of one of these pools, where waiting for MINA would deadlock. */

@@ -1,5 +1,7 @@
 package org.salgate.transport.mina;
 
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.session.IoSession;
 import org.salgate.transport.OutboundQueue;
@@ -12,18 +14,29 @@ import org.salgate.wire.Framing;
  * <p>MINA turns every {@code IoSession.write} into a write request, a filter chain pass and a
  * channel write. So a frame sent while nothing is on its way is written at once (a lone answer
  * waits for nothing), and frames sent meanwhile wait in the queue until MINA reports the batch
- * sent ({@link #onSent}), then leave merged into one buffer. MINA reports a buffer sent on its I/O
- * thread in the middle of the flush that wrote it, so the next batch goes out in that same flush.
+ * sent ({@link #onSent}), then leave merged into one buffer.
+ *
+ * <p>MINA reports a buffer sent on its I/O thread in the middle of a flush, and that flush goes on
+ * for as long as any session has more to write. Writing the next batch from there keeps a stream
+ * whose client reads as fast as it is written in the flush for good: the I/O thread reads nothing
+ * meanwhile, and its other connections' requests wait (over TLS, where each batch is encrypted in
+ * that write, 100 streaming clients kept most of a second hundred's requests unread for over 30 s).
+ * So when frames wait after a send, the next batch is written from {@code nextBatches}, a pool the
+ * server owns, and the I/O thread goes back to reading; with nothing waiting the drain ends where
+ * it is.
  */
 final class IoWriter {
 
     private final IoSession io;
     private final OutboundQueue<byte[]> queue;
+    private final Executor nextBatches;
     private boolean closeWhenWritten;
 
-    IoWriter(IoSession io, OutboundQueue<byte[]> queue) {
+    /** A writer whose batches after the first leave from {@code nextBatches} ({@code Runnable::run}: the I/O thread). */
+    IoWriter(IoSession io, OutboundQueue<byte[]> queue, Executor nextBatches) {
         this.io = io;
         this.queue = queue;
+        this.nextBatches = nextBatches;
     }
 
     /** The queue's wake, and what follows each buffer sent: writes the next batch, if any. */
@@ -47,7 +60,15 @@ final class IoWriter {
         if (message instanceof IoBuffer buffer) {
             queue.written(buffer.limit());
         }
-        writeNext();
+        if (!queue.hasWaiting()) {
+            writeNext(); // most often ends the drain; a frame offered meanwhile leaves from here
+            return;
+        }
+        try {
+            nextBatches.execute(this::writeNext);
+        } catch (RejectedExecutionException e) {
+            queue.discard(); // the server is closing, and this session with it
+        }
     }
 
     /** Closes the session once every frame queued so far is written; frames sent later are dropped. */

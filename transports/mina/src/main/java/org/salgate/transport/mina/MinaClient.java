@@ -167,7 +167,7 @@ final class MinaClient implements TransportClient {
         @Override
         public void sessionCreated(IoSession io) {
             IoReader.attach(io, codec, options.maxFrameBytes());
-            writer = new IoWriter(io, queue);
+            writer = new IoWriter(io, queue, Runnable::run);
         }
 
         @Override

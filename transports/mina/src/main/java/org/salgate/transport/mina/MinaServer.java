@@ -41,6 +41,7 @@ final class MinaServer implements TransportServer {
     private final FrameBudget frameBudget;
     private final AtomicBoolean closed = new AtomicBoolean();
     private ExecutorService threads;
+    private ExecutorService nextBatches;
     private SimpleIoProcessorPool<NioSession> processors;
     private PacedAcceptor acceptor;
     private volatile InetSocketAddress localAddress;
@@ -62,6 +63,7 @@ final class MinaServer implements TransportServer {
         // the acceptor's thread and one per processor; a processor's loop ends when it has no
         // session left and starts again with the next, so each may briefly need a second thread
         threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1));
+        nextBatches = IoThreads.newWorkPool("salgate-mina-write", ioThreads);
         processors = new SimpleIoProcessorPool<>(NioProcessor.class, threads, ioThreads, SelectorProvider.provider());
         acceptor = new PacedAcceptor(threads, processors, new AcceptBackoff(toString()));
         acceptor.setReuseAddress(true);
@@ -112,6 +114,7 @@ final class MinaServer implements TransportServer {
         acceptor.dispose(false);
         processors.dispose();
         threads.shutdown();
+        nextBatches.shutdown();
         if (!IoThreads.onIoThread()) {
             try {
                 if (!threads.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -154,7 +157,7 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionCreated(IoSession io) {
-            MinaSession session = new MinaSession(io, options);
+            MinaSession session = new MinaSession(io, options, nextBatches);
             IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget));
             io.setAttribute(MinaSession.KEY, session);
         }

@@ -1,5 +1,6 @@
 package org.salgate.transport.mina;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
@@ -16,10 +17,10 @@ final class MinaSession extends QueuedSession {
     private final AtomicBoolean closeReported = new AtomicBoolean();
     private volatile Throwable failure;
 
-    MinaSession(IoSession io, ServerOptions options) {
+    MinaSession(IoSession io, ServerOptions options, Executor nextBatches) {
         super(io.getId(), options);
         this.io = io;
-        this.writer = new IoWriter(io, queue());
+        this.writer = new IoWriter(io, queue(), nextBatches);
     }
 
     static MinaSession of(IoSession io) {

@@ -289,6 +289,34 @@ public abstract class AbstractTransportConformanceTest {
         }
     }
 
+    /**
+     * Streams whose clients read as fast as the server writes must not keep the server's I/O from
+     * reading the others: a client that connects meanwhile gets its hello and an echo answered
+     * promptly. One I/O thread, where the transport has a pool, so every connection shares it.
+     */
+    @Test
+    @Timeout(60)
+    void aClientIsAnsweredPromptlyWhileOthersStreamAsFastAsTheyRead() throws Exception {
+        int streamers = 16;
+        Duration promptly = Duration.ofSeconds(5);
+        startServer(o -> o.ioThreads(1));
+        List<StreamCheck> streams = new ArrayList<>();
+        for (int i = 0; i < streamers; i++) {
+            streams.add(client("streamer-" + i).startStream(Long.MAX_VALUE, 64 * 1024));
+        }
+        Await.until(() -> "every stream to flow: " + streams, Await.DEFAULT,
+                () -> streams.stream().allMatch(s -> s.received() >= 200));
+        long start = System.nanoTime();
+        TckClient late = client("late");
+        assertEchoes(late);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(took.compareTo(promptly) <= 0, "a client connecting while " + streamers + " others stream was"
+                + " answered after " + took.toMillis() + " ms");
+        for (StreamCheck stream : streams) {
+            assertNull(stream.violation(), stream.toString());
+        }
+    }
+
     // ------------------------------------------------------------------ backpressure
 
     @Test
