@@ -290,6 +290,35 @@ public abstract class AbstractTransportConformanceTest {
     }
 
     /**
+     * Clients that connect one after another, each saying hello as soon as it is connected (over
+     * TLS: as soon as its handshake ended, which for a resumed session is before the server has
+     * read the client's last handshake message), are each answered promptly, as in the bench's
+     * client groups: three rounds of 100 clients held open together.
+     */
+    @Test
+    @Timeout(120)
+    void everyOneOfManyClientsConnectingInTurnIsGreetedPromptly() throws Exception {
+        int rounds = 3;
+        int clients = 100;
+        Duration promptly = Duration.ofSeconds(5);
+        startServer();
+        for (int round = 0; round < rounds; round++) {
+            List<TckClient> open = new ArrayList<>();
+            try {
+                for (int i = 0; i < clients; i++) {
+                    TckClient c = unconnectedClient("in-turn-" + round + "-" + i, o -> { }, false);
+                    open.add(c);
+                    c.connect(promptly);
+                }
+            } finally {
+                for (TckClient c : open) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /**
      * Streams whose clients read as fast as the server writes must not keep the server's I/O from
      * reading the others: a client that connects meanwhile gets its hello and an echo answered
      * promptly. One I/O thread, where the transport has a pool, so every connection shares it.

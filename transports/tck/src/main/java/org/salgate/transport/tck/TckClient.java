@@ -1,6 +1,7 @@
 package org.salgate.transport.tck;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -64,9 +65,14 @@ public final class TckClient implements ClientHandler, AutoCloseable {
 
     /** Connects and completes the hello. */
     public TckClient connect() throws IOException {
+        return connect(Await.DEFAULT);
+    }
+
+    /** Connects and completes the hello, whose answer must come within {@code helloWithin}. */
+    public TckClient connect(Duration helloWithin) throws IOException {
         connectOnly();
         transport.send(Hello.of(codecName, name));
-        HelloReply reply = Await.result(name + " hello reply", helloReply);
+        HelloReply reply = Await.result(name + " hello reply", helloWithin, helloReply);
         if (!reply.accepted()) {
             throw new AssertionError("hello refused: " + reply.error());
         }
