@@ -21,23 +21,16 @@ import org.salgate.wire.Framing;
  * whose client reads as fast as it is written in the flush for good: the I/O thread reads nothing
  * meanwhile, and its other connections' requests wait (over TLS, where each batch is encrypted in
  * that write, 100 streaming clients kept most of a second hundred's requests unread for over 30 s).
- * So after {@value #INLINE_BATCHES} batches written there in a row, while frames still wait, the
- * next batch is written from {@code nextBatches}, a pool the server owns, and the I/O thread goes
- * back to reading. Writing every batch from the pool instead cost one client's stream 25-35 % of
- * its rate (measured in one run, see docs/performance.md); with nothing waiting the drain ends where
+ * So when frames wait after a send, the next batch is written from {@code nextBatches}, a pool the
+ * server owns, and the I/O thread goes back to reading; with nothing waiting the drain ends where
  * it is.
  */
 final class IoWriter {
-
-    /** Batches a stream writes inside MINA's flush before it lets the I/O thread read. */
-    static final int INLINE_BATCHES = 8;
 
     private final IoSession io;
     private final OutboundQueue<byte[]> queue;
     private final Executor nextBatches;
     private boolean closeWhenWritten;
-    /** Batches written in a row from {@link #onSent}; only MINA's I/O thread of this session touches it. */
-    private int inlineInARow;
 
     /** A writer whose batches after the first leave from {@code nextBatches} ({@code Runnable::run}: the I/O thread). */
     IoWriter(IoSession io, OutboundQueue<byte[]> queue, Executor nextBatches) {
@@ -68,16 +61,9 @@ final class IoWriter {
             queue.written(buffer.limit());
         }
         if (!queue.hasWaiting()) {
-            inlineInARow = 0;
             writeNext(); // most often ends the drain; a frame offered meanwhile leaves from here
             return;
         }
-        if (inlineInARow < INLINE_BATCHES) {
-            inlineInARow++;
-            writeNext();
-            return;
-        }
-        inlineInARow = 0;
         try {
             nextBatches.execute(this::writeNext);
         } catch (RejectedExecutionException e) {
