@@ -1,0 +1,102 @@
+package org.salgate.transport.netty;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.function.Consumer;
+import org.salgate.transport.ServerOptions;
+
+/**
+ * The listening side of the Netty-based transports (netty, http), written once: one acceptor
+ * thread and {@link ServerOptions#ioThreads()} I/O threads, failed accepts paced by an
+ * {@link AcceptPacer}, the outbound water marks of the options, and on close every connection
+ * closed before the threads stop. The transport gives what each accepted connection's pipeline
+ * holds.
+ */
+public final class ChannelServer {
+
+    /** How long closing waits for the connections to close before stopping the threads regardless. */
+    private static final long CLOSE_CONNECTIONS_MILLIS = 2_000;
+
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup workers;
+    private final ChannelGroup connections;
+    private final Channel serverChannel;
+
+    private ChannelServer(EventLoopGroup acceptor, EventLoopGroup workers, ChannelGroup connections,
+                          Channel serverChannel) {
+        this.acceptor = acceptor;
+        this.workers = workers;
+        this.connections = connections;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Listens on the options' host and port; {@code name} names the threads ({@code salgate-NAME-io})
+     * and the log's lines, and {@code pipeline} sets up each accepted connection.
+     *
+     * @throws IOException if it cannot listen there, saying why
+     */
+    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
+            throws IOException {
+        EventLoopGroup acceptor = EventLoops.create(1, "salgate-" + name + "-accept", false);
+        EventLoopGroup workers = EventLoops.create(options.ioThreads(), "salgate-" + name + "-io", false);
+        ChannelGroup connections = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new AcceptPacer(name + " server " + options.host() + ":" + options.port()))
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        connections.add(ch);
+                        pipeline.accept(ch);
+                    }
+                });
+        ChannelFuture bound = bootstrap.bind(options.host(), options.port()).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            EventLoops.shutdown(acceptor);
+            EventLoops.shutdown(workers);
+            Throwable cause = bound.cause();
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + cause.getMessage() + "; choose another port or stop what uses it", cause);
+        }
+        return new ChannelServer(acceptor, workers, connections, bound.channel());
+    }
+
+    /** The address it listens on. */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Stops listening, closes every connection (waiting a little for them) and stops the threads. */
+    public void close() {
+        close(() -> { });
+    }
+
+    /** As {@link #close()}, running {@code afterConnections} once the connections are closed, before the threads stop. */
+    public void close(Runnable afterConnections) {
+        EventLoops.stopServer(serverChannel, connections, CLOSE_CONNECTIONS_MILLIS, acceptor, workers);
+        try {
+            afterConnections.run();
+        } finally {
+            EventLoops.shutdown(acceptor);
+            EventLoops.shutdown(workers);
+        }
+    }
+}
