@@ -268,8 +268,9 @@ public final class ServedStream {
             } else {
                 skip();
             }
-        } catch (RuntimeException | LinkageError e) {
-            // A periodic task that throws is never run again: log and keep the stream alive.
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            // A periodic task that throws is never run again: log and keep the stream alive (an
+            // assertion of a library, with -ea, included).
             LOG.error("stream {} ({}) failed on a tick", id, source.label(), e);
         }
     }

@@ -2,6 +2,7 @@ package org.salgate.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -171,7 +172,10 @@ class MetricsEndpointTest {
             String body = get(port).body();
             while (value(body, "salgate_readings_skipped_total") == 0 || value(body, "salgate_readings_dropped_total") == 0
                     || value(body, "salgate_queued_bytes", "transport=\"netty\"") == 0) {
-                assertTrue(System.nanoTime() < deadline, "a stalled client moved no figure:\n" + body);
+                if (System.nanoTime() >= deadline) {
+                    fail("a stalled client moved no figure:\n" + body + "\nthe agent's threads (it runs in this JVM):\n"
+                            + threadDump());
+                }
                 Thread.sleep(50);
                 body = get(port).body();
             }
@@ -186,6 +190,18 @@ class MetricsEndpointTest {
             assertTrue(value(after, "salgate_readings_skipped_total") >= value(body, "salgate_readings_skipped_total"));
             assertTrue(value(after, "salgate_readings_dropped_total") >= value(body, "salgate_readings_dropped_total"));
         }
+    }
+
+    /** Every thread's stack, for a failure that stopped something. */
+    private static String threadDump() {
+        StringBuilder out = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            out.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+            for (StackTraceElement frame : stack) {
+                out.append("    at ").append(frame).append('\n');
+            }
+        });
+        return out.toString();
     }
 
     private String awaitSessionsClosed(int port) throws Exception {
