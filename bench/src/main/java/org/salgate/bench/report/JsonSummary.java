@@ -76,12 +76,7 @@ public final class JsonSummary {
         root.put("ratios", r);
         List<Object> ce = new ArrayList<>();
         for (Ceiling.Row row : ceiling) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("transport", row.transport());
-            m.put("method", row.method().id());
-            m.put("type", row.dataType());
-            m.put("clients", row.clients());
-            m.put("metric", row.metric());
+            Map<String, Object> m = cell(row.transport(), row.method().id(), row.dataType(), row.clients(), row.metric());
             m.put("value", num(row.transportValue()));
             m.put("ceiling", num(row.ceilingValue()));
             m.put("percentOfCeiling", num(row.percent()));
@@ -90,12 +85,7 @@ public final class JsonSummary {
         root.put("ceiling", ce);
         List<Object> cost = new ArrayList<>();
         for (TlsCost.Row row : TlsCost.rows(run.results(), run.config().level())) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("transport", row.transport());
-            m.put("method", row.method().id());
-            m.put("type", row.dataType());
-            m.put("clients", row.clients());
-            m.put("metric", row.metric());
+            Map<String, Object> m = cell(row.transport(), row.method().id(), row.dataType(), row.clients(), row.metric());
             m.put("plain", stat(row.plain()));
             m.put("tls", stat(row.tls()));
             m.put("tlsOverPlain", num(row.ratio()));
@@ -104,6 +94,18 @@ public final class JsonSummary {
         root.put("tlsCost", cost);
         root.put("notes", run.notes());
         MAPPER.writeValue(file.toFile(), root);
+    }
+
+    /** The fields that name a cell of the sweep, in the order every table lists them. */
+    private static Map<String, Object> cell(String transport, String method, String type, int clients,
+                                            String metric) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("transport", transport);
+        m.put("method", method);
+        m.put("type", type);
+        m.put("clients", clients);
+        m.put("metric", metric);
+        return m;
     }
 
     private static Map<String, Object> config(RunOutcome run) {

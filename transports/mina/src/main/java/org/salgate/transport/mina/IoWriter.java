@@ -20,10 +20,10 @@ import org.salgate.wire.Framing;
  * for as long as any session has more to write. Writing the next batch from there keeps a stream
  * whose client reads as fast as it is written in the flush for good: the I/O thread reads nothing
  * meanwhile, and its other connections' requests wait (over TLS, where each batch is encrypted in
- * that write, 100 streaming clients kept most of a second hundred's requests unread for over 30 s).
- * So when frames wait after a send, the next batch is written from {@code nextBatches}, a pool the
+ * that write, the bench's 100 streaming clients had their stream starts unanswered for 30 s). So
+ * when frames wait after a send, the next batch is written from {@code nextBatches}, a pool the
  * server owns, and the I/O thread goes back to reading; with nothing waiting the drain ends where
- * it is.
+ * it is. The hand-off costs one client's stream 25-35 % of its rate (docs/performance.md).
  */
 final class IoWriter {
 
