@@ -96,7 +96,7 @@ public final class SalClient implements AutoCloseable {
      */
     public CompletableFuture<SensorDescription> describeSensor(String sensorId) {
         return describeSensorXml(sensorId)
-                .thenApplyAsync(xml -> parse(() -> SensorMl.read(xml)), DocumentThreads.executor());
+                .thenApplyAsync(xml -> parse(() -> SensorMl.read(xml)), ClientThreads.documents());
     }
 
     /** Adds a sensor from its SensorML description; answers the sensor as listed. */
@@ -122,7 +122,7 @@ public final class SalClient implements AutoCloseable {
      */
     public CompletableFuture<List<CommandDescription>> listCommands(String sensorId) {
         return listCommandsXml(sensorId)
-                .thenApplyAsync(xml -> parse(() -> Cml.read(xml)), DocumentThreads.executor());
+                .thenApplyAsync(xml -> parse(() -> Cml.read(xml)), ClientThreads.documents());
     }
 
     /**
@@ -159,9 +159,9 @@ public final class SalClient implements AutoCloseable {
                                                   long intervalMs, SlowConsumerPolicy policy,
                                                   StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
-        // Async: StartStream is sent off the transport's thread, where some transports must not block.
+        // StartStream is sent off the transport's thread, where some transports must not block.
         return setupStream(sensorId, commandId, args, intervalMs, policy)
-                .thenComposeAsync(pending -> pending.start(listener));
+                .thenComposeAsync(pending -> pending.start(listener), ClientThreads.sends());
     }
 
     /**

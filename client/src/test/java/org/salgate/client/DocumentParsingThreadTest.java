@@ -69,7 +69,7 @@ class DocumentParsingThreadTest {
             Thread transportThread = answerDelivered.get(30, TimeUnit.SECONDS);
             for (Thread parser : List.of(described.get(30, TimeUnit.SECONDS), commandsListed.get(30, TimeUnit.SECONDS))) {
                 assertNotSame(transportThread, parser, "parsed on the thread that delivered the answer");
-                assertTrue(parser.getName().startsWith(DocumentThreads.NAME),
+                assertTrue(parser.getName().startsWith(ClientThreads.DOCUMENTS),
                         "parsed on " + parser.getName() + ", not on the client's document threads");
             }
         }

@@ -289,6 +289,20 @@ class SalClientTest {
     }
 
     @Test
+    void streamStartsAreSentFromTheClientsReusedSendThreadsNotANewThreadEach() throws Exception {
+        connect();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        await(await(client.stream("DUMMY_0", "read", null, 10, r -> { })).stop()); // the first send thread starts
+        long startedBefore = threads.getTotalStartedThreadCount();
+        int streams = 50;
+        for (int i = 0; i < streams; i++) {
+            await(await(client.stream("DUMMY_0", "read", null, 10, r -> { })).stop());
+        }
+        long started = threads.getTotalStartedThreadCount() - startedBefore;
+        assertTrue(started < 5, started + " threads started for " + streams + " streams started one after another");
+    }
+
+    @Test
     void stopSendsStopStreamEndsTheStreamAndDropsLaterFrames() throws Exception {
         connect();
         List<String> ended = new CopyOnWriteArrayList<>();

@@ -18,6 +18,8 @@ public interface Codec {
 
     /**
      * Decodes one message from {@code length} bytes of {@code bytes} starting at {@code offset}.
+     * The message keeps nothing of {@code bytes}: the caller may reuse the array for other bytes as
+     * soon as this returns, as {@link FrameReader} does.
      *
      * @throws CodecException if the bytes are not a valid message; never any other exception
      */

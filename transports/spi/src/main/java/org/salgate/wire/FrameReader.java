@@ -11,10 +11,14 @@ import java.nio.ByteBuffer;
  *
  * <p>The buffer grows with the bytes that arrived, never with the length a frame announces: a
  * peer that announces 16 MiB and sends 10 bytes costs 10 bytes (plus the minimum buffer). A length
- * out of bounds fails as soon as its four bytes are here, before any of the body. Bytes are only
- * ever appended to the current array, and a full array is replaced rather than compacted, so a
- * decoded message that keeps a slice of it never sees its bytes change; an array whose frames were
- * all cut is let go, so an idle connection holds none.
+ * out of bounds fails as soon as its four bytes are here, before any of the body.
+ *
+ * <p>A reader that holds nothing keeps no array: an idle connection costs none. A read that
+ * arrives then is taken into an array that the reading thread lends, and that goes back to the
+ * thread once every frame in it is cut; only the bytes of a frame not yet whole are copied into an
+ * array of the reader's own. So a connection whose reads bring whole frames allocates no buffer
+ * per read, however many connections one thread serves. This relies on {@link Codec#decode}
+ * keeping nothing of the array it decodes from.
  *
  * <p>A server's readers may share a {@link FrameBudget}: what a reader keeps between reads (the
  * array of a frame not yet whole) is drawn from it when {@link #next()} finds no further whole
@@ -29,11 +33,17 @@ public final class FrameReader {
 
     /** The smallest array allocated (bytes). */
     static final int MIN_CAPACITY = 8 * 1024;
+    /** The largest array a thread keeps to lend; a larger one, grown for a large read, is let go. */
+    static final int MAX_LENT_CAPACITY = 64 * 1024;
     private static final byte[] NONE = new byte[0];
+    /** The array each thread lends to the reader it is reading for; null while lent. */
+    private static final ThreadLocal<byte[]> LENDABLE = new ThreadLocal<>();
 
     private final ConnectionCodec codec;
     private final int maxFrameBytes;
     private byte[] bytes = NONE;
+    /** Whether {@link #bytes} is lent by the thread now reading, and goes back to it. */
+    private boolean lent;
     private int start;
     private int end;
     private final FrameBudget budget;
@@ -91,6 +101,7 @@ public final class FrameReader {
      */
     public Message next() throws CodecException {
         if (start == end) {
+            giveBack();
             bytes = NONE;
             start = 0;
             end = 0;
@@ -98,12 +109,12 @@ public final class FrameReader {
             return null;
         }
         if (end - start < Framing.LENGTH_FIELD_BYTES) {
-            settle();
+            keepUnfinished();
             return null;
         }
         int length = Framing.checkLength(lengthAt(start), maxFrameBytes);
         if (end - start - Framing.LENGTH_FIELD_BYTES < length) {
-            settle();
+            keepUnfinished();
             return null;
         }
         int body = start + Framing.LENGTH_FIELD_BYTES;
@@ -117,11 +128,37 @@ public final class FrameReader {
      */
     public void release() {
         synchronized (this) {
+            // a lent array stays with this reader, to be collected with it: the thread that lent it
+            // may be another one, and may be reading into its next array by now
             released = true;
             if (budget != null) {
                 budget.give(charged);
             }
             charged = 0;
+        }
+    }
+
+    /** The frame at the head is not whole yet: its bytes move to an array of this reader's own. */
+    private void keepUnfinished() throws CodecException {
+        if (lent) {
+            int kept = end - start;
+            byte[] own = new byte[Math.max(MIN_CAPACITY, 2 * kept)];
+            System.arraycopy(bytes, start, own, 0, kept);
+            giveBack();
+            bytes = own;
+            start = 0;
+            end = kept;
+        }
+        settle();
+    }
+
+    /** Gives a lent array back to the reading thread, which lends it for its next read. */
+    private void giveBack() {
+        if (lent) {
+            lent = false;
+            if (bytes.length <= MAX_LENT_CAPACITY) {
+                LENDABLE.set(bytes);
+            }
         }
     }
 
@@ -176,12 +213,25 @@ public final class FrameReader {
         if (bytes.length - end >= n) {
             return;
         }
+        if (bytes == NONE) {
+            byte[] lendable = LENDABLE.get();
+            if (lendable == null || lendable.length < n) {
+                lendable = new byte[Math.max(MIN_CAPACITY, n)];
+            }
+            LENDABLE.remove(); // lent: a reader reading inside this one's delivery borrows none
+            bytes = lendable;
+            lent = true;
+            start = 0;
+            end = 0;
+            return;
+        }
         int kept = end - start;
         // Doubling what is held: a large frame arriving in many chunks is not copied once per chunk,
         // and the array never outgrows twice what arrived.
         long size = Math.max(MIN_CAPACITY, Math.max((long) kept + n, 2L * kept));
         byte[] next = new byte[(int) Math.min(Integer.MAX_VALUE - 8, size)];
         System.arraycopy(bytes, start, next, 0, kept);
+        giveBack();
         bytes = next;
         start = 0;
         end = kept;

@@ -71,6 +71,96 @@ class FrameReaderTest {
         assertThrows(CodecException.class, reader::next);
     }
 
+    @Test
+    void readsOfWholeFramesAllocateNoBufferPerRead() throws CodecException {
+        byte[] frame = framed(List.of(new Request(1, new Call.Echo(Value.of(42L)))));
+        FrameReader reader = helloRead();
+        int reads = 1_000;
+        for (int round = 0; round < 2; round++) { // the first round lets the JIT settle
+            long before = allocatedBytes();
+            for (int i = 0; i < reads; i++) {
+                reader.append(ByteBuffer.wrap(frame));
+                assertTrue(reader.next() instanceof Request);
+                assertNull(reader.next());
+            }
+            long perRead = (allocatedBytes() - before) / reads;
+            if (round == 1) {
+                assertTrue(perRead < FrameReader.MIN_CAPACITY / 2,
+                        perRead + " bytes allocated per read of one whole " + frame.length + "-byte frame");
+            }
+        }
+    }
+
+    @Test
+    void readersSharingAThreadNeverSeeEachOthersBytes() throws CodecException {
+        List<Message> sent = WireSamples.everyMessage();
+        byte[] bytes = framed(sent);
+        FrameReader a = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE), Framing.DEFAULT_MAX_FRAME_BYTES);
+        FrameReader b = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE), Framing.DEFAULT_MAX_FRAME_BYTES);
+        List<Message> gotA = new ArrayList<>();
+        List<Message> gotB = new ArrayList<>();
+        int cut = 0;
+        // a takes its bytes in reads of 37, and between two of its messages b reads a chunk of 53:
+        // b's reads come while a still holds frames in the array its thread lent it, and a's
+        // unfinished frames wait while b reads whole ones
+        int bAt = 0;
+        while (cut < bytes.length) {
+            int n = Math.min(37, bytes.length - cut);
+            a.append(bytes, cut, n);
+            cut += n;
+            Message m;
+            while ((m = a.next()) != null) {
+                gotA.add(m);
+                if (bAt < bytes.length) {
+                    int k = Math.min(53, bytes.length - bAt);
+                    b.append(ByteBuffer.wrap(bytes, bAt, k));
+                    bAt += k;
+                    Message mb;
+                    while ((mb = b.next()) != null) {
+                        gotB.add(mb);
+                    }
+                }
+            }
+        }
+        while (bAt < bytes.length) {
+            int k = Math.min(53, bytes.length - bAt);
+            b.append(ByteBuffer.wrap(bytes, bAt, k));
+            bAt += k;
+            Message mb;
+            while ((mb = b.next()) != null) {
+                gotB.add(mb);
+            }
+        }
+        assertEquals(sent, gotA);
+        assertEquals(sent, gotB);
+        assertEquals(0, a.buffered());
+        assertEquals(0, b.buffered());
+    }
+
+    @Test
+    void aMessageKeepsItsValueAfterItsReaderTakesTheNextRead() throws CodecException {
+        byte[] payload = new byte[1000];
+        java.util.Arrays.fill(payload, (byte) 7);
+        Message first = new Request(1, new Call.Echo(Value.of(payload)));
+        byte[] frame = framed(List.of(first));
+        byte[] other = framed(List.of(new Request(2, new Call.Echo(Value.of(new byte[1000])))));
+        FrameReader reader = helloRead();
+        reader.append(ByteBuffer.wrap(frame));
+        Message got = reader.next();
+        assertNull(reader.next());
+        reader.append(ByteBuffer.wrap(other)); // into the same lent array
+        assertTrue(reader.next() instanceof Request);
+        assertEquals(first, got);
+    }
+
+    /** A reader past its connection's hello. */
+    private static FrameReader helloRead() throws CodecException {
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE), Framing.DEFAULT_MAX_FRAME_BYTES);
+        reader.append(ByteBuffer.wrap(framed(List.of(Hello.of("protobuf", "test")))));
+        assertTrue(reader.next() instanceof Hello);
+        return reader;
+    }
+
     private static long allocatedBytes() {
         return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(Thread.currentThread().getId());
