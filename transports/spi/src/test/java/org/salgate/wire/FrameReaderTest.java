@@ -99,42 +99,39 @@ class FrameReaderTest {
         FrameReader b = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE), Framing.DEFAULT_MAX_FRAME_BYTES);
         List<Message> gotA = new ArrayList<>();
         List<Message> gotB = new ArrayList<>();
-        int cut = 0;
         // a takes its bytes in reads of 37, and between two of its messages b reads a chunk of 53:
         // b's reads come while a still holds frames in the array its thread lent it, and a's
         // unfinished frames wait while b reads whole ones
         int bAt = 0;
-        while (cut < bytes.length) {
-            int n = Math.min(37, bytes.length - cut);
-            a.append(bytes, cut, n);
-            cut += n;
+        for (int cut = 0; cut < bytes.length; cut += 37) {
+            a.append(bytes, cut, Math.min(37, bytes.length - cut));
             Message m;
             while ((m = a.next()) != null) {
                 gotA.add(m);
-                if (bAt < bytes.length) {
-                    int k = Math.min(53, bytes.length - bAt);
-                    b.append(ByteBuffer.wrap(bytes, bAt, k));
-                    bAt += k;
-                    Message mb;
-                    while ((mb = b.next()) != null) {
-                        gotB.add(mb);
-                    }
-                }
+                bAt = readChunk(b, bytes, bAt, 53, gotB);
             }
         }
         while (bAt < bytes.length) {
-            int k = Math.min(53, bytes.length - bAt);
-            b.append(ByteBuffer.wrap(bytes, bAt, k));
-            bAt += k;
-            Message mb;
-            while ((mb = b.next()) != null) {
-                gotB.add(mb);
-            }
+            bAt = readChunk(b, bytes, bAt, 53, gotB);
         }
         assertEquals(sent, gotA);
         assertEquals(sent, gotB);
         assertEquals(0, a.buffered());
         assertEquals(0, b.buffered());
+    }
+
+    /** Feeds {@code reader} up to {@code n} bytes from {@code at} and takes its whole frames; returns where it stopped. */
+    private static int readChunk(FrameReader reader, byte[] bytes, int at, int n, List<Message> into) throws CodecException {
+        if (at >= bytes.length) {
+            return at;
+        }
+        int k = Math.min(n, bytes.length - at);
+        reader.append(ByteBuffer.wrap(bytes, at, k));
+        Message m;
+        while ((m = reader.next()) != null) {
+            into.add(m);
+        }
+        return at + k;
     }
 
     @Test
