@@ -93,8 +93,8 @@ public final class ChannelServer {
 
     /**
      * NIO reports a failed bind as a {@link BindException}; the native transports as an
-     * {@link Errors.NativeIoException} with the same text ("bind(..) failed: Address already in
-     * use"). Callers tell a taken port from other failures by the class, so it is made the same.
+     * {@link Errors.NativeIoException} ("bind(..) failed with error(-98): Address already in use").
+     * Callers tell a taken port from other failures by the class, so it is made the same.
      */
     private static Throwable asBindException(Throwable cause) {
         if (cause instanceof Errors.NativeIoException && !(cause instanceof BindException)) {
