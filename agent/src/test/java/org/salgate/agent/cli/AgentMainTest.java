@@ -76,6 +76,17 @@ class AgentMainTest {
     }
 
     @Test
+    void listTransportsNamesTheIoMechanismOfTheNettyBasedTransports() {
+        assertEquals(0, run("--list-transports"));
+        for (String line : out.toString().split("\\R")) {
+            if (line.startsWith("netty\t") || line.startsWith("http\t")) {
+                assertTrue(line.endsWith(" on epoll (native)"), line);
+            }
+        }
+        assertTrue(out.toString().contains("netty\t") && out.toString().contains("http\t"), out.toString());
+    }
+
+    @Test
     void unknownTransportFailsWithTheAvailableOnes() {
         assertEquals(2, run("--transport", "carrier-pigeon"));
         assertTrue(err.toString().contains("unknown transport 'carrier-pigeon'") && err.toString().contains("available"),

@@ -10,9 +10,10 @@ import org.salgate.transport.AcceptBackoff;
 /**
  * The handler of a server channel (see {@code ServerBootstrap.handler}) that paces accepting when
  * it fails: Netty reports a failed accept (out of descriptors, most often) as an exception on the
- * server channel, and left alone pauses a second and logs each failure with its stack trace. This
- * handler stops reading the server channel for the {@link AcceptBackoff}'s pause instead, which
- * logs a run of failures once, and ends the run at the next accepted connection.
+ * server channel (an {@link IOException}; on epoll and io_uring Netty's own
+ * {@code Errors.NativeIoException}), and left alone pauses a second and logs each failure with its
+ * stack trace. This handler stops reading the server channel for the {@link AcceptBackoff}'s pause
+ * instead, which logs a run of failures once, and ends the run at the next accepted connection.
  */
 public final class AcceptPacer extends ChannelInboundHandlerAdapter {
 

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -32,12 +31,19 @@ public abstract class ChannelClient implements TransportClient {
     protected final OutboundQueue<byte[]> queue;
     private final String threadName;
     private final ChannelWriter.Carrier carrier;
+    private final NettyIo io;
     private EventLoopGroup group;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
     private boolean closed;
 
     protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier) {
+        this(options, threadName, carrier, null);
+    }
+
+    /** As the other constructor, on the I/O mechanism {@code io}, or the process's if null. */
+    protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier, NettyIo io) {
+        this.io = io;
         this.options = Objects.requireNonNull(options, "options");
         this.threadName = Objects.requireNonNull(threadName, "threadName");
         this.carrier = Objects.requireNonNull(carrier, "carrier");
@@ -81,10 +87,11 @@ public abstract class ChannelClient implements TransportClient {
             throw new IllegalStateException("this client is connected already");
         }
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        group = EventLoops.create(1, threadName, true);
+        NettyIo on = io != null ? io : EventLoops.current();
+        group = EventLoops.create(on, 1, threadName, true);
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(on.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis)
                 .handler(new ChannelInitializer<SocketChannel>() {

@@ -10,21 +10,26 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.unix.Errors;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 import org.salgate.transport.ServerOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The listening side of the Netty-based transports (netty, http), written once: one acceptor
  * thread and {@link ServerOptions#ioThreads()} I/O threads, failed accepts paced by an
  * {@link AcceptPacer}, the outbound water marks of the options, and on close every connection
- * closed before the threads stop. The transport gives what each accepted connection's pipeline
- * holds.
+ * closed before the threads stop, on the process's {@link NettyIo} unless told otherwise. The
+ * transport gives what each accepted connection's pipeline holds.
  */
 public final class ChannelServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelServer.class);
 
     /** How long closing waits for the connections to close before stopping the threads regardless. */
     private static final long CLOSE_CONNECTIONS_MILLIS = 2_000;
@@ -50,12 +55,18 @@ public final class ChannelServer {
      */
     public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
             throws IOException {
-        EventLoopGroup acceptor = EventLoops.create(1, "salgate-" + name + "-accept", false);
-        EventLoopGroup workers = EventLoops.create(options.ioThreads(), "salgate-" + name + "-io", false);
+        return bind(EventLoops.current(), options, name, pipeline);
+    }
+
+    /** As {@link #bind(ServerOptions, String, Consumer)}, on the I/O mechanism {@code io}. */
+    public static ChannelServer bind(NettyIo io, ServerOptions options, String name, Consumer<SocketChannel> pipeline)
+            throws IOException {
+        EventLoopGroup acceptor = EventLoops.create(io, 1, "salgate-" + name + "-accept", false);
+        EventLoopGroup workers = EventLoops.create(io, options.ioThreads(), "salgate-" + name + "-io", false);
         ChannelGroup connections = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(io.serverChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .handler(new AcceptPacer(name + " server " + options.host() + ":" + options.port()))
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -72,11 +83,26 @@ public final class ChannelServer {
         if (!bound.isSuccess()) {
             EventLoops.shutdown(acceptor);
             EventLoops.shutdown(workers);
-            Throwable cause = bound.cause();
+            Throwable cause = asBindException(bound.cause());
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
                     + cause.getMessage() + "; choose another port or stop what uses it", cause);
         }
+        LOG.info("{} transport on {}", name, io.describe());
         return new ChannelServer(acceptor, workers, connections, bound.channel());
+    }
+
+    /**
+     * NIO reports a failed bind as a {@link BindException}; the native transports as an
+     * {@link Errors.NativeIoException} ("bind(..) failed with error(-98): Address already in use").
+     * Callers tell a taken port from other failures by the class, so it is made the same.
+     */
+    private static Throwable asBindException(Throwable cause) {
+        if (cause instanceof Errors.NativeIoException && !(cause instanceof BindException)) {
+            BindException bind = new BindException(cause.getMessage());
+            bind.initCause(cause);
+            return bind;
+        }
+        return cause;
     }
 
     /** The address it listens on. */

@@ -6,12 +6,15 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.ChannelGroupFuture;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
-/** Creates and stops the NIO event loop groups of this transport, and of the HTTP transport, also on Netty. */
+/**
+ * Creates and stops the event loop groups of this transport, and of the HTTP transport, also on
+ * Netty, on the I/O mechanism a {@link NettyIo} names.
+ */
 public final class EventLoops {
 
     /** Stopping waits this long for tasks already queued; a stopping transport takes no new work. */
@@ -21,9 +24,21 @@ public final class EventLoops {
 
     private EventLoops() {}
 
-    public static EventLoopGroup create(int threads, String name, boolean daemon) {
-        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, daemon),
-                NioIoHandler.newFactory());
+    public static EventLoopGroup create(NettyIo io, int threads, String name, boolean daemon) {
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, daemon), io.handlerFactory());
+    }
+
+    /**
+     * The process's {@link NettyIo#current() mechanism}, for a transport about to start.
+     *
+     * @throws IOException if {@value NettyIo#PROPERTY} asks for one that does not load here, saying why
+     */
+    static NettyIo current() throws IOException {
+        try {
+            return NettyIo.current();
+        } catch (IllegalStateException e) {
+            throw new IOException(e.getMessage(), e.getCause());
+        }
     }
 
     /** Whether the calling thread belongs to {@code group}, where waiting on it would deadlock. */

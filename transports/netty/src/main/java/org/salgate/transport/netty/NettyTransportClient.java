@@ -8,8 +8,9 @@ import org.salgate.wire.FrameReader;
 /** The netty transport's client: length-prefixed frames straight on the channel. */
 final class NettyTransportClient extends ChannelClient {
 
-    NettyTransportClient(ClientOptions options) {
-        super(options, "salgate-netty-client", ChannelWriter.LENGTH_PREFIXED);
+    /** On the I/O mechanism {@code io}, or the process's if null. */
+    NettyTransportClient(ClientOptions options, NettyIo io) {
+        super(options, "salgate-netty-client", ChannelWriter.LENGTH_PREFIXED, io);
     }
 
     @Override

@@ -8,13 +8,25 @@ import org.salgate.transport.TransportServer;
 
 /**
  * The Netty transport: length-prefixed frames (see {@link org.salgate.wire.Framing}) over TCP on
- * Netty's NIO event loops. Registered in
+ * Netty's event loops, on epoll, io_uring or NIO as {@link NettyIo} chooses. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  */
 public final class NettyTransportProvider implements TransportProvider {
 
     /** The name that selects this transport. */
     public static final String NAME = "netty";
+
+    private final NettyIo io;
+
+    /** On the process's {@link NettyIo#current() I/O mechanism}. */
+    public NettyTransportProvider() {
+        this(null);
+    }
+
+    /** On the I/O mechanism {@code io} whatever {@value NettyIo#PROPERTY} says, or the process's if null. */
+    public NettyTransportProvider(NettyIo io) {
+        this.io = io;
+    }
 
     @Override
     public String name() {
@@ -38,16 +50,17 @@ public final class NettyTransportProvider implements TransportProvider {
 
     @Override
     public String description() {
-        return "Netty 4 over TCP, length-prefixed frames, non-blocking I/O";
+        return "Netty 4 over TCP, length-prefixed frames, non-blocking I/O on "
+                + (io != null ? io.describe() : NettyIo.describeCurrent());
     }
 
     @Override
     public TransportServer createServer(ServerOptions options) {
-        return new NettyTransportServer(options);
+        return new NettyTransportServer(options, io);
     }
 
     @Override
     public TransportClient createClient(ClientOptions options) {
-        return new NettyTransportClient(options);
+        return new NettyTransportClient(options, io);
     }
 }

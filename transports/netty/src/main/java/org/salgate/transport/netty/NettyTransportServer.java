@@ -16,12 +16,15 @@ final class NettyTransportServer implements TransportServer {
     private final ServerOptions options;
     private final AtomicLong sessionIds = new AtomicLong();
     private final FrameBudget frameBudget;
+    private final NettyIo io;
     private ChannelServer server;
     private boolean started;
     private boolean closed;
 
-    NettyTransportServer(ServerOptions options) {
+    /** On the I/O mechanism {@code io}, or the process's if null. */
+    NettyTransportServer(ServerOptions options, NettyIo io) {
         this.options = Objects.requireNonNull(options, "options");
+        this.io = io;
         this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
     }
 
@@ -32,7 +35,7 @@ final class NettyTransportServer implements TransportServer {
             throw new IllegalStateException("this server was started already; create a new one to start again");
         }
         started = true;
-        server = ChannelServer.bind(options, "netty", ch -> {
+        server = ChannelServer.bind(io != null ? io : EventLoops.current(), options, "netty", ch -> {
             NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options);
             TlsHandlers.addServer(ch, options.tls());
             ch.pipeline().addLast("session", new ServerChannelHandler(handler, session,

@@ -19,6 +19,8 @@ final class AgentProcess implements AutoCloseable {
 
     /** The system property naming the agent jar. */
     static final String AGENT_JAR = "salgate.agent.jar";
+    /** The system property that chooses the I/O mechanism of the Netty-based transports. */
+    static final String NETTY_IO = "salgate.netty.io";
     private static final Pattern LISTENING = Pattern.compile("listening on \\S*:(\\d+) \\(");
     private static final long START_TIMEOUT_MILLIS = 60_000;
 
@@ -38,15 +40,30 @@ final class AgentProcess implements AutoCloseable {
      * @param maxDescriptors the {@code ulimit -n} of the agent, 0 for the inherited limit
      */
     static AgentProcess start(String transport, int maxDescriptors) throws IOException, InterruptedException {
+        return start(transport, maxDescriptors, List.of());
+    }
+
+    /**
+     * As {@link #start(String, int)}, with {@code jvmOptions} (such as {@code -Dname=value}) before
+     * the jar. The Netty I/O mechanism of this JVM ({@value #NETTY_IO}), if set, is passed on, so a
+     * whole suite can run on the one asked for.
+     */
+    static AgentProcess start(String transport, int maxDescriptors, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         Path output = Files.createTempFile("salgate-agent-" + transport + "-", ".log");
         String jar = System.getProperty(AGENT_JAR);
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("the agent jar (system property " + AGENT_JAR + ") is missing: '" + jar
                     + "'; build the agent module first (mvn -pl transports/tck -am verify does)");
         }
-        List<String> java = List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar,
-                "--transport", transport, "--host", "127.0.0.1", "--port", "0");
+        List<String> java = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx256m", "-XX:+UseSerialGC"));
+        String nettyIo = System.getProperty(NETTY_IO);
+        if (nettyIo != null) {
+            java.add("-D" + NETTY_IO + "=" + nettyIo);
+        }
+        java.addAll(jvmOptions);
+        java.addAll(List.of("-jar", jar, "--transport", transport, "--host", "127.0.0.1", "--port", "0"));
         List<String> command = new ArrayList<>();
         if (maxDescriptors > 0) {
             command.addAll(List.of("bash", "-c", "ulimit -n " + maxDescriptors + " && exec \"$@\"", "agent"));
