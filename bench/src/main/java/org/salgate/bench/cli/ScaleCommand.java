@@ -79,14 +79,16 @@ final class ScaleCommand extends BaseCommand {
                     + " sessions (idle; default: ${DEFAULT-VALUE}).")
     Duration settle;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default: bench-results/scale-<timestamp>).")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Report directory (default: bench-results/scale-<timestamp>).")
     Path out;
 
     @Override
     int execute() throws Exception {
         ScaleConfig config = config();
         if (!ProcStat.supported()) {
-            throw new IllegalStateException("the bench samples the agent through Linux /proc, which this machine lacks");
+            throw new IllegalStateException("the bench samples the agent through Linux /proc, which this machine"
+                    + " lacks");
         }
         ScaleRunner.Outcome outcome = new ScaleRunner(config, System.out).run();
         Path md = ScaleReport.write(config, outcome, MachineInfo.current());

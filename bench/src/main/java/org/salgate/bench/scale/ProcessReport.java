@@ -24,7 +24,8 @@ import java.util.List;
  * @param agentDelivered readings the agent counted as sent, from its answers to the stops
  * @param agentSkipped ticks the agent skipped because the client's connection was not taking frames
  * @param agentDropped readings the agent dropped (drop-oldest streams only)
- * @param expectedByClock readings the interval asks for between each stream's start and stop, as this process's clock saw them
+ * @param expectedByClock readings the interval asks for: per stream 1 + (time from the start's answer to the
+ *                        stop's) / interval, as this process's clock saw it
  * @param endedByAgent streams the agent ended on its own
  * @param closedByAgent sessions found closed when the process checked them at the end (idle mode: while held)
  * @param notes anything else that went wrong, one sentence each (at most a few)

@@ -235,7 +235,8 @@ public final class ScaleClientMain implements Callable<Integer> {
                 dropped += counts.dropped();
             }
             if (c.startedNanos > 0 && c.stoppedNanos > 0) {
-                expected += (c.stoppedNanos - c.startedNanos) / (intervalMs * 1e6);
+                // the agent's first tick comes right after its answer to the start, then one per interval
+                expected += 1 + (c.stoppedNanos - c.startedNanos) / (intervalMs * 1e6);
             }
             if (k.endedByServer() != null) {
                 endedByAgent++;

@@ -78,10 +78,10 @@ final class ScaleMarkdown {
                     whole(th.median()), whole(th.max()), oneDecimal(c.cpuPercent()), c.measuredSeconds()));
         }
         b.append("\n");
-        b.append("Expected by the clock: the sum over the clients of (time between the start's and the stop's answers)"
-                + " / interval, as the client processes' clocks saw it; readings received below it mean the agent"
-                + " did not keep the interval (ticks it skipped because a connection was not taking frames are"
-                + " counted apart, and carry no sequence number).\n\n");
+        b.append("Expected by the clock: the sum over the clients of 1 + (time between the start's and the stop's"
+                + " answers) / interval, as the client processes' clocks saw it; readings received below it mean"
+                + " the agent did not keep the interval (ticks it skipped because a connection was not taking"
+                + " frames are counted apart, and carry no sequence number).\n\n");
         List<String> dirty = new ArrayList<>();
         for (StreamCell c : cells) {
             if (!c.clean()) {
@@ -145,7 +145,8 @@ final class ScaleMarkdown {
             if (c.listBefore().errors() > 0 || c.listDuring().errors() > 0) {
                 lines.add(c.transport() + ", " + c.sessions() + " sessions: failed list calls, "
                         + c.listBefore().errors() + " alone, " + c.listDuring().errors() + " with the sessions: "
-                        + (c.listBefore().firstError() != null ? c.listBefore().firstError() : c.listDuring().firstError()));
+                        + (c.listBefore().firstError() != null ? c.listBefore().firstError()
+                        : c.listDuring().firstError()));
             }
         }
         b.append("\n## Failures\n\n");
@@ -161,7 +162,8 @@ final class ScaleMarkdown {
         List<String> out = new ArrayList<>();
         failures.forEach(f -> out.add(cell + ": " + f));
         if (t.firstConnectError() != null) {
-            out.add(cell + ": " + t.connectFailures() + " clients could not connect; the first: " + t.firstConnectError());
+            out.add(cell + ": " + t.connectFailures() + " clients could not connect; the first: "
+                    + t.firstConnectError());
         }
         if (t.firstStreamError() != null) {
             out.add(cell + ": " + t.streamFailures() + " streams failed; the first: " + t.firstStreamError());
