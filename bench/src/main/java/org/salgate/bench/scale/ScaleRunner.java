@@ -181,11 +181,14 @@ public final class ScaleRunner {
         return args;
     }
 
-    /** Connecting: each process's share at its pace, plus a minute. */
+    /**
+     * Connecting: two minutes for the processes' JVMs to start (dozens of them share the cores), then
+     * each process's share at its pace with 100 ms per connect and hello.
+     */
     private static long connectDeadline(int clients, int processes, long pauseMillis) {
         long perProcess = (clients + processes - 1) / processes;
-        return System.nanoTime() + TimeUnit.SECONDS.toNanos(60) + TimeUnit.MILLISECONDS.toNanos(perProcess
-                * (pauseMillis + 50));
+        return System.nanoTime() + TimeUnit.SECONDS.toNanos(120) + TimeUnit.MILLISECONDS.toNanos(perProcess
+                * (pauseMillis + 100));
     }
 
     /** Starting or stopping the streams, or checking the sessions: 30 s plus 30 ms per client of a process. */
