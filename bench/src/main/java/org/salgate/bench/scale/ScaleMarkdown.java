@@ -59,21 +59,22 @@ final class ScaleMarkdown {
                 + " where the clients need more); its idle timeout stays at its default, 0 (never), which a"
                 + " streaming session would not meet anyway.\n\n");
         b.append("## Streaming clients\n\n");
-        b.append("| transport | clients | processes | connected | connect failures | streams started | stream failures"
+        b.append("| transport | clients | processes | --max-sessions | connected | connect failures | streams started"
+                + " | stream failures"
                 + " | readings received | expected by the clock | lost | duplicated | reordered | sent by the agent,"
                 + " not received | ticks the agent skipped | agent RSS before (MB) | agent RSS median [peak] (MB)"
                 + " | agent threads median [peak] | agent CPU % | streams ran (s) |\n");
-        b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("|---|").append("---:|".repeat(19)).append('\n');
         for (StreamCell c : cells) {
             ClientTotals t = c.totals();
             Stat rss = c.rss();
             Stat th = c.threads();
             b.append(String.format(Locale.ROOT,
-                    "| %s | %d | %d | %d | %d | %d | %d | %d | %.0f | %d | %d | %d | %d | %d | %s | %s [%s] | %s [%s]"
-                            + " | %s | %.1f |%n",
-                    c.transport(), c.clients(), c.processes(), t.connected(), t.connectFailures(), t.streamsStarted(),
-                    t.streamFailures(), t.received(), t.expectedByClock(), t.lost(), t.duplicated(), t.reordered(),
-                    t.unaccounted(), t.agentSkipped(),
+                    "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %d | %d | %d | %d | %d | %s | %s [%s]"
+                            + " | %s [%s] | %s | %.1f |%n",
+                    c.transport(), c.clients(), c.processes(), c.maxSessions(), t.connected(), t.connectFailures(),
+                    t.streamsStarted(), t.streamFailures(), t.received(), t.expectedByClock(), t.lost(), t.duplicated(),
+                    t.reordered(), t.unaccounted(), t.agentSkipped(),
                     c.agentBefore() == null ? "-" : mb(c.agentBefore().rssBytes()), mb(rss.median()), mb(rss.max()),
                     whole(th.median()), whole(th.max()), oneDecimal(c.cpuPercent()), c.measuredSeconds()));
         }
@@ -114,7 +115,7 @@ final class ScaleMarkdown {
                 + " | list alone p50 [p90, min-max] (µs) | list with the sessions p50 [p90, min-max] (µs)"
                 + " | with / alone (p50) | agent RSS before (MB) | agent RSS with the sessions (MB)"
                 + " | bytes per idle session | agent threads before | agent threads with the sessions | held (s) |\n");
-        b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("|---|").append("---:|".repeat(15)).append('\n');
         for (IdleCell c : cells) {
             ClientTotals t = c.totals();
             b.append(String.format(Locale.ROOT,

@@ -99,20 +99,14 @@ public final class ScaleRunner {
             Thread.sleep(config.duration().toMillis());
             samples = sampler.stop();
             seconds = (System.nanoTime() - t0) / 1e9;
-            procs.sendAll("stop");
-            procs.awaitAll(ProcessReport.RESULT, phaseDeadline(clients, processes));
-            if (!agent.isAlive()) {
-                failures.add("the agent exited during the cell; see its log");
-            }
+            stopClients(procs, agent, phaseDeadline(clients, processes), failures);
         } catch (IOException e) {
             failures.add(e.getMessage());
         } finally {
-            if (procs != null) {
-                procs.close();
-            }
+            closeClients(procs);
         }
-        ClientTotals totals = ClientTotals.of(procs == null ? List.of() : procs.reports());
-        return new StreamCell(t, clients, processes, maxSessions, pause, before, samples, seconds, totals, failures);
+        return new StreamCell(t, clients, processes, maxSessions, pause, before, samples, seconds, totals(procs),
+                failures);
     }
 
     private IdleCell idleCell(TransportProvider provider, int sessions) throws IOException, InterruptedException {
@@ -149,21 +143,35 @@ public final class ScaleRunner {
             listDuring = freshClientList(provider, agent.port());
             during = atLeastOne(sampler.stop(), agent.pid());
             holdMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - held);
-            procs.sendAll("stop");
-            procs.awaitAll(ProcessReport.RESULT, phaseDeadline(sessions, processes));
-            if (!agent.isAlive()) {
-                failures.add("the agent exited during the cell; see its log");
-            }
+            stopClients(procs, agent, phaseDeadline(sessions, processes), failures);
         } catch (IOException e) {
             failures.add(e.getMessage());
         } finally {
-            if (procs != null) {
-                procs.close();
-            }
+            closeClients(procs);
         }
-        ClientTotals totals = ClientTotals.of(procs == null ? List.of() : procs.reports());
         return new IdleCell(t, sessions, processes, maxSessions, idleTimeoutMillis, pause, before, during, listBefore,
-                listDuring, holdMillis, totals, failures);
+                listDuring, holdMillis, totals(procs), failures);
+    }
+
+    /** Orders the processes to stop, collects their results, and notes an agent that exited meanwhile. */
+    private static void stopClients(Processes procs, ServerProcess agent, long deadlineNanos, List<String> failures)
+            throws InterruptedException {
+        procs.sendAll("stop");
+        procs.awaitAll(ProcessReport.RESULT, deadlineNanos);
+        if (!agent.isAlive()) {
+            failures.add("the agent exited during the cell; see its log");
+        }
+    }
+
+    private static void closeClients(Processes procs) {
+        if (procs != null) {
+            procs.close();
+        }
+    }
+
+    /** The processes' last reports added up; none when they were never started. */
+    private static ClientTotals totals(Processes procs) {
+        return ClientTotals.of(procs == null ? List.of() : procs.reports());
     }
 
     /** The agent's {@code --max-sessions}: its default, or room for every client and the bench's own two. */
