@@ -35,8 +35,8 @@ final class Processes implements AutoCloseable {
             throws IOException {
         ScaleConfig config = runner.config();
         int[] shares = new int[count];
-        for (int i = 0; i < clients; i++) {
-            shares[i % count]++;
+        for (int p = 0; p < count; p++) {
+            shares[p] = ScaleConfig.clientsOf(p, count, clients).size();
         }
         List<ClientProcess> started = new ArrayList<>();
         try {

@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
  * own, and takes its orders on stdin, one word a line:
  * <ol>
  *   <li>at start it connects its clients one after the other, pausing {@code --connect-pause-ms}
- *       between two, each completing its hello, then reports {@link ProcessReport#CONNECTED};</li>
+ *       between two (and process p {@code p / processes} of that before its first), each completing its
+ *       hello, then reports {@link ProcessReport#CONNECTED};</li>
  *   <li>{@code start} (stream mode): sets up and starts one stream per client, then reports
  *       {@link ProcessReport#STARTED};</li>
  *   <li>{@code stop}: stops the streams (stream mode) or checks that every session is still open
@@ -151,7 +152,9 @@ public final class ScaleClientMain implements Callable<Integer> {
 
     private void connect(TransportProvider provider, Duration timeout) throws InterruptedException {
         long t0 = System.nanoTime();
-        for (int i = process; i < clients; i += processes) {
+        // the processes take turns: process p makes its first connect p / processes of a pause after process 0
+        Thread.sleep(connectPauseMs * process / processes);
+        for (int i : ScaleConfig.clientsOf(process, processes, clients)) {
             assigned++;
             if (connectPauseMs > 0 && assigned > 1) {
                 Thread.sleep(connectPauseMs);

@@ -2,6 +2,7 @@ package org.salgate.bench.scale;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -68,6 +69,18 @@ public record ScaleConfig(ScaleMode mode, List<String> transports, List<Integer>
         int n = clientProcesses > 0 ? clientProcesses
                 : (clients + MAX_CLIENTS_PER_PROCESS - 1) / MAX_CLIENTS_PER_PROCESS;
         return Math.max(1, Math.min(n, clients));
+    }
+
+    /**
+     * The clients process {@code process} of {@code processes} runs, of {@code clients} in all: client i
+     * runs in process i mod processes, so the shares differ by one at most.
+     */
+    public static List<Integer> clientsOf(int process, int processes, int clients) {
+        List<Integer> mine = new ArrayList<>();
+        for (int i = process; i < clients; i += processes) {
+            mine.add(i);
+        }
+        return mine;
     }
 
     /** The pause of one process between two of its connects, so that all together connect at {@link #connectRate}. */

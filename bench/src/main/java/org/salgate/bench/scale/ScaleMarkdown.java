@@ -34,8 +34,9 @@ final class ScaleMarkdown {
                         : "enough per cell that none runs more than " + ScaleConfig.MAX_CLIENTS_PER_PROCESS
                         + " clients").append(". Client i (from 0) runs in process i mod N, each its own connection"
                         + " through the transport's client. A process connects its clients one after the other,"
-                        + " each completing its hello, pausing between two so that all processes together connect"
-                        + " at most ").append(config.connectRate()).append(" clients/s.\n");
+                        + " each completing its hello, pausing between two (and process p p/N of a pause before its"
+                        + " first), so that all processes together connect at most ").append(config.connectRate())
+                .append(" clients/s, in turn.\n");
         b.append("- The agent's memory (VmRSS) and threads (Threads) are read from `/proc/<pid>/status` from outside,"
                 + " every ").append(org.salgate.bench.sample.ResourceSampler.DEFAULT_PERIOD_MILLIS).append(" ms.\n");
         if (config.mode() == ScaleMode.STREAM) {

@@ -34,6 +34,14 @@ class ScaleConfigTest {
     }
 
     @Test
+    void clientIRunsInProcessIModN() {
+        assertEquals(List.of(0, 4, 8), ScaleConfig.clientsOf(0, 4, 10));
+        assertEquals(List.of(1, 5, 9), ScaleConfig.clientsOf(1, 4, 10));
+        assertEquals(List.of(3, 7), ScaleConfig.clientsOf(3, 4, 10));
+        assertEquals(List.of(), ScaleConfig.clientsOf(2, 4, 2));
+    }
+
+    @Test
     void theProcessesTogetherConnectAtTheChosenRate() {
         ScaleConfig c = config(0, 500);
         assertEquals(8, c.connectPauseMillis(4)); // 4 processes, each one connect per 8 ms: 500/s together
