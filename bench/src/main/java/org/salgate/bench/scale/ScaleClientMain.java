@@ -9,6 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -33,7 +37,7 @@ import picocli.CommandLine.Option;
  *   <li>at start it connects its clients one after the other, pausing {@code --connect-pause-ms}
  *       between two (and process p {@code p / processes} of that before its first), each completing its
  *       hello, then reports {@link ProcessReport#CONNECTED};</li>
- *   <li>{@code start} (stream mode): sets up and starts one stream per client, then reports
+ *   <li>{@code start} (stream mode): sets up and starts one stream per client, 16 at a time, then reports
  *       {@link ProcessReport#STARTED};</li>
  *   <li>{@code stop}: stops the streams (stream mode) or checks that every session is still open
  *       (idle mode), reports {@link ProcessReport#RESULT}, closes its clients and exits.</li>
@@ -171,39 +175,62 @@ public final class ScaleClientMain implements Callable<Integer> {
         connectMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
     }
 
+    /** Threads that set up, start and stop this process's streams, as {@code bench agent}'s workloads do. */
+    private static final int CONTROL_THREADS = 16;
+
     private void startStreams() throws InterruptedException {
         StreamSpec spec = StreamSpec.dummySensors(dummySensors, intervalMs);
-        for (Client c : connected) {
-            try {
-                c.counter.measuring(true);
-                BenchChannel.PreparedStream prepared = c.channel.prepareStream(spec, c.counter);
-                c.subscription = prepared.start();
-                c.startedNanos = System.nanoTime();
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                streamFailed(c, "start", e);
-            }
-        }
+        onEveryClient("start", c -> {
+            c.counter.measuring(true);
+            BenchChannel.PreparedStream prepared = c.channel.prepareStream(spec, c.counter);
+            c.subscription = prepared.start();
+            c.startedNanos = System.nanoTime();
+        });
     }
 
     private void stopStreams() throws InterruptedException {
-        for (Client c : connected) {
-            if (c.subscription == null) {
-                continue;
-            }
-            try {
+        onEveryClient("stop", c -> {
+            if (c.subscription != null) {
                 c.subscription.stop();
                 c.stoppedNanos = System.nanoTime();
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                streamFailed(c, "stop", e);
             }
+        });
+    }
+
+    /** What to do for one client, on one of the control threads. */
+    @FunctionalInterface
+    private interface ClientStep {
+        void run(Client c) throws Exception;
+    }
+
+    /**
+     * Runs {@code step} for every client, {@value #CONTROL_THREADS} at a time: one by one, the last of
+     * hundreds would wait behind the readings of all the streams already running. A client whose step
+     * fails counts as a stream failure.
+     */
+    private void onEveryClient(String what, ClientStep step) throws InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(CONTROL_THREADS, connected.size())));
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (Client c : connected) {
+                done.add(pool.submit(() -> {
+                    step.run(c);
+                    return null;
+                }));
+            }
+            for (int i = 0; i < done.size(); i++) {
+                try {
+                    done.get(i).get();
+                } catch (ExecutionException e) {
+                    streamFailed(connected.get(i), what, e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 
-    private void streamFailed(Client c, String what, Exception e) {
+    private void streamFailed(Client c, String what, Throwable e) {
         streamFailures++;
         if (firstStreamError == null) {
             firstStreamError = "client " + c.index + ", " + what + ": " + message(e);

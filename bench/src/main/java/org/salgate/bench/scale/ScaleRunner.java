@@ -199,10 +199,10 @@ public final class ScaleRunner {
                 * (pauseMillis + 100));
     }
 
-    /** Starting or stopping the streams, or checking the sessions: 30 s plus 30 ms per client of a process. */
+    /** Starting or stopping the streams, or checking the sessions: a minute plus 100 ms per client of a process. */
     private static long phaseDeadline(int clients, int processes) {
         long perProcess = (clients + processes - 1) / processes;
-        return System.nanoTime() + TimeUnit.SECONDS.toNanos(30) + TimeUnit.MILLISECONDS.toNanos(30 * perProcess);
+        return System.nanoTime() + TimeUnit.SECONDS.toNanos(60) + TimeUnit.MILLISECONDS.toNanos(100 * perProcess);
     }
 
     /** JIT warm-up of a fresh agent: one client's sensor lists, back to back, for {@code --warmup}. */
