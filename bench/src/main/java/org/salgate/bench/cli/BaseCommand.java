@@ -1,6 +1,7 @@
 package org.salgate.bench.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
@@ -18,6 +19,13 @@ abstract class BaseCommand implements Callable<Integer> {
 
     PrintWriter out() {
         return spec.commandLine().getOut();
+    }
+
+    /** The command as typed, such as {@code bench matrix --quick}, for a report. */
+    String commandLineAsTyped() {
+        CommandLine.ParseResult root = spec.root().commandLine().getParseResult();
+        List<String> args = root != null ? root.originalArgs() : List.of(spec.name());
+        return "bench " + String.join(" ", args);
     }
 
     @Override

@@ -98,12 +98,6 @@ final class MatrixCommand extends BaseCommand {
         }
     }
 
-    private String commandLineAsTyped() {
-        CommandLine.ParseResult root = spec.root().commandLine().getParseResult();
-        List<String> args = root != null ? root.originalArgs() : List.of("matrix");
-        return "bench " + String.join(" ", args);
-    }
-
     /** The first table of the report, for the console. */
     private static String tableOf(Path md) throws java.io.IOException {
         String text = java.nio.file.Files.readString(md);

@@ -105,10 +105,4 @@ final class RestGrpcCommand extends BaseCommand {
         }
         throw new IllegalArgumentException("unknown operation '" + name + "'; use list, read, describe");
     }
-
-    private String commandLineAsTyped() {
-        CommandLine.ParseResult root = spec.root().commandLine().getParseResult();
-        List<String> args = root != null ? root.originalArgs() : List.of("rest-grpc");
-        return "bench " + String.join(" ", args);
-    }
 }

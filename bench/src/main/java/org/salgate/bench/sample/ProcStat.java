@@ -7,14 +7,14 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads one process's CPU time and resident memory from Linux {@code /proc}, from outside the
- * process: {@code /proc/<pid>/stat} (utime + stime, in clock ticks) and {@code /proc/<pid>/status}
- * (VmRSS).
+ * Reads one process's CPU time, resident memory and thread count from Linux {@code /proc}, from
+ * outside the process: {@code /proc/<pid>/stat} (utime + stime, in clock ticks) and
+ * {@code /proc/<pid>/status} (VmRSS and Threads).
  */
 public final class ProcStat {
 
-    /** A reading: cumulative CPU time of all the process's threads, and its resident set. */
-    public record Reading(long wallNanos, long cpuNanos, long rssBytes) {}
+    /** A reading: cumulative CPU time of all the process's threads, its resident set and its thread count. */
+    public record Reading(long wallNanos, long cpuNanos, long rssBytes, int threads) {}
 
     private static final long TICKS_PER_SECOND = clockTicks();
 
@@ -49,17 +49,22 @@ public final class ProcStat {
         String[] f = s.substring(s.lastIndexOf(')') + 2).trim().split(" ");
         long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime (14) + stime (15)
         long rss = -1;
+        int threads = -1;
         for (String line : Files.readAllLines(status, StandardCharsets.US_ASCII)) {
             if (line.startsWith("VmRSS:")) {
-                String kb = line.substring(6).trim().split("\\s+")[0];
-                rss = Long.parseLong(kb) * 1024;
-                break;
+                rss = Long.parseLong(firstField(line, 6)) * 1024;
+            } else if (line.startsWith("Threads:")) {
+                threads = Integer.parseInt(firstField(line, 8));
             }
         }
-        if (rss < 0) {
-            throw new IOException("process " + pid + " has no VmRSS (a zombie?)");
+        if (rss < 0 || threads < 0) {
+            throw new IOException("process " + pid + " has no VmRSS or Threads (a zombie?)");
         }
-        return new Reading(wall, ticks * 1_000_000_000L / TICKS_PER_SECOND, rss);
+        return new Reading(wall, ticks * 1_000_000_000L / TICKS_PER_SECOND, rss, threads);
+    }
+
+    private static String firstField(String line, int from) {
+        return line.substring(from).trim().split("\\s+")[0];
     }
 
     /** The kernel's USER_HZ, which /proc counts CPU time in: {@code getconf CLK_TCK}, else the usual 100. */

@@ -8,7 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Samples another process's CPU and resident memory at a fixed period (the paper: twice a second)
+ * Samples another process's CPU, resident memory and threads at a fixed period (the paper: twice a second)
  * on its own daemon thread, so that the numbers are the sampled process's alone.
  * Start with {@link #start()}, end with {@link #stop()}, which returns the samples.
  */
@@ -61,7 +61,8 @@ public final class ResourceSampler implements AutoCloseable {
             ProcStat.Reading now = proc.read();
             long wall = now.wallNanos() - previous.wallNanos();
             double cpu = wall > 0 ? 100.0 * (now.cpuNanos() - previous.cpuNanos()) / wall : 0;
-            samples.add(new ResourceSample((now.wallNanos() - start.wallNanos()) / 1_000_000, cpu, now.rssBytes()));
+            samples.add(new ResourceSample((now.wallNanos() - start.wallNanos()) / 1_000_000, cpu, now.rssBytes(),
+                    now.threads()));
             previous = now;
         } catch (IOException e) {
             failure = e;

@@ -4,6 +4,10 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -16,7 +20,8 @@ import org.salgate.transport.Transports;
 /**
  * The server under test, in its own JVM: {@code transport <name> [--object-echo]} (the echo/stream
  * service on a transport; with {@code --object-echo}, echoes of bytes are decoded and encoded again
- * by {@link ObjectEchoHandler}), {@code agent <name> [dummySensors]} (the real agent) or {@code raw} (the framework-free
+ * by {@link ObjectEchoHandler}), {@code agent <name> [dummySensors] [--max-sessions N] [--idle-timeout-ms MS]}
+ * (the real agent, its session limits set where given) or {@code raw} (the framework-free
  * socket ceiling). Binds 127.0.0.1 on a free port, prints {@code LISTENING <port>} on stdout, and
  * runs until its stdin closes or reads {@code stop}, so that it never outlives the bench.
  */
@@ -24,6 +29,10 @@ public final class BenchServerMain {
 
     /** The transport server's flag for the matrix's object echo. */
     public static final String OBJECT_ECHO = "--object-echo";
+    /** The agent server's option for its most sessions at once, as the agent's own {@code --max-sessions}. */
+    public static final String MAX_SESSIONS = "--max-sessions";
+    /** The agent server's option for its idle timeout, as the agent's own {@code --idle-timeout-ms}. */
+    public static final String IDLE_TIMEOUT_MS = "--idle-timeout-ms";
 
     private BenchServerMain() {}
 
@@ -71,9 +80,14 @@ public final class BenchServerMain {
                 };
             }
             case "agent" -> {
+                List<String> rest = new ArrayList<>(Arrays.asList(args));
+                String maxSessions = BenchTls.ServerArgs.takeValue(rest, MAX_SESSIONS, "a number");
+                String idleMs = BenchTls.ServerArgs.takeValue(rest, IDLE_TIMEOUT_MS, "milliseconds");
+                args = rest.toArray(String[]::new);
                 int dummies = args.length > 2 ? Integer.parseInt(args[2]) : 20;
                 org.salgate.agent.Agent agent = AgentServer.start(arg(args, 1, "a transport name"), dummies,
-                        parsed.tls());
+                        parsed.tls(), maxSessions == null ? null : Integer.valueOf(maxSessions),
+                        idleMs == null ? null : Duration.ofMillis(Long.parseLong(idleMs)));
                 listening(agent.port());
                 return agent;
             }

@@ -68,14 +68,20 @@ public final class BenchTls {
         }
 
         private static Path take(List<String> args, String option) {
+            String value = takeValue(args, option, "a file");
+            return value == null ? null : Path.of(value);
+        }
+
+        /** Removes {@code option} and its value from {@code args} and returns the value; null when absent. */
+        static String takeValue(List<String> args, String option, String what) {
             int i = args.indexOf(option);
             if (i < 0) {
                 return null;
             }
             if (i + 1 >= args.size()) {
-                throw new IllegalArgumentException(option + " needs a file");
+                throw new IllegalArgumentException(option + " needs " + what);
             }
-            Path value = Path.of(args.get(i + 1));
+            String value = args.get(i + 1);
             args.subList(i, i + 2).clear();
             return value;
         }

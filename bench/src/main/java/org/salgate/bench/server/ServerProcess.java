@@ -92,7 +92,8 @@ public final class ServerProcess implements AutoCloseable {
         return new ServerProcess(p, port[0], description);
     }
 
-    private static String javaCommand() {
+    /** The {@code java} of this JVM, for the child JVMs the bench starts. */
+    public static String javaCommand() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }

@@ -1,5 +1,7 @@
 package org.salgate.bench.workload;
 
+import org.salgate.wire.StreamCounts;
+
 /**
  * What one client receives on one stream: every message's sequence number is checked, and while
  * {@link #measuring} is on, messages and payload bytes are counted. Fed on the client's delivery
@@ -11,6 +13,8 @@ public final class StreamCounter {
     private volatile boolean measuring;
     private volatile long messages;
     private volatile long bytes;
+    private volatile String endedByServer;
+    private volatile StreamCounts serverCounts;
 
     /** One message arrived. */
     public void onMessage(long seq, int payloadBytes) {
@@ -19,6 +23,26 @@ public final class StreamCounter {
             messages++;
             bytes += payloadBytes;
         }
+    }
+
+    /** The server ended the stream on its own, for {@code reason}. */
+    public void endedByServer(String reason) {
+        endedByServer = reason;
+    }
+
+    /** Why the server ended the stream on its own; null when it did not. */
+    public String endedByServer() {
+        return endedByServer;
+    }
+
+    /** The server's own counts of the stream, from its answer to the stop. */
+    public void stopped(StreamCounts counts) {
+        serverCounts = counts;
+    }
+
+    /** The server's counts from its answer to the stop; null until the stream was stopped. */
+    public StreamCounts serverCounts() {
+        return serverCounts;
     }
 
     public void measuring(boolean on) {

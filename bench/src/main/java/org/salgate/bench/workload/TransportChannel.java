@@ -116,10 +116,10 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
         }
         long id = h.streamId();
         streams.put(id, counter);
-        return () -> start(id, spec);
+        return () -> start(id, spec, counter);
     }
 
-    private Subscription start(long id, StreamSpec spec) throws Exception {
+    private Subscription start(long id, StreamSpec spec, StreamCounter counter) throws Exception {
         Result start = request(new Call.StartStream(id));
         if (start instanceof Result.Failure) {
             streams.remove(id);
@@ -130,6 +130,9 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
                 Result stop = request(new Call.StopStream(id));
                 if (stop instanceof Result.Failure) {
                     throw new IOException("stream " + id + " did not stop: " + describe(stop));
+                }
+                if (stop instanceof Result.StreamStopped s) {
+                    counter.stopped(s.counts());
                 }
             } finally {
                 streams.remove(id);
@@ -156,7 +159,10 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
         } else if (message instanceof HelloReply h) {
             hello.complete(h);
         } else if (message instanceof StreamEnded e) {
-            streams.remove(e.streamId());
+            StreamCounter c = streams.remove(e.streamId());
+            if (c != null) {
+                c.endedByServer(e.reason().isEmpty() ? "no reason given" : e.reason());
+            }
         }
     }
 
@@ -167,6 +173,11 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
             return t.value().length();
         }
         return 8;
+    }
+
+    /** Whether the connection is still open (the server has not closed it, nor has this side). */
+    public boolean isOpen() {
+        return client.isOpen();
     }
 
     @Override

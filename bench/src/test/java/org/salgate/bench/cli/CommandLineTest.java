@@ -155,6 +155,29 @@ class CommandLineTest {
     }
 
     @Test
+    void scaleOptionsThatMakeNoRunAreBadUsage() {
+        String mode = run("scale", "--mode", "busy");
+        assertTrue(mode.startsWith("2\n"), mode);
+        assertTrue(mode.contains("unknown mode 'busy'; use stream or idle"), mode);
+        String processes = run("scale", "--client-processes", "0");
+        assertTrue(processes.startsWith("2\n"), processes);
+        assertTrue(processes.contains("--client-processes must be at least 1"), processes);
+        String transport = run("scale", "--mode", "idle", "--transports", "nope");
+        assertTrue(transport.startsWith("2\n"), transport);
+        assertTrue(transport.contains("unknown transport 'nope'"), transport);
+    }
+
+    @Test
+    void scaleHelpSaysHowTheClientsAreSpread() {
+        String help = run("scale", "--help");
+        assertTrue(help.startsWith("0\n"), help);
+        assertTrue(help.contains("Client i runs in client process i mod N"), help);
+        for (String own : List.of("--mode", "--client-processes", "--interval-ms", "--connect-rate", "--list-calls")) {
+            assertTrue(help.contains(own), own + " missing from:\n" + help);
+        }
+    }
+
+    @Test
     void eachLevelsHelpListsOnlyItsOwnOptions() {
         String transport = run("transport", "--help");
         assertTrue(transport.startsWith("0\n"), transport);
@@ -176,7 +199,7 @@ class CommandLineTest {
     @Test
     void rootCommandListsSubcommands() {
         String out = run();
-        for (String s : List.of("transport", "agent", "score", "paper", "codec", "matrix")) {
+        for (String s : List.of("transport", "agent", "score", "paper", "codec", "matrix", "scale")) {
             assertTrue(out.contains(s), out);
         }
     }

@@ -55,6 +55,7 @@ class ResourceSamplerTest {
             assertTrue(got.stream().anyMatch(x -> x.cpuPercent() > 0), "a spinning thread uses CPU: " + got);
             assertTrue(got.stream().allMatch(x -> x.rssBytes() > 1024 * 1024), "a JVM holds more than 1 MB");
             assertTrue(got.stream().allMatch(x -> x.cpuPercent() >= 0));
+            assertTrue(got.stream().allMatch(x -> x.threads() > 2), "a JVM with a spinning and a sampling thread: " + got);
         } finally {
             spin.set(false);
         }

@@ -1,0 +1,116 @@
+package org.salgate.bench.scale;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.salgate.transport.TransportProvider;
+
+/**
+ * The client processes of one cell. A process that fails (does not start, exits, or stays silent
+ * past a deadline) is written into the cell's failures, keeps its last report, and gets no more
+ * orders; the others go on.
+ */
+final class Processes implements AutoCloseable {
+
+    private final List<ClientProcess> processes;
+    private final ProcessReport[] last;
+    private final boolean[] failed;
+    private final int[] shares;
+    private final List<String> failures;
+    private final ScaleRunner runner;
+
+    private Processes(ScaleRunner runner, List<ClientProcess> processes, int[] shares, List<String> failures) {
+        this.runner = runner;
+        this.processes = processes;
+        this.shares = shares;
+        this.failures = failures;
+        this.last = new ProcessReport[shares.length];
+        this.failed = new boolean[shares.length];
+    }
+
+    /** Starts {@code count} processes, process p running clients p, p + count, p + 2 count... */
+    static Processes start(ScaleRunner runner, TransportProvider provider, int port, ScaleMode mode, int clients,
+                           int count, long connectPauseMillis, String cellName, List<String> failures)
+            throws IOException {
+        ScaleConfig config = runner.config();
+        int[] shares = new int[count];
+        for (int p = 0; p < count; p++) {
+            shares[p] = ScaleConfig.clientsOf(p, count, clients).size();
+        }
+        List<ClientProcess> started = new ArrayList<>();
+        try {
+            for (int p = 0; p < count; p++) {
+                List<String> args = List.of("--transport", provider.name(), "--port", Integer.toString(port),
+                        "--mode", mode.id(), "--process", Integer.toString(p), "--processes", Integer.toString(count),
+                        "--clients", Integer.toString(clients), "--interval-ms", Long.toString(config.intervalMs()),
+                        "--dummy-sensors", Integer.toString(config.dummySensors()),
+                        "--connect-pause-ms", Long.toString(connectPauseMillis),
+                        "--timeout-ms", Long.toString(ScaleRunner.CALL_TIMEOUT.toMillis()));
+                started.add(ClientProcess.start(p, args,
+                        config.out().resolve("clients-" + provider.name() + "-" + cellName + "-" + p + ".log")));
+            }
+        } catch (IOException e) {
+            started.forEach(ClientProcess::close);
+            throw new IOException("could not start client process " + started.size() + ": " + e.getMessage(), e);
+        }
+        return new Processes(runner, started, shares, failures);
+    }
+
+    /** Sends {@code order} to every process still going. */
+    void sendAll(String order) {
+        for (ClientProcess p : processes) {
+            if (!failed[p.index()]) {
+                try {
+                    p.send(order);
+                } catch (IOException e) {
+                    fail(p, "could not be given '" + order + "': " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Waits for every process still going to report {@code phase}, each by {@code deadlineNanos}. */
+    void awaitAll(String phase, long deadlineNanos) throws InterruptedException {
+        for (ClientProcess p : processes) {
+            if (failed[p.index()]) {
+                continue;
+            }
+            try {
+                last[p.index()] = p.await(phase, deadlineNanos);
+            } catch (IOException e) {
+                fail(p, e.getMessage());
+            }
+        }
+        ClientTotals t = ClientTotals.of(reports());
+        runner.progress(String.format(java.util.Locale.ROOT, "%s: %d of %d clients connected, %d connect failures%s",
+                phase, t.connected(), t.clients(), t.connectFailures(),
+                phase.equals(ProcessReport.CONNECTED) ? ", slowest process " + t.slowestConnectMillis() + " ms"
+                        : ", " + t.streamsStarted() + " streams"));
+    }
+
+    private void fail(ClientProcess p, String why) {
+        failed[p.index()] = true;
+        failures.add(why);
+    }
+
+    /**
+     * The last report of every process; a process that never reported counts its clients as not
+     * connected.
+     */
+    List<ProcessReport> reports() {
+        List<ProcessReport> out = new ArrayList<>();
+        for (int p = 0; p < last.length; p++) {
+            out.add(last[p] != null ? last[p]
+                    : ProcessReport.failed(p, "none", shares[p], "client process " + p + " never reported"));
+        }
+        return out;
+    }
+
+    /** Tells every process to end (closes their stdins at once), then waits for each. */
+    @Override
+    public void close() {
+        processes.forEach(ClientProcess::closeInput);
+        processes.forEach(ClientProcess::close);
+    }
+}

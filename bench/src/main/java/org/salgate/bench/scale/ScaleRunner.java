@@ -1,0 +1,270 @@
+package org.salgate.bench.scale;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+import org.salgate.bench.sample.ProcStat;
+import org.salgate.bench.sample.ResourceSample;
+import org.salgate.bench.sample.ResourceSampler;
+import org.salgate.bench.server.BenchServerMain;
+import org.salgate.bench.server.ServerProcess;
+import org.salgate.bench.workload.Payload;
+import org.salgate.bench.workload.TransportChannel;
+import org.salgate.bench.workload.Workloads;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.Transports;
+
+/**
+ * Runs {@code bench scale}: per transport and client count, a fresh agent in its own JVM (as
+ * {@code bench agent} starts it), warmed up, then the clients in {@link ClientProcess}es, and the
+ * agent's memory and threads sampled from outside through {@code /proc}.
+ */
+public final class ScaleRunner {
+
+    /** How long a client waits for an answer, in the processes and in the bench. */
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final ScaleConfig config;
+    private final PrintStream log;
+
+    public ScaleRunner(ScaleConfig config, PrintStream log) {
+        this.config = config;
+        this.log = log;
+    }
+
+    /** What a run measured: the cells of its mode, in order, and notes on anything that stopped a cell. */
+    public record Outcome(List<StreamCell> streamCells, List<IdleCell> idleCells) {
+
+        /** Whether every cell was clean (see {@link StreamCell#clean()}, {@link IdleCell#clean()}). */
+        public boolean clean() {
+            return streamCells.stream().allMatch(StreamCell::clean) && idleCells.stream().allMatch(IdleCell::clean);
+        }
+    }
+
+    public Outcome run() throws IOException, InterruptedException {
+        Files.createDirectories(config.out());
+        List<StreamCell> streams = new ArrayList<>();
+        List<IdleCell> idles = new ArrayList<>();
+        for (String transport : config.transports()) {
+            TransportProvider provider = Transports.byName(transport);
+            for (int clients : config.clientCounts()) {
+                if (config.mode() == ScaleMode.STREAM) {
+                    StreamCell c = streamCell(provider, clients);
+                    streams.add(c);
+                    log.println("  " + ScaleMarkdown.oneLine(c));
+                } else {
+                    IdleCell c = idleCell(provider, clients);
+                    idles.add(c);
+                    log.println("  " + ScaleMarkdown.oneLine(c));
+                }
+                log.flush();
+            }
+        }
+        return new Outcome(streams, idles);
+    }
+
+    private StreamCell streamCell(TransportProvider provider, int clients) throws IOException, InterruptedException {
+        String t = provider.name();
+        int processes = config.processesFor(clients);
+        int maxSessions = maxSessions(clients);
+        long pause = config.connectPauseMillis(processes);
+        List<String> failures = new ArrayList<>();
+        ResourceSample before = null;
+        List<ResourceSample> samples = List.of();
+        double seconds = 0;
+        Processes procs = null;
+        log.printf(Locale.ROOT, "%s, %d streaming clients in %d processes: starting the agent%n", t, clients,
+                processes);
+        try (ServerProcess agent = ServerProcess.start(agentArgs(t, maxSessions, null),
+                config.out().resolve("agent-" + t + "-stream-" + clients + ".log"))) {
+            warmUp(provider, agent.port());
+            before = readOnce(agent.pid());
+            procs = Processes.start(this, provider, agent.port(), ScaleMode.STREAM, clients, processes, pause,
+                    "stream-" + clients, failures);
+            procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(clients, processes, pause));
+            procs.sendAll("start");
+            procs.awaitAll(ProcessReport.STARTED, phaseDeadline(clients, processes));
+            ResourceSampler sampler = new ResourceSampler(agent.pid());
+            sampler.start();
+            long t0 = System.nanoTime();
+            Thread.sleep(config.duration().toMillis());
+            samples = sampler.stop();
+            seconds = (System.nanoTime() - t0) / 1e9;
+            stopClients(procs, agent, phaseDeadline(clients, processes), failures);
+        } catch (IOException e) {
+            failures.add(e.getMessage());
+        } finally {
+            closeClients(procs);
+        }
+        return new StreamCell(t, clients, processes, maxSessions, pause, before, samples, seconds, totals(procs),
+                failures);
+    }
+
+    private IdleCell idleCell(TransportProvider provider, int sessions) throws IOException, InterruptedException {
+        String t = provider.name();
+        int processes = config.processesFor(sessions);
+        int maxSessions = maxSessions(sessions);
+        long idleTimeoutMillis = 0;
+        long pause = config.connectPauseMillis(processes);
+        List<String> failures = new ArrayList<>();
+        List<ResourceSample> before = List.of();
+        List<ResourceSample> during = List.of();
+        Latency listBefore = Latency.of(new Histogram(3), 0, null);
+        Latency listDuring = listBefore;
+        long holdMillis = 0;
+        Processes procs = null;
+        log.printf(Locale.ROOT, "%s, %d idle sessions in %d processes: starting the agent%n", t, sessions, processes);
+        try (ServerProcess agent = ServerProcess.start(agentArgs(t, maxSessions, idleTimeoutMillis),
+                config.out().resolve("agent-" + t + "-idle-" + sessions + ".log"))) {
+            warmUp(provider, agent.port());
+            ResourceSampler sampler = new ResourceSampler(agent.pid());
+            sampler.start();
+            Thread.sleep(config.settle().toMillis());
+            listBefore = freshClientList(provider, agent.port());
+            before = atLeastOne(sampler.stop(), agent.pid());
+            log.printf(Locale.ROOT, "  the agent alone: list p50 %.0f us; opening the idle sessions%n",
+                    listBefore.p50Micros());
+            procs = Processes.start(this, provider, agent.port(), ScaleMode.IDLE, sessions, processes, pause,
+                    "idle-" + sessions, failures);
+            procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(sessions, processes, pause));
+            long held = System.nanoTime();
+            sampler = new ResourceSampler(agent.pid());
+            sampler.start();
+            Thread.sleep(config.settle().toMillis());
+            listDuring = freshClientList(provider, agent.port());
+            during = atLeastOne(sampler.stop(), agent.pid());
+            holdMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - held);
+            stopClients(procs, agent, phaseDeadline(sessions, processes), failures);
+        } catch (IOException e) {
+            failures.add(e.getMessage());
+        } finally {
+            closeClients(procs);
+        }
+        return new IdleCell(t, sessions, processes, maxSessions, idleTimeoutMillis, pause, before, during, listBefore,
+                listDuring, holdMillis, totals(procs), failures);
+    }
+
+    /** Orders the processes to stop, collects their results, and notes an agent that exited meanwhile. */
+    private static void stopClients(Processes procs, ServerProcess agent, long deadlineNanos, List<String> failures)
+            throws InterruptedException {
+        procs.sendAll("stop");
+        procs.awaitAll(ProcessReport.RESULT, deadlineNanos);
+        if (!agent.isAlive()) {
+            failures.add("the agent exited during the cell; see its log");
+        }
+    }
+
+    private static void closeClients(Processes procs) {
+        if (procs != null) {
+            procs.close();
+        }
+    }
+
+    /** The processes' last reports added up; none when they were never started. */
+    private static ClientTotals totals(Processes procs) {
+        return ClientTotals.of(procs == null ? List.of() : procs.reports());
+    }
+
+    /** The agent's {@code --max-sessions}: its default, or room for every client and the bench's own two. */
+    static int maxSessions(int clients) {
+        return Math.max(ServerOptions.Limits.DEFAULT_MAX_SESSIONS, clients + ScaleConfig.SPARE_SESSIONS);
+    }
+
+    private List<String> agentArgs(String transport, int maxSessions, Long idleTimeoutMillis) {
+        List<String> args = new ArrayList<>(List.of("agent", transport, Integer.toString(config.dummySensors()),
+                BenchServerMain.MAX_SESSIONS, Integer.toString(maxSessions)));
+        if (idleTimeoutMillis != null) {
+            args.add(BenchServerMain.IDLE_TIMEOUT_MS);
+            args.add(Long.toString(idleTimeoutMillis));
+        }
+        return args;
+    }
+
+    /**
+     * Connecting: two minutes for the processes' JVMs to start (dozens of them share the cores), then
+     * each process's share at its pace with 100 ms per connect and hello.
+     */
+    private static long connectDeadline(int clients, int processes, long pauseMillis) {
+        long perProcess = (clients + processes - 1) / processes;
+        return System.nanoTime() + TimeUnit.SECONDS.toNanos(120) + TimeUnit.MILLISECONDS.toNanos(perProcess
+                * (pauseMillis + 100));
+    }
+
+    /** Starting or stopping the streams, or checking the sessions: a minute plus 100 ms per client of a process. */
+    private static long phaseDeadline(int clients, int processes) {
+        long perProcess = (clients + processes - 1) / processes;
+        return System.nanoTime() + TimeUnit.SECONDS.toNanos(60) + TimeUnit.MILLISECONDS.toNanos(100 * perProcess);
+    }
+
+    /** JIT warm-up of a fresh agent: one client's sensor lists, back to back, for {@code --warmup}. */
+    private void warmUp(TransportProvider provider, int port) throws IOException, InterruptedException {
+        if (config.warmup().isZero()) {
+            return;
+        }
+        try (TransportChannel c = TransportChannel.connect(provider, port, 0, CALL_TIMEOUT)) {
+            long end = System.nanoTime() + config.warmup().toNanos();
+            Payload list = Payload.sensorList();
+            while (System.nanoTime() < end) {
+                c.call(list);
+            }
+        } catch (IOException | InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("the warm-up's sensor list failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** A fresh client's sensor lists: {@code --list-warmup-calls} unmeasured, then {@code --list-calls} timed. */
+    private Latency freshClientList(TransportProvider provider, int port) throws IOException {
+        Histogram h = new Histogram(Workloads.HISTOGRAM_MAX_NANOS, 3);
+        long errors = 0;
+        String firstError = null;
+        Payload list = Payload.sensorList();
+        try (TransportChannel c = TransportChannel.connect(provider, port, 0, CALL_TIMEOUT)) {
+            for (int i = 0; i < config.listWarmupCalls() + config.listCalls(); i++) {
+                long t0 = System.nanoTime();
+                try {
+                    c.call(list);
+                    if (i >= config.listWarmupCalls()) {
+                        h.recordValue(Math.max(1, Math.min(System.nanoTime() - t0, Workloads.HISTOGRAM_MAX_NANOS)));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted during the fresh client's calls");
+                } catch (Exception e) {
+                    errors++;
+                    firstError = firstError != null ? firstError : e.getClass().getSimpleName() + ": " + e.getMessage();
+                }
+            }
+        }
+        return Latency.of(h, errors, firstError);
+    }
+
+    private static ResourceSample readOnce(long pid) throws IOException {
+        ProcStat.Reading r = new ProcStat(pid).read();
+        return new ResourceSample(0, Double.NaN, r.rssBytes(), r.threads());
+    }
+
+    /** The sampler's samples, or one reading now when the phase was shorter than a sampling period. */
+    private static List<ResourceSample> atLeastOne(List<ResourceSample> samples, long pid) throws IOException {
+        return samples.isEmpty() ? List.of(readOnce(pid)) : samples;
+    }
+
+    void progress(String line) {
+        log.println("  " + line);
+        log.flush();
+    }
+
+    ScaleConfig config() {
+        return config;
+    }
+}

@@ -1,0 +1,97 @@
+package org.salgate.bench.scale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.salgate.bench.cli.BenchCommand;
+
+/** {@code bench scale} for real, in its smallest form: the agent and two client processes, a few seconds. */
+class QuickScaleRunTest {
+
+    /** The one data row of a scale.csv, by column name. */
+    private static Map<String, String> row(Path dir) throws Exception {
+        List<String> lines = Files.readAllLines(dir.resolve(ScaleReport.CSV));
+        assertEquals(2, lines.size(), "one header and one cell: " + lines);
+        String[] names = lines.get(0).split(",");
+        String[] values = lines.get(1).split(",", -1);
+        assertEquals(names.length, values.length, lines.toString());
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            m.put(names[i], values[i]);
+        }
+        return m;
+    }
+
+    private static double num(Map<String, String> row, String column) {
+        return Double.parseDouble(row.get(column));
+    }
+
+    @Test
+    @Timeout(180)
+    void tenStreamingClientsInTwoProcessesLoseNoReadingAndTheAgentIsMeasured(@TempDir Path out) throws Exception {
+        int code = BenchCommand.commandLine().execute("scale", "--mode", "stream", "--transports", "netty",
+                "--clients", "10", "--client-processes", "2", "--duration", "1s", "--interval-ms", "50",
+                "--warmup", "0s", "--out", out.toString());
+
+        String md = Files.readString(out.resolve(ScaleReport.MARKDOWN));
+        assertEquals(0, code, md);
+        Map<String, String> r = row(out);
+        assertEquals("10", r.get("clients"));
+        assertEquals("2", r.get("processes"));
+        assertEquals("10", r.get("connected"));
+        assertEquals("0", r.get("connect_failures"));
+        assertEquals("10", r.get("streams_started"));
+        assertEquals("0", r.get("lost"));
+        assertEquals("0", r.get("duplicated"));
+        assertEquals("0", r.get("reordered"));
+        assertEquals("0", r.get("unaccounted"));
+        assertEquals("true", r.get("clean"));
+        // 10 streams at 20 readings/s for at least the 1 s they all ran together
+        assertTrue(num(r, "received") >= 10 * 10, r.toString());
+        assertEquals(num(r, "received"), num(r, "agent_delivered"), r.toString());
+        assertTrue(num(r, "agent_rss_median_bytes") > 10e6, "an agent JVM holds more than 10 MB: " + r);
+        assertTrue(num(r, "agent_threads_peak") >= num(r, "agent_threads_median")
+                && num(r, "agent_threads_median") > 5, r.toString());
+        assertTrue(md.contains("0 readings lost, duplicated or reordered"), md);
+        assertTrue(md.contains("process i mod N"), md);
+        assertTrue(md.contains("sharing its cores"), md);
+        assertTrue(Files.readString(out.resolve(ScaleReport.JSON)).contains("\"clean\" : true"));
+    }
+
+    @Test
+    @Timeout(180)
+    void fiftyIdleSessionsStayOpenAndAFreshClientIsTimedAloneAndWithThem(@TempDir Path out) throws Exception {
+        int code = BenchCommand.commandLine().execute("scale", "--mode", "idle", "--transports", "netty",
+                "--clients", "50", "--client-processes", "2", "--warmup", "0s", "--settle", "1s",
+                "--list-calls", "50", "--list-warmup-calls", "5", "--out", out.toString());
+
+        String md = Files.readString(out.resolve(ScaleReport.MARKDOWN));
+        assertEquals(0, code, md);
+        Map<String, String> r = row(out);
+        assertEquals("50", r.get("sessions"));
+        assertEquals("50", r.get("opened"));
+        assertEquals("0", r.get("connect_failures"));
+        assertEquals("0", r.get("closed_by_agent"));
+        assertEquals("0", r.get("idle_timeout_ms"));
+        assertEquals("10000", r.get("max_sessions")); // the agent's default, enough for 50
+        assertTrue(num(r, "list_alone_p50_us") > 0 && num(r, "list_with_p50_us") > 0, r.toString());
+        assertTrue(num(r, "list_alone_min_us") <= num(r, "list_alone_p50_us")
+                && num(r, "list_alone_p50_us") <= num(r, "list_alone_max_us"), r.toString());
+        assertTrue(num(r, "ratio_p50") > 0, r.toString());
+        assertTrue(num(r, "agent_rss_before_bytes") > 10e6 && num(r, "agent_rss_with_bytes") > 10e6, r.toString());
+        assertTrue(num(r, "agent_threads_with") > 5, r.toString());
+        assertTrue(r.get("bytes_per_session").length() > 0, r.toString());
+        assertEquals("true", r.get("clean"));
+        assertTrue(md.contains("every session opened and stayed open"), md);
+        assertTrue(md.contains("--idle-timeout-ms 0"), md);
+    }
+}
