@@ -104,8 +104,10 @@ final class ScaleMarkdown {
                 .append(", another fresh client does the same with the sessions held open. Then each process checks"
                         + " that every one of its sessions is still open.\n");
         b.append("- Memory per idle session: (median agent RSS with the sessions - median before) / sessions open."
-                + " The agent's heap is fixed (512 MB), so its RSS also grows with heap pages touched for the first"
-                + " time, garbage included: read it as an upper bound.\n");
+                + " This is what the process took from the machine, not what the sessions cost: the agent's heap is"
+                + " fixed (512 MB), so session objects placed in heap pages touched before (by the warm-up's"
+                + " garbage, say) add no RSS, while pages touched for the first time add RSS whatever fills them;"
+                + " and the kernel's socket buffers are not in it.\n");
         b.append("- The agent's session limits, passed for the bench: `--max-sessions` as in the table (the agent's"
                 + " default 10000 is too few for 10,000 sessions and the fresh client, so it is raised to the"
                 + " sessions + " + ScaleConfig.SPARE_SESSIONS + " where needed); `--idle-timeout-ms 0` (never, the"
