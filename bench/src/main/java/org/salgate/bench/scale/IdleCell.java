@@ -17,12 +17,14 @@ import org.salgate.bench.sample.ResourceSample;
  * @param listBefore the fresh client's list calls on the agent alone
  * @param listDuring a fresh client's list calls with the idle sessions open
  * @param holdMillis how long the sessions were held open, from the last process's report to the check
+ * @param liveHeapBefore the agent's live heap after a full collection, before any idle session; -1 if not taken
+ * @param liveHeapDuring the same with every idle session open; -1 if not taken
  * @param failures what went wrong besides the counts
  */
 public record IdleCell(String transport, int sessions, int processes, int maxSessions, long idleTimeoutMillis,
                        long connectPauseMillis, List<ResourceSample> before, List<ResourceSample> during,
-                       Latency listBefore, Latency listDuring, long holdMillis, ClientTotals totals,
-                       List<String> failures) {
+                       Latency listBefore, Latency listDuring, long holdMillis, long liveHeapBefore,
+                       long liveHeapDuring, ClientTotals totals, List<String> failures) {
 
     public IdleCell {
         before = List.copyOf(before);
@@ -50,6 +52,15 @@ public record IdleCell(String transport, int sessions, int processes, int maxSes
     public double bytesPerSession() {
         return totals.connected() > 0 ? (rssDuring().median() - rssBefore().median()) / totals.connected()
                 : Double.NaN;
+    }
+
+    /**
+     * (live heap with the sessions - live heap before) / sessions open: what the agent's objects for
+     * an idle session hold; NaN when none opened or the live heap was not taken.
+     */
+    public double liveHeapBytesPerSession() {
+        return totals.connected() > 0 && liveHeapBefore >= 0 && liveHeapDuring >= 0
+                ? (double) (liveHeapDuring - liveHeapBefore) / totals.connected() : Double.NaN;
     }
 
     /** The fresh client's median list time with the sessions open over the same on the agent alone. */

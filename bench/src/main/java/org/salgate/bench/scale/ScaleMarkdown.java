@@ -108,6 +108,11 @@ final class ScaleMarkdown {
                 + " fixed (512 MB), so session objects placed in heap pages touched before (by the warm-up's"
                 + " garbage, say) add no RSS, while pages touched for the first time add RSS whatever fills them;"
                 + " and the kernel's socket buffers are not in it.\n");
+        b.append("- Live heap per idle session: (the agent's live heap with the sessions - before) / sessions open,"
+                + " each taken by `jcmd <pid> GC.class_histogram` (a full collection in the agent, then the bytes of"
+                + " what survived) once the settle and the fresh client's calls are over. This is what the agent's"
+                + " Java objects for a session hold; the kernel's socket buffers and any native memory are not in"
+                + " it.\n");
         b.append("- The agent's session limits, passed for the bench: `--max-sessions` as in the table (the agent's"
                 + " default 10000 is too few for 10,000 sessions and the fresh client, so it is raised to the"
                 + " sessions + " + ScaleConfig.SPARE_SESSIONS + " where needed); `--idle-timeout-ms 0` (never, the"
@@ -117,16 +122,17 @@ final class ScaleMarkdown {
         b.append("| transport | sessions | processes | opened | connect failures | closed while held | --max-sessions"
                 + " | list alone p50 [p90, min-max] (µs) | list with the sessions p50 [p90, min-max] (µs)"
                 + " | with / alone (p50) | agent RSS before (MB) | agent RSS with the sessions (MB)"
-                + " | bytes per idle session | agent threads before | agent threads with the sessions | held (s) |\n");
-        b.append("|---|").append("---:|".repeat(15)).append('\n');
+                + " | RSS per idle session (bytes) | live heap per idle session (bytes) | agent threads before"
+                + " | agent threads with the sessions | held (s) |\n");
+        b.append("|---|").append("---:|".repeat(16)).append('\n');
         for (IdleCell c : cells) {
             ClientTotals t = c.totals();
             b.append(String.format(Locale.ROOT,
-                    "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |%n",
+                    "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |%n",
                     c.transport(), c.sessions(), c.processes(), t.connected(), t.connectFailures(), t.closedByAgent(),
                     c.maxSessions(), latency(c.listBefore()), latency(c.listDuring()), twoDecimals(c.listRatio()),
                     mb(c.rssBefore().median()), mb(c.rssDuring().median()), whole(c.bytesPerSession()),
-                    whole(c.threadsBefore().median()), whole(c.threadsDuring().median()), c.holdMillis() / 1000.0));
+                    whole(c.liveHeapBytesPerSession()), whole(c.threadsBefore().median()), whole(c.threadsDuring().median()), c.holdMillis() / 1000.0));
         }
         b.append("\n");
         List<String> dirty = new ArrayList<>();
@@ -189,12 +195,12 @@ final class ScaleMarkdown {
     static String oneLine(IdleCell c) {
         ClientTotals t = c.totals();
         return String.format(Locale.ROOT, "%s %d sessions: %d opened (%d failed, %d closed while held); list p50"
-                        + " %.0f us alone, %.0f us with them (x%s); RSS %s -> %s MB, %s bytes per session; threads"
-                        + " %s -> %s%s",
+                        + " %.0f us alone, %.0f us with them (x%s); RSS %s -> %s MB, %s bytes per session; live heap"
+                        + " %s bytes per session; threads %s -> %s%s",
                 c.transport(), c.sessions(), t.connected(), t.connectFailures(), t.closedByAgent(),
                 c.listBefore().p50Micros(), c.listDuring().p50Micros(), twoDecimals(c.listRatio()),
                 mb(c.rssBefore().median()), mb(c.rssDuring().median()), whole(c.bytesPerSession()),
-                whole(c.threadsBefore().median()), whole(c.threadsDuring().median()),
+                whole(c.liveHeapBytesPerSession()), whole(c.threadsBefore().median()), whole(c.threadsDuring().median()),
                 c.failures().isEmpty() ? "" : "; " + c.failures().size() + " failure(s)");
     }
 

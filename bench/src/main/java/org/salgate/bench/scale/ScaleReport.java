@@ -37,7 +37,7 @@ public final class ScaleReport {
     static final String IDLE_HEADER = "transport,sessions,processes,max_sessions,idle_timeout_ms,opened,"
             + "connect_failures,closed_by_agent,list_alone_p50_us,list_alone_p90_us,list_alone_min_us,"
             + "list_alone_max_us,list_with_p50_us,list_with_p90_us,list_with_min_us,list_with_max_us,ratio_p50,"
-            + "agent_rss_before_bytes,agent_rss_with_bytes,bytes_per_session,agent_threads_before,"
+            + "agent_rss_before_bytes,agent_rss_with_bytes,bytes_per_session,live_heap_bytes_per_session,agent_threads_before,"
             + "agent_threads_with,held_seconds,clean";
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -82,7 +82,7 @@ public final class ScaleReport {
                             t.connected(), t.connectFailures(), t.closedByAgent(), a.p50Micros(), a.p90Micros(),
                             a.minMicros(), a.maxMicros(), b.p50Micros(), b.p90Micros(), b.minMicros(), b.maxMicros(),
                             c.listRatio(), c.rssBefore().median(), c.rssDuring().median(), c.bytesPerSession(),
-                            c.threadsBefore().median(), c.threadsDuring().median(), c.holdMillis() / 1000.0,
+                            c.liveHeapBytesPerSession(), c.threadsBefore().median(), c.threadsDuring().median(), c.holdMillis() / 1000.0,
                             c.clean()));
                     w.newLine();
                 }
@@ -177,6 +177,9 @@ public final class ScaleReport {
             x.put("agentRssAloneBytes", stat(c.rssBefore()));
             x.put("agentRssWithSessionsBytes", stat(c.rssDuring()));
             x.put("bytesPerSession", num(c.bytesPerSession()));
+            x.put("liveHeapBeforeBytes", c.liveHeapBefore());
+            x.put("liveHeapWithSessionsBytes", c.liveHeapDuring());
+            x.put("liveHeapBytesPerSession", num(c.liveHeapBytesPerSession()));
             x.put("agentThreadsAlone", stat(c.threadsBefore()));
             x.put("agentThreadsWithSessions", stat(c.threadsDuring()));
             x.put("heldMs", c.holdMillis());

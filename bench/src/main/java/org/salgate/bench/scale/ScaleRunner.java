@@ -121,6 +121,8 @@ public final class ScaleRunner {
         Latency listBefore = Latency.of(new Histogram(3), 0, null);
         Latency listDuring = listBefore;
         long holdMillis = 0;
+        long heapBefore = -1;
+        long heapDuring = -1;
         Processes procs = null;
         log.printf(Locale.ROOT, "%s, %d idle sessions in %d processes: starting the agent%n", t, sessions, processes);
         try (ServerProcess agent = ServerProcess.start(agentArgs(t, maxSessions, idleTimeoutMillis),
@@ -131,6 +133,7 @@ public final class ScaleRunner {
             Thread.sleep(config.settle().toMillis());
             listBefore = freshClientList(provider, agent.port());
             before = atLeastOne(sampler.stop(), agent.pid());
+            heapBefore = liveHeap(agent.pid(), failures);
             log.printf(Locale.ROOT, "  the agent alone: list p50 %.0f us; opening the idle sessions%n",
                     listBefore.p50Micros());
             procs = Processes.start(this, provider, agent.port(), ScaleMode.IDLE, sessions, processes, pause,
@@ -142,6 +145,7 @@ public final class ScaleRunner {
             Thread.sleep(config.settle().toMillis());
             listDuring = freshClientList(provider, agent.port());
             during = atLeastOne(sampler.stop(), agent.pid());
+            heapDuring = liveHeap(agent.pid(), failures);
             holdMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - held);
             stopClients(procs, agent, phaseDeadline(sessions, processes), failures);
         } catch (IOException e) {
@@ -150,7 +154,17 @@ public final class ScaleRunner {
             closeClients(procs);
         }
         return new IdleCell(t, sessions, processes, maxSessions, idleTimeoutMillis, pause, before, during, listBefore,
-                listDuring, holdMillis, totals(procs), failures);
+                listDuring, holdMillis, heapBefore, heapDuring, totals(procs), failures);
+    }
+
+    /** The agent's live heap after a full collection, or -1 with the reason added to {@code failures}. */
+    private static long liveHeap(long pid, List<String> failures) throws InterruptedException {
+        try {
+            return LiveHeap.bytes(pid);
+        } catch (IOException e) {
+            failures.add("the agent's live heap was not taken: " + e.getMessage());
+            return -1;
+        }
     }
 
     /** Orders the processes to stop, collects their results, and notes an agent that exited meanwhile. */

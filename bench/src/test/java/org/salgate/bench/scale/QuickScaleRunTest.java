@@ -90,6 +90,7 @@ class QuickScaleRunTest {
         assertTrue(num(r, "agent_rss_before_bytes") > 10e6 && num(r, "agent_rss_with_bytes") > 10e6, r.toString());
         assertTrue(num(r, "agent_threads_with") > 5, r.toString());
         assertTrue(r.get("bytes_per_session").length() > 0, r.toString());
+        assertTrue(Double.isFinite(num(r, "live_heap_bytes_per_session")), r.toString()); // jcmd ran twice
         assertEquals("true", r.get("clean"));
         assertTrue(md.contains("every session opened and stayed open"), md);
         assertTrue(md.contains("--idle-timeout-ms 0"), md);
