@@ -94,6 +94,9 @@ public final class MessageTree {
             if (c.policy() != null) {
                 o.put("policy", c.policy().wireName());
             }
+            if (c.shared()) {
+                o.put("shared", true);
+            }
         } else if (call instanceof Call.StartStream c) {
             o.put("op", "startStream").put("stream", c.streamId());
         } else if (call instanceof Call.StopStream c) {
@@ -248,7 +251,7 @@ public final class MessageTree {
             case "execute" -> new Call.Execute(n.text("sensor"), n.text("command"), arguments(n.object("args")));
             case "setupStream" -> new Call.SetupStream(n.text("sensor"), n.text("command"),
                     arguments(n.object("args")), n.number("intervalMs"),
-                    n.has("policy") ? policy(n.text("policy")) : null);
+                    n.has("policy") ? policy(n.text("policy")) : null, n.has("shared") && n.bool("shared"));
             case "startStream" -> new Call.StartStream(n.number("stream"));
             case "stopStream" -> new Call.StopStream(n.number("stream"));
             case "listProtocols" -> new Call.ListProtocols();

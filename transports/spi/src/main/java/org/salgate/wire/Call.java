@@ -54,18 +54,32 @@ public sealed interface Call {
      * Set up a stream of a command's readings every {@code intervalMs} milliseconds (0: as fast as
      * the client takes them), with what to do when the client reads slower ({@code policy}; null
      * for the agent's default). It starts with {@link StartStream}. Answer: {@link Result.StreamHandle}.
+     *
+     * <p>{@code shared}: join the agent's one shared stream of this command, with these arguments, at
+     * this interval, rather than a stream of this client's own. The agent then reads the sensor once
+     * per tick and encodes each reading once for every subscriber, and all of them see the same
+     * stream id and sequence numbers: a subscriber's first reading is the next one the shared stream
+     * takes (its sequence need not be 0), and a reading it missed while it was not taking frames
+     * shows as a gap, whatever its policy. A shared stream needs an interval above 0; a connection
+     * joins a given shared stream once.
      */
     record SetupStream(String sensorId, String commandId, Map<String, String> arguments, long intervalMs,
-                       SlowConsumerPolicy policy) implements Call {
+                       SlowConsumerPolicy policy, boolean shared) implements Call {
         public SetupStream {
             Objects.requireNonNull(sensorId, "sensorId");
             Objects.requireNonNull(commandId, "commandId");
             arguments = arguments == null ? Map.of() : Map.copyOf(arguments);
         }
 
-        /** A set-up with the agent's default policy. */
+        /** A stream of the client's own, with the agent's default policy. */
         public SetupStream(String sensorId, String commandId, Map<String, String> arguments, long intervalMs) {
-            this(sensorId, commandId, arguments, intervalMs, null);
+            this(sensorId, commandId, arguments, intervalMs, null, false);
+        }
+
+        /** A stream of the client's own. */
+        public SetupStream(String sensorId, String commandId, Map<String, String> arguments, long intervalMs,
+                           SlowConsumerPolicy policy) {
+            this(sensorId, commandId, arguments, intervalMs, policy, false);
         }
     }
 

@@ -97,7 +97,8 @@ public final class ProtobufCodec implements Codec {
                     .putAllArguments(c.arguments()));
         } else if (call instanceof Call.SetupStream c) {
             b.setSetupStream(WireProto.SetupStream.newBuilder().setSensorId(c.sensorId()).setCommandId(c.commandId())
-                    .putAllArguments(c.arguments()).setIntervalMs(c.intervalMs()).setPolicyValue(toProto(c.policy())));
+                    .putAllArguments(c.arguments()).setIntervalMs(c.intervalMs()).setPolicyValue(toProto(c.policy()))
+                    .setShared(c.shared()));
         } else if (call instanceof Call.StartStream c) {
             b.setStartStream(WireProto.StreamRef.newBuilder().setStreamId(c.streamId()));
         } else if (call instanceof Call.StopStream c) {
@@ -259,7 +260,7 @@ public final class ProtobufCodec implements Codec {
             case SETUP_STREAM: {
                 WireProto.SetupStream s = r.getSetupStream();
                 return new Call.SetupStream(s.getSensorId(), s.getCommandId(), s.getArgumentsMap(), s.getIntervalMs(),
-                        policyFromProto(s.getPolicyValue()));
+                        policyFromProto(s.getPolicyValue()), s.getShared());
             }
             case START_STREAM: return new Call.StartStream(r.getStartStream().getStreamId());
             case STOP_STREAM: return new Call.StopStream(r.getStopStream().getStreamId());

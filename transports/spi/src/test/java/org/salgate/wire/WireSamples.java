@@ -22,6 +22,8 @@ public final class WireSamples {
                 new Call.SetupStream("DUMMY_5", "read", Map.of(), 250),
                 new Call.SetupStream("DUMMY_5", "read", Map.of(), 5, SlowConsumerPolicy.DROP_OLDEST),
                 new Call.SetupStream("DUMMY_6", "read", Map.of(), 0, SlowConsumerPolicy.DISCONNECT),
+                new Call.SetupStream("DUMMY_6", "read", Map.of("unit", "C"), 100, null, true),
+                new Call.SetupStream("DUMMY_6", "read", Map.of(), 100, SlowConsumerPolicy.DROP_OLDEST, true),
                 new Call.StartStream(9),
                 new Call.StopStream(9), new Call.ListProtocols(), new Call.AddProtocol("<platform/>"),
                 new Call.RemoveProtocol("os"), new Call.GetPlatformConfig(), new Call.SubscribeEvents(),
