@@ -236,6 +236,20 @@ public final class Agent implements AutoCloseable {
         return streams.totals();
     }
 
+    /**
+     * Stream frames encoded since it started: one per reading sent on a client's own stream, one per
+     * reading and codec on a shared stream, however many subscribers it reached. Frames that no
+     * codec encodes (the HTTP transport's JSON, in-process sessions) are not counted.
+     */
+    public long streamFramesEncoded() {
+        return streams.framesEncoded();
+    }
+
+    /** Shared streams open now (see {@link org.salgate.wire.Call.SetupStream}'s {@code shared}). */
+    public int sharedStreamCount() {
+        return streams.sharedStreams();
+    }
+
     /** Reads that gave an ERROR reading since it started, by sensor id (sensors that never failed are absent). */
     public Map<String, Long> readErrors() {
         return sensors.readErrors();

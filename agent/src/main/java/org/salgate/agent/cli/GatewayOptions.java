@@ -144,6 +144,10 @@ public final class GatewayOptions {
             metrics.gauge("salgate.requests.queued", "Requests waiting for a worker", agent::queuedRequests);
             metrics.counter("salgate.readings.skipped", "Stream readings not taken because the client was not"
                     + " reading (slow-consumer policies block and disconnect)", () -> agent.streamTotals().skipped());
+            metrics.gauge("salgate.streams.shared", "Shared streams open (each counted once, however many"
+                    + " subscribers)", agent::sharedStreamCount);
+            metrics.counter("salgate.stream.frames.encoded", "Stream frames encoded: one per reading of a client's"
+                    + " own stream, one per reading and codec of a shared stream", agent::streamFramesEncoded);
             metrics.counter("salgate.readings.dropped", "Stream readings taken, then dropped oldest first because"
                     + " the client was not reading (slow-consumer policy drop-oldest)",
                     () -> agent.streamTotals().dropped());

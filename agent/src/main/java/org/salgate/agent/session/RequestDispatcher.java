@@ -1,6 +1,7 @@
 package org.salgate.agent.session;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.agent.core.ArgumentChecker;
 import org.salgate.agent.core.CallException;
@@ -133,10 +134,25 @@ public final class RequestDispatcher {
                     + bounds.minIntervalMs() + " to " + bounds.maxIntervalMs() + " ms");
         }
         Map<String, String> arguments = ArgumentChecker.check(sensor.id(), command, c.arguments());
-        CommandSource source = new CommandSource(sensors, sensor, command.id(), arguments);
-        ServedStream stream = streams.create(session, source, c.intervalMs(), c.policy(), maxStreamsPerSession)
-                .orElseThrow(() -> new CallException(ErrorCode.OVERLOADED, "this connection has "
-                        + maxStreamsPerSession + " streams already; stop some before setting up another"));
+        Optional<ServedStream> created;
+        if (c.shared()) {
+            if (c.intervalMs() == 0) {
+                throw new CallException(ErrorCode.INVALID_ARGUMENT, "a shared stream needs an interval above 0 ms:"
+                        + " at 0 each client sets the pace of a stream of its own");
+            }
+            try {
+                created = streams.subscribe(session, sensor.id(), command.id(), arguments, c.intervalMs(),
+                        () -> new CommandSource(sensors, sensor, command.id(), arguments), c.policy(),
+                        maxStreamsPerSession);
+            } catch (IllegalStateException e) {
+                throw new CallException(ErrorCode.CONFLICT, e.getMessage());
+            }
+        } else {
+            created = streams.create(session, new CommandSource(sensors, sensor, command.id(), arguments),
+                    c.intervalMs(), c.policy(), maxStreamsPerSession);
+        }
+        ServedStream stream = created.orElseThrow(() -> new CallException(ErrorCode.OVERLOADED, "this connection has "
+                + maxStreamsPerSession + " streams already; stop some before setting up another"));
         return new Result.StreamHandle(stream.id(), stream.policy());
     }
 

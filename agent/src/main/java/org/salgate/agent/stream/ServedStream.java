@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.salgate.transport.Session;
 import org.salgate.wire.Reading;
+import org.salgate.wire.SharedMessage;
 import org.salgate.wire.SlowConsumerPolicy;
 import org.salgate.wire.StreamCounts;
 import org.salgate.wire.StreamData;
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * batches while the session is writable, yields the thread between batches, and parks until the
  * session's writability listener calls {@link #writable()}; nothing falls due while it is parked.
  *
+ * <p>A subscriber of a {@link SharedStream} reads nothing itself: its shared stream offers it each
+ * reading, numbered and wrapped once for all subscribers, and the policy above decides what becomes
+ * of it. Its sequence numbers are the shared stream's, so a reading it skips shows as a gap too.
+ *
  * <p>Readings are sent under a lock that {@link #stop()} also takes: once {@code stop} returns, no
  * reading of this stream is sent any more.
  */
@@ -58,11 +63,13 @@ public final class ServedStream {
     private final ScheduledExecutorService scheduler;
     private final Consumer<ServedStream> onEnded;
     private final StreamTotals totals;
+    /** The shared stream it subscribes to, or null when it reads its own source. */
+    private final SharedStream shared;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean parked = new AtomicBoolean();
     private final AtomicLong stalls = new AtomicLong();
     /** Readings taken and not yet sent (drop-oldest); guarded by {@link #lock}. */
-    private final ArrayDeque<Reading> ring = new ArrayDeque<>();
+    private final ArrayDeque<SharedMessage> ring = new ArrayDeque<>();
     private volatile State state = State.SET_UP;
     private long nextSequence;
     private long delivered;
@@ -75,6 +82,20 @@ public final class ServedStream {
     ServedStream(long id, Session session, StreamSource source, long intervalMs, SlowConsumerPolicy policy,
                  SlowConsumerSettings settings, ScheduledExecutorService scheduler, Consumer<ServedStream> onEnded,
                  StreamTotals totals) {
+        this(id, session, source, intervalMs, policy, settings, scheduler, onEnded, totals, null);
+    }
+
+    /** A subscriber of {@code shared}, with its id, source and interval. */
+    ServedStream(Session session, SharedStream shared, SlowConsumerPolicy policy, SlowConsumerSettings settings,
+                 ScheduledExecutorService scheduler, Consumer<ServedStream> onEnded, StreamTotals totals) {
+        this(shared.id(), session, shared.source(), shared.key().intervalMs(), policy, settings, scheduler, onEnded,
+                totals, shared);
+    }
+
+    private ServedStream(long id, Session session, StreamSource source, long intervalMs, SlowConsumerPolicy policy,
+                         SlowConsumerSettings settings, ScheduledExecutorService scheduler,
+                         Consumer<ServedStream> onEnded, StreamTotals totals, SharedStream shared) {
+        this.shared = shared;
         this.id = id;
         this.session = session;
         this.source = source;
@@ -86,7 +107,7 @@ public final class ServedStream {
         this.totals = totals;
     }
 
-    /** The stream id, unique on the agent. */
+    /** The stream id: unique on the agent, or its shared stream's id, the same for every subscriber. */
     public long id() {
         return id;
     }
@@ -104,6 +125,11 @@ public final class ServedStream {
     /** Its interval in milliseconds; 0 is as fast as the client takes frames. */
     public long intervalMs() {
         return intervalMs;
+    }
+
+    /** Whether it subscribes to a shared stream. */
+    public boolean isShared() {
+        return shared != null;
     }
 
     /** Its slow-consumer policy. */
@@ -157,6 +183,20 @@ public final class ServedStream {
      * @return false when it was started or ended before; {@code beforeFirstFrame} did not run then
      */
     public boolean start(Runnable beforeFirstFrame) {
+        if (shared != null) {
+            lock.lock();
+            try {
+                if (state != State.SET_UP) {
+                    return false;
+                }
+                state = State.RUNNING;
+                beforeFirstFrame.run();
+            } finally {
+                lock.unlock();
+            }
+            shared.started(this); // outside the lock: the shared stream's ticks take it to offer readings
+            return true;
+        }
         lock.lock();
         try {
             if (state != State.SET_UP) {
@@ -221,7 +261,9 @@ public final class ServedStream {
         } finally {
             lock.unlock();
         }
-        if (wasRunning) {
+        if (shared != null) {
+            shared.left(this);
+        } else if (wasRunning) {
             source.stopped();
         }
         onEnded.accept(this);
@@ -272,6 +314,31 @@ public final class ServedStream {
             // A periodic task that throws is never run again: log and keep the stream alive (an
             // assertion of a library, with -ea, included).
             LOG.error("stream {} ({}) failed on a tick", id, source.label(), e);
+        }
+    }
+
+    /**
+     * A reading of its shared stream, numbered and wrapped for every subscriber: sent, kept in the
+     * ring or skipped as its policy says. Called on the shared stream's tick.
+     */
+    void offer(SharedMessage frame) {
+        if (state != State.RUNNING) {
+            return;
+        }
+        if (policy == SlowConsumerPolicy.DROP_OLDEST) {
+            lock.lock();
+            try {
+                if (state == State.RUNNING) {
+                    keep(frame);
+                }
+            } finally {
+                lock.unlock();
+            }
+            sendRing();
+        } else if (session.isWritable()) {
+            send(frame);
+        } else {
+            skip();
         }
     }
 
@@ -326,15 +393,25 @@ public final class ServedStream {
             if (state != State.RUNNING) {
                 return;
             }
-            ring.addLast(reading.withSequence(nextSequence++));
-            if (ring.size() > settings.ringReadings()) {
-                ring.removeFirst();
-                dropped++;
-                totals.dropped(1);
-            }
+            keep(numbered(reading));
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Puts a frame in the ring, dropping the oldest when it is full; call under the lock. */
+    private void keep(SharedMessage frame) {
+        ring.addLast(frame);
+        if (ring.size() > settings.ringReadings()) {
+            ring.removeFirst();
+            dropped++;
+            totals.dropped(1);
+        }
+    }
+
+    /** A reading of its own source with the next sequence number, as a frame; call under the lock. */
+    private SharedMessage numbered(Reading reading) {
+        return new SharedMessage(new StreamData(id, reading.withSequence(nextSequence++)), totals::encoded);
     }
 
     /** Sends the ring's readings, oldest first, while the session takes them. */
@@ -342,7 +419,7 @@ public final class ServedStream {
         lock.lock();
         try {
             while (state == State.RUNNING && !ring.isEmpty() && session.isWritable()) {
-                session.send(new StreamData(id, ring.removeFirst()));
+                session.send(ring.removeFirst());
                 delivered++;
                 totals.delivered();
             }
@@ -406,15 +483,30 @@ public final class ServedStream {
     private void send(Reading reading) {
         lock.lock();
         try {
-            if (state != State.RUNNING) {
-                return;
+            if (state == State.RUNNING) {
+                deliver(numbered(reading));
             }
-            unwritableSinceNanos = 0;
-            session.send(new StreamData(id, reading.withSequence(nextSequence++)));
-            delivered++;
-            totals.delivered();
         } finally {
             lock.unlock();
         }
+    }
+
+    private void send(SharedMessage frame) {
+        lock.lock();
+        try {
+            if (state == State.RUNNING) {
+                deliver(frame);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends a frame; call under the lock, while running. */
+    private void deliver(SharedMessage frame) {
+        unwritableSinceNanos = 0;
+        session.send(frame);
+        delivered++;
+        totals.delivered();
     }
 }

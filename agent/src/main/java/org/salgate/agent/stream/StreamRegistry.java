@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.salgate.transport.Session;
 import org.salgate.wire.SlowConsumerPolicy;
 import org.salgate.wire.StreamCounts;
@@ -28,8 +29,9 @@ public final class StreamRegistry implements AutoCloseable {
     private final ScheduledThreadPoolExecutor scheduler;
     private final SlowConsumerSettings slowConsumers;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, ServedStream> byId = new ConcurrentHashMap<>();
+    private final Set<ServedStream> all = ConcurrentHashMap.newKeySet();
     private final Map<Long, Set<ServedStream>> bySession = new ConcurrentHashMap<>();
+    private final Map<SharedStream.Key, SharedStream> shared = new ConcurrentHashMap<>();
     private final StreamTotals totals = new StreamTotals();
 
     /** @param threads the scheduler's threads */
@@ -68,15 +70,58 @@ public final class StreamRegistry implements AutoCloseable {
         }
         ServedStream stream = new ServedStream(nextId.getAndIncrement(), session, source, intervalMs,
                 slowConsumers.policyFor(policy), slowConsumers, scheduler, this::forget, totals);
-        byId.put(stream.id(), stream);
+        all.add(stream);
         mine.add(stream);
         return Optional.of(stream);
     }
 
+    /**
+     * Subscribes a session to the shared stream of a command, with these checked arguments, at this
+     * interval (above 0), making it if there is none; it starts with {@link ServedStream#start()}.
+     *
+     * @param source makes the shared stream's source when it is new
+     * @param policy the subscriber's slow-consumer policy, or null for the agent's default
+     * @return the subscription, or empty when the session has {@code maxPerSession} streams already
+     * @throws IllegalStateException when the session subscribes to that shared stream already
+     */
+    public Optional<ServedStream> subscribe(Session session, String sensorId, String commandId,
+                                            Map<String, String> arguments, long intervalMs,
+                                            Supplier<StreamSource> source, SlowConsumerPolicy policy,
+                                            int maxPerSession) {
+        if (intervalMs <= 0) {
+            throw new IllegalArgumentException("a shared stream needs an interval above 0 ms");
+        }
+        Set<ServedStream> mine = bySession.computeIfAbsent(session.id(), k -> ConcurrentHashMap.newKeySet());
+        if (mine.size() >= maxPerSession) {
+            return Optional.empty();
+        }
+        SharedStream.Key key = new SharedStream.Key(sensorId, commandId, arguments, intervalMs);
+        while (true) {
+            SharedStream stream = shared.computeIfAbsent(key, k -> new SharedStream(nextId.getAndIncrement(), k,
+                    source.get(), scheduler, totals, closed -> shared.remove(closed.key(), closed)));
+            switch (stream.join(session.id())) {
+                case JOINED -> {
+                    ServedStream subscriber = new ServedStream(session, stream, slowConsumers.policyFor(policy),
+                            slowConsumers, scheduler, this::forget, totals);
+                    all.add(subscriber);
+                    mine.add(subscriber);
+                    return Optional.of(subscriber);
+                }
+                case JOINED_ALREADY -> throw new IllegalStateException("this connection subscribes to shared stream "
+                        + stream.id() + " of that command already");
+                case CLOSED -> shared.remove(key, stream); // its last subscriber just left: make a new one
+                default -> throw new AssertionError();
+            }
+        }
+    }
+
     /** A stream of this session, if it exists. */
     public Optional<ServedStream> find(long sessionId, long streamId) {
-        ServedStream s = byId.get(streamId);
-        return s != null && s.sessionId() == sessionId ? Optional.of(s) : Optional.empty();
+        Set<ServedStream> mine = bySession.get(sessionId);
+        if (mine == null) {
+            return Optional.empty();
+        }
+        return mine.stream().filter(s -> s.id() == streamId).findFirst();
     }
 
     /** The streams of a session. */
@@ -91,9 +136,24 @@ public final class StreamRegistry implements AutoCloseable {
         return mine != null && !mine.isEmpty();
     }
 
-    /** How many streams exist. */
+    /** How many streams exist, each subscriber of a shared stream counted. */
     public int size() {
-        return byId.size();
+        return all.size();
+    }
+
+    /** How many shared streams exist. */
+    public int sharedStreams() {
+        return shared.size();
+    }
+
+    /**
+     * How many stream frames were encoded since the agent started: one per reading sent on a
+     * stream of a client's own, one per reading and codec on a shared stream, however many
+     * subscribers it went to. Frames that no codec encodes (the HTTP transport's JSON, in-process
+     * sessions) are not counted.
+     */
+    public long framesEncoded() {
+        return totals.encodedFrames();
     }
 
     /**
@@ -126,7 +186,7 @@ public final class StreamRegistry implements AutoCloseable {
 
     /** Ends every stream of a sensor, telling their clients why. */
     public void endForSensor(String sensorId, String reason) {
-        for (ServedStream s : byId.values()) {
+        for (ServedStream s : all) {
             if (s.sensorId().equals(sensorId)) {
                 s.end(reason);
             }
@@ -135,13 +195,13 @@ public final class StreamRegistry implements AutoCloseable {
 
     /** Ends every stream, telling their clients why. */
     public void endAll(String reason) {
-        for (ServedStream s : byId.values()) {
+        for (ServedStream s : all) {
             s.end(reason);
         }
     }
 
     private void forget(ServedStream stream) {
-        byId.remove(stream.id());
+        all.remove(stream);
         Set<ServedStream> mine = bySession.get(stream.sessionId());
         if (mine != null) {
             mine.remove(stream);

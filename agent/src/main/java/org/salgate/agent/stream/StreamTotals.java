@@ -12,6 +12,7 @@ final class StreamTotals {
     private final LongAdder delivered = new LongAdder();
     private final LongAdder skipped = new LongAdder();
     private final LongAdder dropped = new LongAdder();
+    private final LongAdder encoded = new LongAdder();
 
     void delivered() {
         delivered.increment();
@@ -23,6 +24,15 @@ final class StreamTotals {
 
     void dropped(long n) {
         dropped.add(n);
+    }
+
+    /** A stream frame was encoded (a shared one once per codec, for all its subscribers). */
+    void encoded() {
+        encoded.increment();
+    }
+
+    long encodedFrames() {
+        return encoded.sum();
     }
 
     StreamCounts snapshot() {

@@ -7,13 +7,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
+import org.salgate.wire.SharedMessage;
 import org.salgate.wire.StreamData;
 
 /**
  * A session that records what the agent sends. Like a transport it has a high-water mark: with a
  * capacity, it is unwritable once that many stream frames wait unread, until {@link #drain()}.
- * It counts frames sent while unwritable, which a well-behaved agent never does.
+ * It counts frames sent while unwritable, which a well-behaved agent never does. Shared messages it
+ * encodes with the default codec, as a transport's session does, before recording what they carry.
  */
 public final class FakeSession implements Session {
 
@@ -27,6 +31,7 @@ public final class FakeSession implements Session {
     private int unread;
     private int sentWhileUnwritable;
     private volatile Runnable writabilityListener;
+    private final ConnectionCodec codec = new ConnectionCodec(Codecs.defaultCodec());
 
     FakeSession(ServerHandler handler, int capacity) {
         this.handler = handler;
@@ -58,6 +63,19 @@ public final class FakeSession implements Session {
             sent.add(message);
             notifyAll();
         }
+    }
+
+    @Override
+    public void send(SharedMessage message) {
+        if (open.get()) {
+            codec.encode(message);
+        }
+        send(message.message());
+    }
+
+    /** Bytes of the shared messages it encoded. */
+    public long bytesSent() {
+        return codec.bytesEncoded();
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
 import org.salgate.wire.Result;
+import org.salgate.wire.SharedMessage;
 import org.salgate.wire.StreamData;
 
 /** A session whose outgoing answers, readings and events are counted on their way to the real one. */
@@ -39,6 +40,14 @@ final class MeteredSession implements Session {
                     result instanceof Result.Failure f ? f.code().name() : "OK");
         } else if (message instanceof EventNotice) {
             metrics.eventDelivered(transport);
+        }
+        inner.send(message);
+    }
+
+    @Override
+    public void send(SharedMessage message) {
+        if (message.message() instanceof StreamData) {
+            metrics.readingDelivered(transport);
         }
         inner.send(message);
     }

@@ -3,6 +3,7 @@ package org.salgate.transport;
 import java.io.IOException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
+import org.salgate.wire.SharedMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,11 +46,26 @@ public abstract class QueuedSession implements Session {
 
     /** Encodes and queues a message; a message that would pass the queue's limit closes the session. */
     @Override
-    public void send(Message message) {
-        if (!isOpen()) {
-            return;
+    public final void send(Message message) {
+        if (isOpen()) {
+            queue(message, codec.encode(message));
         }
-        if (queue.offer(codec.encode(message)) == OutboundQueue.Offer.OVER_LIMIT) {
+    }
+
+    /** Queues the bytes its codec already encoded for every session it goes to. */
+    @Override
+    public final void send(SharedMessage message) {
+        if (isOpen()) {
+            queue(message.message(), codec.encode(message));
+        }
+    }
+
+    /**
+     * Queues a message {@link #send} encoded, on the sending thread. A transport overrides this only
+     * when a message's kind changes how it goes out.
+     */
+    protected void queue(Message message, byte[] encoded) {
+        if (queue.offer(encoded) == OutboundQueue.Offer.OVER_LIMIT) {
             abort(overLimit());
         }
     }

@@ -1,6 +1,7 @@
 package org.salgate.transport;
 
 import org.salgate.wire.Message;
+import org.salgate.wire.SharedMessage;
 
 /**
  * One client's connection, as the agent sees it. Every method is thread-safe.
@@ -21,6 +22,16 @@ public interface Session {
 
     /** Queues a message for the client. Never blocks; a send on a closed session is ignored. */
     void send(Message message);
+
+    /**
+     * Queues a message that goes to many sessions unchanged (a shared stream's reading). A session
+     * that encodes what it sends uses the encoding {@code message} already holds for its codec, so
+     * that each codec encodes it once for all of them; the default sends {@link SharedMessage#message()}.
+     * Never blocks; ignored on a closed session.
+     */
+    default void send(SharedMessage message) {
+        send(message.message());
+    }
 
     /** Whether the session's outbound buffer is below its high-water mark. */
     boolean isWritable();

@@ -37,6 +37,16 @@ public final class ConnectionCodec {
         return encoded;
     }
 
+    /**
+     * The encoding of a message shared with other connections: made once per codec and reused, so
+     * it must not be changed. Counted as sent here like any other. Safe to call from any thread.
+     */
+    public byte[] encode(SharedMessage message) {
+        byte[] encoded = message.encodedWith(codec);
+        bytesEncoded.add(encoded.length);
+        return encoded;
+    }
+
     /** Decodes the next frame received on this connection. */
     public Message decode(byte[] bytes, int offset, int length) throws CodecException {
         bytesDecoded.add(length);

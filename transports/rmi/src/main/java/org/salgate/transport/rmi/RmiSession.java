@@ -99,12 +99,9 @@ final class RmiSession extends QueuedSession {
         return remoteAddress;
     }
 
+    /** An answer goes back as the return value of the call waiting for it, if one is; anything else is queued in order. */
     @Override
-    public void send(Message message) {
-        if (state.get() != OPEN) {
-            return;
-        }
-        byte[] frame = codec().encode(message);
+    protected void queue(Message message, byte[] frame) {
         PendingCall waiting = null;
         if (message instanceof Response response) {
             waiting = waitingCalls.remove(response.id());
