@@ -18,26 +18,30 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Many clients from several client processes against the real agent: streaming, or idle sessions held open. */
+/** Many clients from several client processes against the real agent: streaming, fan-out, or idle sessions held open. */
 @Command(name = "scale", mixinStandardHelpOptions = true,
         description = {"Many clients, spread over client processes, against the real agent in its own JVM.",
                 "stream: each client streams one dummy sensor at a fixed interval; every reading's sequence number is"
                         + " checked; the agent's memory and threads per client count.",
+                "fanout: every client streams DUMMY_0, first each on a stream of its own, then all on the agent's one"
+                        + " shared stream; the agent's frames encoded and CPU per delivered reading in both.",
                 "idle: sessions that say hello and stay silent; a fresh client's sensor-list time without and with"
                         + " them, and the agent's memory per idle session.",
                 "Client i runs in client process i mod N."})
 final class ScaleCommand extends BaseCommand {
 
-    @Option(names = "--mode", paramLabel = "stream|idle", defaultValue = "stream",
-            description = "stream (default) or idle.")
+    @Option(names = "--mode", paramLabel = "stream|fanout|idle", defaultValue = "stream",
+            description = "stream (default), fanout or idle.")
     String mode;
 
     @Option(names = "--transports", split = ",", paramLabel = "NAME",
-            description = "Transports, one fresh agent per cell (default: stream netty,mina,socket; idle netty,mina).")
+            description = "Transports, one fresh agent per cell (default: stream and fanout netty,mina,socket; idle"
+                    + " netty,mina).")
     List<String> transports;
 
     @Option(names = "--clients", split = ",", paramLabel = "N",
-            description = "Client counts (stream, default 1,100,300,1000) or idle sessions (idle, default 10000).")
+            description = "Client counts (stream, default 1,100,300,1000; fanout, default 1,100,1000) or idle sessions"
+                    + " (idle, default 10000).")
     List<Integer> clients;
 
     @Option(names = "--client-processes", paramLabel = "N",
@@ -107,11 +111,12 @@ final class ScaleCommand extends BaseCommand {
         try {
             ScaleMode m = switch (mode.trim().toLowerCase(java.util.Locale.ROOT)) {
                 case "stream", "streaming" -> ScaleMode.STREAM;
+                case "fanout", "fan-out" -> ScaleMode.FANOUT;
                 case "idle" -> ScaleMode.IDLE;
-                default -> throw new IllegalArgumentException("unknown mode '" + mode + "'; use stream or idle");
+                default -> throw new IllegalArgumentException("unknown mode '" + mode + "'; use stream, fanout or idle");
             };
             List<String> ts = transports != null ? transports
-                    : m == ScaleMode.STREAM ? List.of("netty", "mina", "socket") : List.of("netty", "mina");
+                    : m == ScaleMode.IDLE ? List.of("netty", "mina") : List.of("netty", "mina", "socket");
             Set<String> available = Transports.available().keySet();
             for (String t : ts) {
                 if (!available.contains(t)) {
@@ -120,7 +125,11 @@ final class ScaleCommand extends BaseCommand {
                 }
             }
             List<Integer> counts = clients != null ? clients
-                    : m == ScaleMode.STREAM ? List.of(1, 100, 300, 1000) : List.of(10_000);
+                    : switch (m) {
+                        case STREAM -> List.of(1, 100, 300, 1000);
+                        case FANOUT -> List.of(1, 100, 1000);
+                        case IDLE -> List.of(10_000);
+                    };
             if (clientProcesses != null && clientProcesses <= 0) {
                 throw new IllegalArgumentException("--client-processes must be at least 1, got " + clientProcesses);
             }

@@ -29,9 +29,14 @@ final class Processes implements AutoCloseable {
         this.failed = new boolean[shares.length];
     }
 
-    /** Starts {@code count} processes, process p running clients p, p + count, p + 2 count... */
+    /**
+     * Starts {@code count} processes, process p running clients p, p + count, p + 2 count...
+     *
+     * @param streamedSensors the dummy sensors the clients stream, client i DUMMY_(i mod streamedSensors)
+     */
     static Processes start(ScaleRunner runner, TransportProvider provider, int port, ScaleMode mode, int clients,
-                           int count, long connectPauseMillis, String cellName, List<String> failures)
+                           int streamedSensors, int count, long connectPauseMillis, String cellName,
+                           List<String> failures)
             throws IOException {
         ScaleConfig config = runner.config();
         int[] shares = new int[count];
@@ -44,7 +49,7 @@ final class Processes implements AutoCloseable {
                 List<String> args = List.of("--transport", provider.name(), "--port", Integer.toString(port),
                         "--mode", mode.id(), "--process", Integer.toString(p), "--processes", Integer.toString(count),
                         "--clients", Integer.toString(clients), "--interval-ms", Long.toString(config.intervalMs()),
-                        "--dummy-sensors", Integer.toString(config.dummySensors()),
+                        "--dummy-sensors", Integer.toString(streamedSensors),
                         "--connect-pause-ms", Long.toString(connectPauseMillis),
                         "--timeout-ms", Long.toString(ScaleRunner.CALL_TIMEOUT.toMillis()));
                 started.add(ClientProcess.start(p, args,

@@ -37,9 +37,10 @@ import picocli.CommandLine.Option;
  *   <li>at start it connects its clients one after the other, pausing {@code --connect-pause-ms}
  *       between two (and process p {@code p / processes} of that before its first), each completing its
  *       hello, then reports {@link ProcessReport#CONNECTED};</li>
- *   <li>{@code start} (stream mode): sets up and starts one stream per client, 16 at a time, then reports
+ *   <li>{@code start} (stream and fan-out modes): sets up and starts one stream per client (fan-out: each
+ *       client joins the agent's shared stream of DUMMY_0), 16 at a time, then reports
  *       {@link ProcessReport#STARTED};</li>
- *   <li>{@code stop}: stops the streams (stream mode) or checks that every session is still open
+ *   <li>{@code stop}: stops the streams (stream and fan-out modes) or checks that every session is still open
  *       (idle mode), reports {@link ProcessReport#RESULT}, closes its clients and exits.</li>
  * </ol>
  * When stdin closes without a {@code stop}, it closes its clients and exits, so that it never
@@ -58,7 +59,7 @@ public final class ScaleClientMain implements Callable<Integer> {
     @Option(names = "--port", required = true)
     int port;
 
-    @Option(names = "--mode", required = true, description = "stream or idle")
+    @Option(names = "--mode", required = true, description = "stream, fanout or idle")
     ScaleMode mode;
 
     @Option(names = "--process", required = true)
@@ -106,14 +107,15 @@ public final class ScaleClientMain implements Callable<Integer> {
     private static final class Client {
         final int index;
         final TransportChannel channel;
-        final StreamCounter counter = new StreamCounter();
+        final StreamCounter counter;
         BenchChannel.Subscription subscription;
         long startedNanos;
         long stoppedNanos;
 
-        Client(int index, TransportChannel channel) {
+        Client(int index, TransportChannel channel, boolean joinsLate) {
             this.index = index;
             this.channel = channel;
+            this.counter = new StreamCounter(joinsLate);
         }
     }
 
@@ -137,7 +139,7 @@ public final class ScaleClientMain implements Callable<Integer> {
                         report(ProcessReport.STARTED);
                     }
                     case "stop" -> {
-                        if (mode == ScaleMode.STREAM) {
+                        if (mode != ScaleMode.IDLE) {
                             stopStreams();
                         }
                         report(ProcessReport.RESULT);
@@ -164,7 +166,8 @@ public final class ScaleClientMain implements Callable<Integer> {
                 Thread.sleep(connectPauseMs);
             }
             try {
-                connected.add(new Client(i, TransportChannel.connect(provider, port, i, timeout)));
+                connected.add(new Client(i, TransportChannel.connect(provider, port, i, timeout),
+                        mode == ScaleMode.FANOUT));
             } catch (IOException | RuntimeException e) {
                 connectFailures++;
                 if (firstConnectError == null) {
@@ -179,7 +182,8 @@ public final class ScaleClientMain implements Callable<Integer> {
     private static final int CONTROL_THREADS = 16;
 
     private void startStreams() throws InterruptedException {
-        StreamSpec spec = StreamSpec.dummySensors(dummySensors, intervalMs);
+        StreamSpec spec = mode == ScaleMode.FANOUT ? StreamSpec.sharedDummySensor(intervalMs)
+                : StreamSpec.dummySensors(dummySensors, intervalMs);
         onEveryClient("start", c -> {
             c.counter.measuring(true);
             BenchChannel.PreparedStream prepared = c.channel.prepareStream(spec, c.counter);

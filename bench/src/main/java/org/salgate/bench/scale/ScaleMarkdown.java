@@ -19,8 +19,11 @@ final class ScaleMarkdown {
 
     static String render(ScaleConfig config, ScaleRunner.Outcome outcome, MachineInfo machine) {
         StringBuilder b = new StringBuilder();
-        b.append("# bench scale: ").append(config.mode() == ScaleMode.STREAM ? "streaming clients" : "idle sessions")
-                .append("\n\n");
+        b.append("# bench scale: ").append(switch (config.mode()) {
+            case STREAM -> "streaming clients";
+            case FANOUT -> "fan-out, one shared stream against a stream per client";
+            case IDLE -> "idle sessions";
+        }).append("\n\n");
         b.append("Command: `").append(config.commandLine()).append("`\n\n");
         b.append("Machine: ").append(machine.describe()).append(". ").append(SHARED_MACHINE).append("\n\n");
         b.append("How it ran:\n");
@@ -39,7 +42,7 @@ final class ScaleMarkdown {
                 .append(" clients/s, in turn.\n");
         b.append("- The agent's memory (VmRSS) and threads (Threads) are read from `/proc/<pid>/status` from outside,"
                 + " every ").append(org.salgate.bench.sample.ResourceSampler.DEFAULT_PERIOD_MILLIS).append(" ms.\n");
-        if (config.mode() == ScaleMode.STREAM) {
+        if (config.mode() != ScaleMode.IDLE) {
             streamSection(b, config, outcome.streamCells());
         } else {
             idleSection(b, config, outcome.idleCells());
@@ -49,37 +52,58 @@ final class ScaleMarkdown {
     }
 
     private static void streamSection(StringBuilder b, ScaleConfig config, List<StreamCell> cells) {
-        b.append("- Each client sets up and starts one stream of the dummy sensor DUMMY_(i mod ")
-                .append(config.dummySensors()).append("), one reading every ").append(config.intervalMs())
-                .append(" ms; once every process has started its streams they all run for ")
+        boolean fanout = config.mode() == ScaleMode.FANOUT;
+        if (fanout) {
+            b.append("- Each client count runs twice, each time on a fresh agent: first every client sets up and"
+                    + " starts a stream of its own of the dummy sensor DUMMY_0 (`own`), then every client joins the"
+                    + " agent's one shared stream of DUMMY_0 (`shared`: the agent reads each reading once and"
+                    + " encodes it once for all). One reading every ").append(config.intervalMs()).append(" ms");
+        } else {
+            b.append("- Each client sets up and starts one stream of the dummy sensor DUMMY_(i mod ")
+                    .append(config.dummySensors()).append("), one reading every ").append(config.intervalMs())
+                    .append(" ms");
+        }
+        b.append("; once every process has started its streams they all run for ")
                 .append(millis(config.duration().toMillis())).append(" (the agent is sampled then), then each is"
-                        + " stopped. Every reading's sequence number is checked (from 0, no gap, no repeat, in"
-                        + " order), and the agent's own count of readings sent, from its answer to each stop, is"
-                        + " set against what arrived.\n");
+                        + " stopped. Every reading's sequence number is checked (no gap, no repeat, in order; from 0,"
+                        + " or on a shared stream from the first one the client got), and the agent's own count of"
+                        + " readings sent, from its answer to each stop, is set against what arrived.\n");
+        b.append("- Over the same window the agent is asked for its own counters at both ends: stream frames it"
+                + " encoded and readings it delivered. Its CPU time over the window is read from"
+                + " `/proc/<pid>/stat` (clock ticks of 10 ms); per delivered reading it includes whatever else the"
+                + " agent did meanwhile (its OS sensors, its timers), which dominates when few readings go out.\n");
         b.append("- The agent's session limits: `--max-sessions` as in the table (its default is 10000; raised only"
                 + " where the clients need more); its idle timeout stays at its default, 0 (never), which a"
                 + " streaming session would not meet anyway.\n\n");
         b.append("## Streaming clients\n\n");
-        b.append("| transport | clients | processes | --max-sessions | connected | connect failures | streams started"
-                + " | stream failures"
+        b.append("| transport | clients | streams | processes | --max-sessions | connected | connect failures"
+                + " | streams started | stream failures"
                 + " | readings received | expected by the clock | lost | duplicated | reordered | sent by the agent,"
                 + " not received | ticks the agent skipped | agent RSS before (MB) | agent RSS median [peak] (MB)"
-                + " | agent threads median [peak] | agent CPU % | streams ran (s) |\n");
-        b.append("|---|").append("---:|".repeat(19)).append('\n');
+                + " | agent threads median [peak] | agent CPU % | streams ran (s) | frames encoded (window)"
+                + " | readings delivered (window) | encoded per delivered | agent CPU µs per delivered reading |\n");
+        b.append("|---|---:|---|").append("---:|".repeat(22)).append('\n');
         for (StreamCell c : cells) {
             ClientTotals t = c.totals();
             Stat rss = c.rss();
             Stat th = c.threads();
             b.append(String.format(Locale.ROOT,
-                    "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %d | %d | %d | %d | %d | %s | %s [%s]"
-                            + " | %s [%s] | %s | %.1f |%n",
-                    c.transport(), c.clients(), c.processes(), c.maxSessions(), t.connected(), t.connectFailures(),
+                    "| %s | %d | %s | %d | %d | %d | %d | %d | %d | %d | %.0f | %d | %d | %d | %d | %d | %s | %s [%s]"
+                            + " | %s [%s] | %s | %.1f | %s | %s | %s | %s |%n",
+                    c.transport(), c.clients(), c.shared() ? "shared" : "own", c.processes(), c.maxSessions(), t.connected(), t.connectFailures(),
                     t.streamsStarted(), t.streamFailures(), t.received(), t.expectedByClock(), t.lost(), t.duplicated(),
                     t.reordered(), t.unaccounted(), t.agentSkipped(),
                     c.agentBefore() == null ? "-" : mb(c.agentBefore().rssBytes()), mb(rss.median()), mb(rss.max()),
-                    whole(th.median()), whole(th.max()), oneDecimal(c.cpuPercent()), c.measuredSeconds()));
+                    whole(th.median()), whole(th.max()), oneDecimal(c.cpuPercent()), c.measuredSeconds(),
+                    c.window() == null ? "-" : Long.toString(c.window().framesEncoded()),
+                    c.window() == null ? "-" : Long.toString(c.window().delivered()),
+                    c.window() == null ? "-" : threeDecimals(c.window().encodedPerDelivered()),
+                    c.window() == null ? "-" : oneDecimal(c.window().cpuMicrosPerDelivered())));
         }
         b.append("\n");
+        if (fanout) {
+            fanoutSummary(b, cells);
+        }
         b.append("Expected by the clock: the sum over the clients of 1 + (time between the start's and the stop's"
                 + " answers) / interval, as the client processes' clocks saw it; readings received below it mean"
                 + " the agent did not keep the interval (ticks it skipped because a connection was not taking"
@@ -185,11 +209,42 @@ final class ScaleMarkdown {
     /** One line for the console after each cell. */
     static String oneLine(StreamCell c) {
         ClientTotals t = c.totals();
-        return String.format(Locale.ROOT, "%s %d clients: %d connected (%d failed), %d readings, lost %d, dup %d,"
-                        + " reordered %d, agent sent and not received %d; agent RSS median %s MB, threads %s%s",
-                c.transport(), c.clients(), t.connected(), t.connectFailures(), t.received(), t.lost(), t.duplicated(),
-                t.reordered(), t.unaccounted(), mb(c.rss().median()), whole(c.threads().median()),
+        return String.format(Locale.ROOT, "%s %d clients (%s streams): %d connected (%d failed), %d readings, lost %d,"
+                        + " dup %d, reordered %d, agent sent and not received %d; agent RSS median %s MB, threads %s;"
+                        + " %s%s",
+                c.transport(), c.clients(), c.shared() ? "shared" : "own", t.connected(), t.connectFailures(),
+                t.received(), t.lost(), t.duplicated(), t.reordered(), t.unaccounted(), mb(c.rss().median()),
+                whole(c.threads().median()), c.window() == null ? "no agent counters"
+                        : String.format(Locale.ROOT, "%d frames encoded for %d readings delivered, %s µs agent CPU"
+                                + " per reading", c.window().framesEncoded(), c.window().delivered(),
+                                oneDecimal(c.window().cpuMicrosPerDelivered())),
                 c.failures().isEmpty() ? "" : "; " + c.failures().size() + " failure(s)");
+    }
+
+    /** Per transport and client count: the shared stream's figures against the own streams'. */
+    private static void fanoutSummary(StringBuilder b, List<StreamCell> cells) {
+        b.append("Shared against own, same transport and client count (agent CPU per delivered reading, and frames"
+                + " encoded per delivered reading):\n\n");
+        for (StreamCell shared : cells) {
+            if (!shared.shared() || shared.window() == null) {
+                continue;
+            }
+            for (StreamCell own : cells) {
+                if (!own.shared() && own.window() != null && own.transport().equals(shared.transport())
+                        && own.clients() == shared.clients()) {
+                    b.append(String.format(Locale.ROOT, "- %s, %d clients: %s µs shared against %s µs own (x%s);"
+                                    + " %s frames encoded per delivered reading shared, %s own%n",
+                            shared.transport(), shared.clients(),
+                            oneDecimal(shared.window().cpuMicrosPerDelivered()),
+                            oneDecimal(own.window().cpuMicrosPerDelivered()),
+                            twoDecimals(shared.window().cpuMicrosPerDelivered()
+                                    / own.window().cpuMicrosPerDelivered()),
+                            threeDecimals(shared.window().encodedPerDelivered()),
+                            threeDecimals(own.window().encodedPerDelivered())));
+                }
+            }
+        }
+        b.append("\n");
     }
 
     static String oneLine(IdleCell c) {
@@ -226,6 +281,10 @@ final class ScaleMarkdown {
 
     private static String twoDecimals(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f", v) : "-";
+    }
+
+    private static String threeDecimals(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3f", v) : "-";
     }
 
     private static String millis(long ms) {

@@ -29,11 +29,12 @@ public final class ScaleReport {
     public static final String CSV = "scale.csv";
     public static final String JSON = "scale.json";
     public static final String SAMPLES = "samples.csv";
-    static final String STREAM_HEADER = "transport,clients,processes,max_sessions,connected,connect_failures,"
+    static final String STREAM_HEADER = "transport,clients,streams,processes,max_sessions,connected,connect_failures,"
             + "streams_started,stream_failures,received,expected_by_clock,lost,duplicated,reordered,"
             + "agent_delivered,agent_skipped,agent_dropped,unaccounted,ended_by_agent,closed_by_agent,"
             + "agent_rss_before_bytes,agent_rss_median_bytes,agent_rss_peak_bytes,agent_threads_median,"
-            + "agent_threads_peak,agent_cpu_pct,seconds,clean";
+            + "agent_threads_peak,agent_cpu_pct,seconds,window_frames_encoded,window_delivered,window_cpu_ns,"
+            + "encoded_per_delivered,cpu_us_per_delivered,clean";
     static final String IDLE_HEADER = "transport,sessions,processes,max_sessions,idle_timeout_ms,opened,"
             + "connect_failures,closed_by_agent,list_alone_p50_us,list_alone_p90_us,list_alone_min_us,"
             + "list_alone_max_us,list_with_p50_us,list_with_p90_us,list_with_min_us,list_with_max_us,ratio_p50,"
@@ -61,13 +62,18 @@ public final class ScaleReport {
                 w.newLine();
                 for (StreamCell c : outcome.streamCells()) {
                     ClientTotals t = c.totals();
-                    w.write(join(c.transport(), c.clients(), c.processes(), c.maxSessions(), t.connected(),
+                    AgentWindow win = c.window();
+                    w.write(join(c.transport(), c.clients(), c.shared() ? "shared" : "own", c.processes(),
+                            c.maxSessions(), t.connected(),
                             t.connectFailures(), t.streamsStarted(), t.streamFailures(), t.received(),
                             t.expectedByClock(), t.lost(), t.duplicated(), t.reordered(), t.agentDelivered(),
                             t.agentSkipped(), t.agentDropped(), t.unaccounted(), t.endedByAgent(), t.closedByAgent(),
                             c.agentBefore() == null ? Double.NaN : c.agentBefore().rssBytes(), c.rss().median(),
                             c.rss().max(), c.threads().median(), c.threads().max(), c.cpuPercent(),
-                            c.measuredSeconds(), c.clean()));
+                            c.measuredSeconds(), win == null ? "" : win.framesEncoded(),
+                            win == null ? "" : win.delivered(), win == null ? "" : win.cpuNanos(),
+                            win == null ? Double.NaN : win.encodedPerDelivered(),
+                            win == null ? Double.NaN : win.cpuMicrosPerDelivered(), c.clean()));
                     w.newLine();
                 }
             }
@@ -96,7 +102,8 @@ public final class ScaleReport {
             w.newLine();
             for (StreamCell c : outcome.streamCells()) {
                 for (ResourceSample s : c.samples()) {
-                    writeSample(w, c.transport(), ScaleMode.STREAM, c.clients(), "streaming", s);
+                    writeSample(w, c.transport(), c.shared() ? ScaleMode.FANOUT : ScaleMode.STREAM, c.clients(),
+                            c.shared() ? "streaming-shared" : "streaming", s);
                 }
             }
             for (IdleCell c : outcome.idleCells()) {
@@ -147,9 +154,11 @@ public final class ScaleReport {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("transport", c.transport());
             x.put("clients", c.clients());
+            x.put("streams", c.shared() ? "shared" : "own");
             x.put("processes", c.processes());
             x.put("maxSessions", c.maxSessions());
             x.put("connectPauseMs", c.connectPauseMillis());
+            x.put("agentWindow", c.window());
             x.put("clientTotals", c.totals());
             x.put("unaccounted", c.totals().unaccounted());
             x.put("agentRssBeforeBytes", c.agentBefore() == null ? null : c.agentBefore().rssBytes());

@@ -58,9 +58,15 @@ public final class ScaleRunner {
             TransportProvider provider = Transports.byName(transport);
             for (int clients : config.clientCounts()) {
                 if (config.mode() == ScaleMode.STREAM) {
-                    StreamCell c = streamCell(provider, clients);
+                    StreamCell c = streamCell(provider, clients, false);
                     streams.add(c);
                     log.println("  " + ScaleMarkdown.oneLine(c));
+                } else if (config.mode() == ScaleMode.FANOUT) {
+                    for (boolean shared : new boolean[] {false, true}) {
+                        StreamCell c = streamCell(provider, clients, shared);
+                        streams.add(c);
+                        log.println("  " + ScaleMarkdown.oneLine(c));
+                    }
                 } else {
                     IdleCell c = idleCell(provider, clients);
                     idles.add(c);
@@ -72,8 +78,16 @@ public final class ScaleRunner {
         return new Outcome(streams, idles);
     }
 
-    private StreamCell streamCell(TransportProvider provider, int clients) throws IOException, InterruptedException {
+    /**
+     * A streaming cell. In stream mode client i streams DUMMY_(i mod dummy sensors) on a stream of its
+     * own; in fan-out mode every client streams DUMMY_0, on its own stream or (shared) on the agent's
+     * one shared stream.
+     */
+    private StreamCell streamCell(TransportProvider provider, int clients, boolean shared)
+            throws IOException, InterruptedException {
         String t = provider.name();
+        boolean fanout = config.mode() == ScaleMode.FANOUT;
+        String cell = fanout ? (shared ? "fanout-shared-" : "fanout-own-") + clients : "stream-" + clients;
         int processes = config.processesFor(clients);
         int maxSessions = maxSessions(clients);
         long pause = config.connectPauseMillis(processes);
@@ -81,32 +95,42 @@ public final class ScaleRunner {
         ResourceSample before = null;
         List<ResourceSample> samples = List.of();
         double seconds = 0;
+        AgentWindow window = null;
         Processes procs = null;
-        log.printf(Locale.ROOT, "%s, %d streaming clients in %d processes: starting the agent%n", t, clients,
-                processes);
+        log.printf(Locale.ROOT, "%s, %d streaming clients (%s) in %d processes: starting the agent%n", t, clients,
+                fanout ? (shared ? "one shared stream of DUMMY_0" : "each its own stream of DUMMY_0")
+                        : "streams of their own", processes);
         try (ServerProcess agent = ServerProcess.start(agentArgs(t, maxSessions, null),
-                config.out().resolve("agent-" + t + "-stream-" + clients + ".log"))) {
+                config.out().resolve("agent-" + t + "-" + cell + ".log"))) {
             warmUp(provider, agent.port());
             before = readOnce(agent.pid());
-            procs = Processes.start(this, provider, agent.port(), ScaleMode.STREAM, clients, processes, pause,
-                    "stream-" + clients, failures);
+            procs = Processes.start(this, provider, agent.port(), shared ? ScaleMode.FANOUT : ScaleMode.STREAM,
+                    clients, fanout ? 1 : config.dummySensors(), processes, pause, cell, failures);
             procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(clients, processes, pause));
             procs.sendAll("start");
             procs.awaitAll(ProcessReport.STARTED, phaseDeadline(clients, processes));
             ResourceSampler sampler = new ResourceSampler(agent.pid());
             sampler.start();
             long t0 = System.nanoTime();
+            ProcStat cpu = new ProcStat(agent.pid());
+            ServerProcess.StreamCounts counts0 = agent.streamCounts();
+            ProcStat.Reading cpu0 = cpu.read();
             Thread.sleep(config.duration().toMillis());
+            ServerProcess.StreamCounts counts1 = agent.streamCounts();
+            ProcStat.Reading cpu1 = cpu.read();
             samples = sampler.stop();
             seconds = (System.nanoTime() - t0) / 1e9;
+            window = new AgentWindow(counts1.framesEncoded() - counts0.framesEncoded(),
+                    counts1.delivered() - counts0.delivered(), cpu1.cpuNanos() - cpu0.cpuNanos(),
+                    cpu1.wallNanos() - cpu0.wallNanos());
             stopClients(procs, agent, phaseDeadline(clients, processes), failures);
         } catch (IOException e) {
             failures.add(e.getMessage());
         } finally {
             closeClients(procs);
         }
-        return new StreamCell(t, clients, processes, maxSessions, pause, before, samples, seconds, totals(procs),
-                failures);
+        return new StreamCell(t, clients, processes, maxSessions, pause, shared, before, samples, seconds, window,
+                totals(procs), failures);
     }
 
     private IdleCell idleCell(TransportProvider provider, int sessions) throws IOException, InterruptedException {
@@ -136,8 +160,8 @@ public final class ScaleRunner {
             heapBefore = liveHeap(agent.pid(), failures);
             log.printf(Locale.ROOT, "  the agent alone: list p50 %.0f us; opening the idle sessions%n",
                     listBefore.p50Micros());
-            procs = Processes.start(this, provider, agent.port(), ScaleMode.IDLE, sessions, processes, pause,
-                    "idle-" + sessions, failures);
+            procs = Processes.start(this, provider, agent.port(), ScaleMode.IDLE, sessions, config.dummySensors(),
+                    processes, pause, "idle-" + sessions, failures);
             procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(sessions, processes, pause));
             long held = System.nanoTime();
             sampler = new ResourceSampler(agent.pid());

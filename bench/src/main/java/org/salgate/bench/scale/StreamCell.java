@@ -7,19 +7,21 @@ import org.salgate.bench.sample.ResourceSample;
 import org.salgate.bench.sample.ResourceSampler;
 
 /**
- * One stream-mode cell: {@code clients} clients on one transport, spread over {@code processes}
- * client processes, each streaming one dummy sensor.
+ * One streaming cell: {@code clients} clients on one transport, spread over {@code processes}
+ * client processes, each streaming one dummy sensor, on a stream of its own or all on one shared one.
  *
+ * @param shared whether the clients joined one shared stream (fan-out mode) rather than each its own
  * @param maxSessions the agent's {@code --max-sessions} in this cell
  * @param connectPauseMillis each process's pause between two of its connects
  * @param agentBefore the agent after its warm-up, before any client connected (null if unread)
  * @param samples the agent, sampled while every stream ran
  * @param measuredSeconds how long all the streams ran together
+ * @param window the agent's counters and CPU over that time (null when it did not answer)
  * @param failures what went wrong besides the counts (a process that died, an agent that did not start)
  */
 public record StreamCell(String transport, int clients, int processes, int maxSessions, long connectPauseMillis,
-                         ResourceSample agentBefore, List<ResourceSample> samples, double measuredSeconds,
-                         ClientTotals totals, List<String> failures) {
+                         boolean shared, ResourceSample agentBefore, List<ResourceSample> samples,
+                         double measuredSeconds, AgentWindow window, ClientTotals totals, List<String> failures) {
 
     public StreamCell {
         samples = List.copyOf(samples);
@@ -43,7 +45,7 @@ public record StreamCell(String transport, int clients, int processes, int maxSe
 
     /** Whether every client connected and streamed, and no reading was lost, duplicated or reordered. */
     public boolean clean() {
-        return failures.isEmpty() && totals.connectFailures() == 0 && totals.connected() == clients
+        return failures.isEmpty() && window != null && totals.connectFailures() == 0 && totals.connected() == clients
                 && totals.streamsStarted() == clients && totals.streamFailures() == 0 && totals.lost() == 0
                 && totals.duplicated() == 0 && totals.reordered() == 0 && totals.unaccounted() == 0
                 && totals.endedByAgent() == 0 && totals.closedByAgent() == 0 && totals.received() > 0;

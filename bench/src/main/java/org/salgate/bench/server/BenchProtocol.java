@@ -24,6 +24,13 @@ public final class BenchProtocol {
     public static final int WRITE_HIGH_WATER_BYTES = 256 * 1024;
     public static final int WRITE_LOW_WATER_BYTES = 128 * 1024;
 
+    /**
+     * The order (a line on an agent server's stdin) asking for its stream counters, and the start of
+     * its answer on stdout: {@code STREAM_COUNTS <frames encoded> <readings delivered>}.
+     */
+    public static final String STREAM_COUNTS_ORDER = "stream-counts";
+    public static final String STREAM_COUNTS = "STREAM_COUNTS";
+
     /** The line a server process prints on stdout once it listens, followed by its port. */
     public static final String LISTENING = "LISTENING";
 

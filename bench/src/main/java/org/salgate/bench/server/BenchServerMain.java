@@ -23,7 +23,9 @@ import org.salgate.transport.Transports;
  * by {@link ObjectEchoHandler}), {@code agent <name> [dummySensors] [--max-sessions N] [--idle-timeout-ms MS]}
  * (the real agent, its session limits set where given) or {@code raw} (the framework-free
  * socket ceiling). Binds 127.0.0.1 on a free port, prints {@code LISTENING <port>} on stdout, and
- * runs until its stdin closes or reads {@code stop}, so that it never outlives the bench.
+ * runs until its stdin closes or reads {@code stop}, so that it never outlives the bench. An agent
+ * server answers {@value BenchProtocol#STREAM_COUNTS_ORDER} on stdin with its stream counters
+ * (see {@link BenchProtocol#STREAM_COUNTS}).
  */
 public final class BenchServerMain {
 
@@ -39,7 +41,7 @@ public final class BenchServerMain {
     public static void main(String[] args) {
         try {
             AutoCloseable server = start(args);
-            waitForStop();
+            waitForStop(server);
             server.close();
             System.exit(0);
         } catch (IllegalArgumentException e) {
@@ -123,12 +125,20 @@ public final class BenchServerMain {
         System.out.flush();
     }
 
-    private static void waitForStop() throws IOException {
+    private static void waitForStop(AutoCloseable server) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
-            if (line.trim().equals("stop")) {
+            String order = line.trim();
+            if (order.equals("stop")) {
                 return;
+            }
+            if (order.equals(BenchProtocol.STREAM_COUNTS_ORDER)) {
+                System.out.println(server instanceof org.salgate.agent.Agent agent
+                        ? BenchProtocol.STREAM_COUNTS + " " + agent.streamFramesEncoded() + " "
+                                + agent.streamTotals().delivered()
+                        : BenchProtocol.STREAM_COUNTS + " none");
+                System.out.flush();
             }
         }
     }

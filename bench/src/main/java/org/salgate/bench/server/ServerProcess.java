@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,8 +29,13 @@ public final class ServerProcess implements AutoCloseable {
     private final String description;
 
     private final Thread killOnExit;
+    private final BlockingQueue<String> answers;
 
-    private ServerProcess(Process process, int port, String description) {
+    /** An agent server's stream counters at one moment: frames it encoded and readings it delivered so far. */
+    public record StreamCounts(long framesEncoded, long delivered) {}
+
+    private ServerProcess(Process process, int port, String description, BlockingQueue<String> answers) {
+        this.answers = answers;
         this.process = process;
         this.port = port;
         this.description = description;
@@ -56,6 +63,7 @@ public final class ServerProcess implements AutoCloseable {
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         int[] port = {-1};
+        BlockingQueue<String> answers = new LinkedBlockingQueue<>();
         Thread waiter = new Thread(() -> {
             try {
                 String line;
@@ -65,6 +73,8 @@ public final class ServerProcess implements AutoCloseable {
                             port[0] = Integer.parseInt(line.substring(BenchProtocol.LISTENING.length() + 1).trim());
                             port.notifyAll();
                         }
+                    } else if (line.startsWith(BenchProtocol.STREAM_COUNTS + " ")) {
+                        answers.add(line);
                     }
                 }
             } catch (IOException | NumberFormatException e) {
@@ -89,7 +99,7 @@ public final class ServerProcess implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException("the server '" + description + "' did not start listening; see " + log);
         }
-        return new ServerProcess(p, port[0], description);
+        return new ServerProcess(p, port[0], description, answers);
     }
 
     /** The {@code java} of this JVM, for the child JVMs the bench starts. */
@@ -108,6 +118,31 @@ public final class ServerProcess implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /**
+     * Asks an agent server for its stream counters (through its stdin) and waits up to 10 s for them.
+     *
+     * @throws IOException if it does not answer, or is not an agent
+     */
+    public StreamCounts streamCounts() throws IOException {
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write((BenchProtocol.STREAM_COUNTS_ORDER + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            String line = answers.poll(10, TimeUnit.SECONDS);
+            if (line == null) {
+                throw new IOException("the server '" + description + "' did not give its stream counts within 10 s");
+            }
+            String[] f = line.split(" ");
+            if (f.length != 3) {
+                throw new IOException("the server '" + description + "' has no stream counts: " + line);
+            }
+            return new StreamCounts(Long.parseLong(f[1]), Long.parseLong(f[2]));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while asking for the stream counts");
+        }
     }
 
     /** Asks the server to stop (closes its stdin), then kills it if it has not exited within 10 s. */

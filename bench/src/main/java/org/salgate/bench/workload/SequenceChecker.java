@@ -4,7 +4,8 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Checks the sequence numbers of one stream (from 0, no gaps): counts lost, duplicated and
+ * Checks the sequence numbers of one stream (from 0, or from the first one seen for a stream joined
+ * late, such as a shared one; no gaps): counts lost, duplicated and
  * out-of-order messages. A late message that fills a gap counts as reordered, not lost. Remembers
  * at most {@value #MAX_TRACKED_GAPS} missing numbers; gaps beyond that count as lost for good.
  * Not thread-safe: one stream is delivered on one thread at a time.
@@ -14,7 +15,19 @@ public final class SequenceChecker {
     static final int MAX_TRACKED_GAPS = 100_000;
 
     private final Set<Long> missing = new HashSet<>();
+    private final boolean fromFirstSeen;
+    private boolean seenAny;
     private long next;
+
+    /** A checker of a stream numbered from 0. */
+    public SequenceChecker() {
+        this(false);
+    }
+
+    /** @param fromFirstSeen whether the numbers start at the first one seen (a stream joined late) rather than 0 */
+    public SequenceChecker(boolean fromFirstSeen) {
+        this.fromFirstSeen = fromFirstSeen;
+    }
     private long received;
     private long lost;
     private long duplicated;
@@ -22,6 +35,10 @@ public final class SequenceChecker {
 
     public void accept(long seq) {
         received++;
+        if (fromFirstSeen && !seenAny) {
+            next = seq;
+        }
+        seenAny = true;
         if (seq == next) {
             next++;
         } else if (seq > next) {

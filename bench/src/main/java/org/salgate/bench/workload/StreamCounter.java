@@ -9,12 +9,22 @@ import org.salgate.wire.StreamCounts;
  */
 public final class StreamCounter {
 
-    private final SequenceChecker sequence = new SequenceChecker();
+    private final SequenceChecker sequence;
     private volatile boolean measuring;
     private volatile long messages;
     private volatile long bytes;
     private volatile String endedByServer;
     private volatile StreamCounts serverCounts;
+
+    /** A counter of a stream numbered from 0. */
+    public StreamCounter() {
+        this(false);
+    }
+
+    /** @param joinedLate whether the stream's numbers start where it was joined (a shared stream) rather than 0 */
+    public StreamCounter(boolean joinedLate) {
+        this.sequence = new SequenceChecker(joinedLate);
+    }
 
     /** One message arrived. */
     public void onMessage(long seq, int payloadBytes) {

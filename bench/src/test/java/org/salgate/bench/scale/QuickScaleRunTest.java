@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,16 +20,26 @@ class QuickScaleRunTest {
 
     /** The one data row of a scale.csv, by column name. */
     private static Map<String, String> row(Path dir) throws Exception {
+        List<Map<String, String>> rows = rows(dir, 1);
+        return rows.get(0);
+    }
+
+    /** The {@code n} data rows of a scale.csv, each by column name. */
+    private static List<Map<String, String>> rows(Path dir, int n) throws Exception {
         List<String> lines = Files.readAllLines(dir.resolve(ScaleReport.CSV));
-        assertEquals(2, lines.size(), "one header and one cell: " + lines);
+        assertEquals(n + 1, lines.size(), "one header and " + n + " cells: " + lines);
         String[] names = lines.get(0).split(",");
-        String[] values = lines.get(1).split(",", -1);
-        assertEquals(names.length, values.length, lines.toString());
-        Map<String, String> m = new HashMap<>();
-        for (int i = 0; i < names.length; i++) {
-            m.put(names[i], values[i]);
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] values = line.split(",", -1);
+            assertEquals(names.length, values.length, lines.toString());
+            Map<String, String> m = new HashMap<>();
+            for (int i = 0; i < names.length; i++) {
+                m.put(names[i], values[i]);
+            }
+            rows.add(m);
         }
-        return m;
+        return rows;
     }
 
     private static double num(Map<String, String> row, String column) {
@@ -65,6 +76,37 @@ class QuickScaleRunTest {
         assertTrue(md.contains("process i mod N"), md);
         assertTrue(md.contains("sharing its cores"), md);
         assertTrue(Files.readString(out.resolve(ScaleReport.JSON)).contains("\"clean\" : true"));
+    }
+
+    @Test
+    @Timeout(240)
+    void tenClientsOnOneSharedStreamGetEveryReadingEncodedOnceForAll(@TempDir Path out) throws Exception {
+        int code = BenchCommand.commandLine().execute("scale", "--mode", "fanout", "--transports", "netty",
+                "--clients", "10", "--client-processes", "2", "--duration", "1s", "--interval-ms", "50",
+                "--warmup", "0s", "--out", out.toString());
+
+        String md = Files.readString(out.resolve(ScaleReport.MARKDOWN));
+        assertEquals(0, code, md);
+        List<Map<String, String>> rows = rows(out, 2);
+        Map<String, String> own = rows.get(0);
+        Map<String, String> shared = rows.get(1);
+        assertEquals("own", own.get("streams"));
+        assertEquals("shared", shared.get("streams"));
+        for (Map<String, String> r : rows) {
+            assertEquals("10", r.get("streams_started"), r.toString());
+            assertEquals("0", r.get("lost"), r.toString());
+            assertEquals("0", r.get("duplicated"), r.toString());
+            assertEquals("0", r.get("reordered"), r.toString());
+            assertEquals("0", r.get("unaccounted"), r.toString());
+            assertEquals("true", r.get("clean"), r.toString());
+            assertTrue(num(r, "window_delivered") >= 10 * 10, r.toString());
+            assertTrue(num(r, "cpu_us_per_delivered") > 0, r.toString());
+        }
+        // own streams: a frame encoded per reading delivered (give or take the window's edges)
+        assertTrue(num(own, "encoded_per_delivered") > 0.9, own.toString());
+        // one shared stream: a frame encoded per reading taken, for all ten clients
+        assertTrue(num(shared, "encoded_per_delivered") < 0.15, shared.toString());
+        assertTrue(md.contains("Shared against own"), md);
     }
 
     @Test
