@@ -58,6 +58,8 @@ def main():
     parser.add_argument("--command", default="read", help="command to stream (default: read)")
     parser.add_argument("--count", type=int, default=5, help="readings to print (default: 5)")
     parser.add_argument("--interval-ms", type=int, default=10, help="stream interval (default: 10)")
+    parser.add_argument("--shared", action="store_true",
+                        help="join the agent's shared stream of the command and interval (interval above 0)")
     parser.add_argument("--token", default="", help="bearer token sent as the call's credentials")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per call (default: 20)")
     parser.add_argument("--proto-dir", default=str(pathlib.Path(__file__).resolve().parent))
@@ -75,7 +77,7 @@ def main():
                 print("%d sensors" % len(sensors))
 
                 stream = sal.StreamSensor(wire.SetupStream(sensor_id=options.sensor, command_id=options.command,
-                                                           interval_ms=options.interval_ms),
+                                                           interval_ms=options.interval_ms, shared=options.shared),
                                           timeout=options.timeout, metadata=metadata)
                 printed = 0
                 for reading in stream:

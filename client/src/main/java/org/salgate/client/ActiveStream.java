@@ -21,6 +21,7 @@ final class ActiveStream implements SensorStream {
 
     private final long id;
     private final SlowConsumerPolicy policy;
+    private final boolean shared;
     private final StreamListener listener;
     private final CompletableFuture<StreamCounts> counts = new CompletableFuture<>();
     private final ClientConnection connection;
@@ -28,14 +29,24 @@ final class ActiveStream implements SensorStream {
     private final AtomicReference<CompletableFuture<Void>> stopping = new AtomicReference<>();
     /** Only touched on the transport's delivering thread: the first listener failure is logged in full. */
     private long listenerFailures;
-    /** Only touched on the delivering thread: the next sequence number expected, readings seen and missed. */
+    /**
+     * Only touched on the delivering thread: the next sequence number expected (-1 until the first
+     * reading of a shared stream, which starts wherever the shared stream is), readings seen and missed.
+     */
     private long expected;
     private volatile long received;
     private volatile long missed;
 
-    ActiveStream(long id, SlowConsumerPolicy policy, StreamListener listener, ClientConnection connection) {
+    /**
+     * @param shared whether the stream is the agent's shared stream, whose first reading here is the
+     *     one the shared stream is at when this client joins: no gap is counted before it
+     */
+    ActiveStream(long id, SlowConsumerPolicy policy, boolean shared, StreamListener listener,
+                 ClientConnection connection) {
         this.id = id;
         this.policy = policy;
+        this.shared = shared;
+        this.expected = shared ? -1 : 0;
         this.listener = listener;
         this.connection = connection;
     }
@@ -48,6 +59,11 @@ final class ActiveStream implements SensorStream {
     @Override
     public SlowConsumerPolicy policy() {
         return policy;
+    }
+
+    @Override
+    public boolean shared() {
+        return shared;
     }
 
     @Override
@@ -64,7 +80,7 @@ final class ActiveStream implements SensorStream {
             return;
         }
         received++;
-        if (reading.sequence() > expected) {
+        if (expected >= 0 && reading.sequence() > expected) {
             gap(reading.sequence() - expected, reading.sequence());
         }
         expected = reading.sequence() + 1;
@@ -81,8 +97,9 @@ final class ActiveStream implements SensorStream {
 
     private void gap(long lost, long next) {
         if (missed == 0) {
-            LOG.info("stream {} lost {} readings before sequence {}: the agent dropped the oldest while this client "
-                    + "was not reading (policy {}); further gaps are logged at debug", id, lost, next, policy);
+            LOG.info("stream {} lost {} readings before sequence {}: {} while this client was not reading "
+                    + "(policy {}); further gaps are logged at debug", id, lost, next,
+                    shared ? "the shared stream went on" : "the agent dropped the oldest", policy);
         } else {
             LOG.debug("stream {} lost {} readings before sequence {}", id, lost, next);
         }

@@ -184,8 +184,9 @@ final class ClientConnection implements ClientHandler {
     }
 
     /** Registers a stream the agent set up, then starts it: no frame can arrive before its listener is known. */
-    CompletableFuture<SensorStream> start(long streamId, SlowConsumerPolicy policy, StreamListener listener) {
-        ActiveStream stream = new ActiveStream(streamId, policy, listener, this);
+    CompletableFuture<SensorStream> start(long streamId, SlowConsumerPolicy policy, boolean shared,
+                                          StreamListener listener) {
+        ActiveStream stream = new ActiveStream(streamId, policy, shared, listener, this);
         ActiveStream previous = streams.put(streamId, stream);
         if (previous != null) {
             LOG.warn("the agent at {} reused stream id {}; the older stream is ended", address, streamId);

@@ -16,9 +16,13 @@ public interface PendingStream {
     /** The slow-consumer policy the agent applies to it: the one asked for, or the agent's default. */
     SlowConsumerPolicy policy();
 
+    /** Whether it was set up as the agent's shared stream of its command (joined on {@link #start}). */
+    boolean shared();
+
     /**
      * Starts the stream. The listener is registered before the agent is asked, so it gets every
-     * reading from sequence 0, in order, on the transport's thread.
+     * reading from sequence 0 (of a shared stream: from the reading the shared stream takes next), in
+     * order, on the transport's thread.
      *
      * @return the started stream; fails with {@link IllegalStateException} when this stream was
      *     started or cancelled before

@@ -137,8 +137,9 @@ public final class SalClient implements AutoCloseable {
     }
 
     /**
-     * Sets up a stream of a command's readings and starts it. The listener is registered before the
-     * stream starts, so it gets every reading from sequence 0, in order, on the transport's thread.
+     * Sets up a stream of this client's own of a command's readings and starts it. The listener is
+     * registered before the stream starts, so it gets every reading from sequence 0, in order, on the
+     * transport's thread.
      *
      * @param args the command's arguments; null for none
      * @param intervalMs the interval between readings; 0 for as fast as this client takes them
@@ -158,9 +159,29 @@ public final class SalClient implements AutoCloseable {
     public CompletableFuture<SensorStream> stream(String sensorId, String commandId, Map<String, String> args,
                                                   long intervalMs, SlowConsumerPolicy policy,
                                                   StreamListener listener) {
+        return stream(sensorId, commandId, args, intervalMs, policy, false, listener);
+    }
+
+    /**
+     * As {@link #stream(String, String, Map, long, SlowConsumerPolicy, StreamListener)}, and with
+     * {@code shared} true joins the agent's one shared stream of this command, with these arguments,
+     * at this interval, rather than a stream of this client's own: the agent reads the sensor once per
+     * interval and encodes each reading once for all its subscribers. Every subscriber sees the shared
+     * stream's id and sequence numbers, so the listener's first reading is the one the shared stream
+     * takes next (its sequence need not be 0, and no gap is reported before it); a reading this client
+     * missed afterwards (not reading, whatever its policy) is a gap ({@link StreamListener#onGap}).
+     * The policy and the counts are this client's own, and {@link SensorStream#stop()} takes only
+     * this client out. The agent refuses a shared stream at interval 0 (INVALID_ARGUMENT) and a
+     * second join of the same shared stream on one connection (CONFLICT).
+     *
+     * @param shared whether to join the agent's shared stream rather than set up one of this client's own
+     */
+    public CompletableFuture<SensorStream> stream(String sensorId, String commandId, Map<String, String> args,
+                                                  long intervalMs, SlowConsumerPolicy policy, boolean shared,
+                                                  StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
         // StartStream is sent off the transport's thread, where some transports must not block.
-        return setupStream(sensorId, commandId, args, intervalMs, policy)
+        return setupStream(sensorId, commandId, args, intervalMs, policy, shared)
                 .thenComposeAsync(pending -> pending.start(listener), ClientThreads.sends());
     }
 
@@ -185,9 +206,21 @@ public final class SalClient implements AutoCloseable {
      */
     public CompletableFuture<PendingStream> setupStream(String sensorId, String commandId, Map<String, String> args,
                                                         long intervalMs, SlowConsumerPolicy policy) {
-        Call.SetupStream setup = new Call.SetupStream(sensorId, commandId, copy(args), intervalMs, policy);
+        return setupStream(sensorId, commandId, args, intervalMs, policy, false);
+    }
+
+    /**
+     * As {@link #setupStream(String, String, Map, long, SlowConsumerPolicy)}, and with {@code shared}
+     * true sets up this client's place in the agent's shared stream of this command, as
+     * {@link #stream(String, String, Map, long, SlowConsumerPolicy, boolean, StreamListener)} tells.
+     *
+     * @param shared whether to join the agent's shared stream rather than set up one of this client's own
+     */
+    public CompletableFuture<PendingStream> setupStream(String sensorId, String commandId, Map<String, String> args,
+                                                        long intervalMs, SlowConsumerPolicy policy, boolean shared) {
+        Call.SetupStream setup = new Call.SetupStream(sensorId, commandId, copy(args), intervalMs, policy, shared);
         return call(setup, Result.StreamHandle.class)
-                .thenApply(handle -> new SetUpStream(handle.streamId(), handle.policy(), connection));
+                .thenApply(handle -> new SetUpStream(handle.streamId(), handle.policy(), shared, connection));
     }
 
     // ---- platform configuration

@@ -20,6 +20,13 @@ public interface SensorStream {
     SlowConsumerPolicy policy();
 
     /**
+     * Whether this is the agent's shared stream of its command, which other clients may be taking
+     * too ({@link SalClient#stream(String, String, java.util.Map, long, SlowConsumerPolicy, boolean,
+     * StreamListener)}): then {@link #stop()} takes only this client out of it.
+     */
+    boolean shared();
+
+    /**
      * Completes when the stream is over (stopped, ended by the agent, or its connection closed) with
      * what became of its readings, as {@link StreamListener#onEnded(String, StreamCounts)} gets them.
      */

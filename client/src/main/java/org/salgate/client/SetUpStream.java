@@ -13,12 +13,14 @@ final class SetUpStream implements PendingStream {
 
     private final long id;
     private final SlowConsumerPolicy policy;
+    private final boolean shared;
     private final ClientConnection connection;
     private final AtomicBoolean used = new AtomicBoolean();
 
-    SetUpStream(long id, SlowConsumerPolicy policy, ClientConnection connection) {
+    SetUpStream(long id, SlowConsumerPolicy policy, boolean shared, ClientConnection connection) {
         this.id = id;
         this.policy = policy;
+        this.shared = shared;
         this.connection = connection;
     }
 
@@ -33,12 +35,17 @@ final class SetUpStream implements PendingStream {
     }
 
     @Override
+    public boolean shared() {
+        return shared;
+    }
+
+    @Override
     public CompletableFuture<SensorStream> start(StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
         if (!used.compareAndSet(false, true)) {
             return CompletableFuture.failedFuture(usedAlready());
         }
-        return connection.start(id, policy, listener);
+        return connection.start(id, policy, shared, listener);
     }
 
     @Override
@@ -63,6 +70,6 @@ final class SetUpStream implements PendingStream {
 
     @Override
     public String toString() {
-        return "PendingStream[" + id + "]";
+        return "PendingStream[" + id + (shared ? ", shared" : "") + "]";
     }
 }

@@ -12,15 +12,17 @@ import org.salgate.wire.StreamCounts;
 public interface StreamListener {
 
     /**
-     * The next reading of the stream. Sequence numbers count from 0; they jump only where the agent
-     * dropped readings for this client under the drop-oldest policy, and {@link #onGap} tells of
-     * each jump before the reading after it.
+     * The next reading of the stream. Sequence numbers count from 0 (a shared stream's from wherever
+     * the shared stream was when this client joined); they jump only where this client lost readings
+     * (the drop-oldest policy, or any reading of a shared stream it was not taking), and
+     * {@link #onGap} tells of each jump before the reading after it.
      */
     void onReading(Reading reading);
 
     /**
      * Readings were lost before the next one: the agent dropped the oldest while this client was not
-     * reading (policy drop-oldest). The client library also logs the first gap of a stream.
+     * reading (policy drop-oldest), or, on a shared stream, went on without this client while it was
+     * not reading. The client library also logs the first gap of a stream.
      *
      * @param missed how many readings are missing
      * @param nextSequence the sequence number of the reading that follows the gap

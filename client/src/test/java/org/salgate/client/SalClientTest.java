@@ -44,7 +44,9 @@ import org.salgate.wire.Reading;
 import org.salgate.wire.Result;
 import org.salgate.wire.SensorInfo;
 import org.salgate.wire.SensorState;
+import org.salgate.wire.SlowConsumerPolicy;
 import org.salgate.wire.StreamData;
+import org.salgate.wire.StreamCounts;
 import org.salgate.wire.StreamEnded;
 import org.salgate.wire.Value;
 
@@ -331,6 +333,103 @@ class SalClientTest {
         awaitTrue(() -> client.unknownStreamFrames() == 1);
         assertEquals(1, readings.size());
         assertEquals(1, ended.size(), "onEnded is called once");
+    }
+
+    /** A listener that records the sequences it gets and the gaps it is told of, as "missed@next". */
+    private static final class SequenceRecorder implements StreamListener {
+        final List<Long> sequences = new CopyOnWriteArrayList<>();
+        final List<String> gaps = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onReading(Reading reading) {
+            sequences.add(reading.sequence());
+        }
+
+        @Override
+        public void onGap(long missed, long nextSequence) {
+            gaps.add(missed + "@" + nextSequence);
+        }
+    }
+
+    @Test
+    void aSharedStreamAsksTheAgentToJoinItsSharedStreamAndSaysSo() throws Exception {
+        connect();
+        PendingStream pending = await(client.setupStream("DUMMY_0", "read", Map.of("a", "b"), 100,
+                SlowConsumerPolicy.DROP_OLDEST, true));
+        assertEquals(new Call.SetupStream("DUMMY_0", "read", Map.of("a", "b"), 100, SlowConsumerPolicy.DROP_OLDEST,
+                true), agent.expectCall(Call.SetupStream.class));
+        assertTrue(pending.shared());
+        SensorStream stream = await(pending.start(r -> { }));
+        assertTrue(stream.shared());
+        assertEquals(SlowConsumerPolicy.DROP_OLDEST, stream.policy());
+        assertEquals(new Call.StartStream(stream.id()), agent.nextCall());
+
+        SensorStream own = await(client.stream("DUMMY_0", "read", null, 100, r -> { }));
+        assertFalse(agent.expectCall(Call.SetupStream.class).shared(), "the older overloads ask for a stream of one's own");
+        assertFalse(own.shared());
+    }
+
+    @Test
+    void aSharedStreamsFirstReadingPastZeroIsNoGapButLaterJumpsAre() throws Exception {
+        agent.sharedStreamsAt(500).framesOnStart(3);
+        connect();
+        SequenceRecorder listener = new SequenceRecorder();
+        SensorStream stream = await(client.stream("DUMMY_0", "read", null, 100, null, true, listener));
+        awaitTrue(() -> listener.sequences.size() == 3);
+        assertEquals(List.of(500L, 501L, 502L), listener.sequences);
+        assertEquals(List.of(), listener.gaps, "readings before this client joined are not lost readings");
+
+        agent.push(new StreamData(stream.id(), FakeAgent.reading("DUMMY_0", 505)));
+        awaitTrue(() -> listener.sequences.size() == 4);
+        assertEquals(List.of("2@505"), listener.gaps);
+        await(stream.stop());
+        assertEquals(new StreamCounts(4, 0, 2), await(stream.counts()), "what this client saw: 4 taken, 2 missed");
+    }
+
+    @Test
+    void anOwnStreamWhoseFirstReadingIsPastZeroReportsTheGap() throws Exception {
+        connect();
+        SequenceRecorder listener = new SequenceRecorder();
+        SensorStream stream = await(client.stream("DUMMY_0", "read", null, 100, listener));
+        agent.push(new StreamData(stream.id(), FakeAgent.reading("DUMMY_0", 3)));
+        awaitTrue(() -> listener.sequences.size() == 1);
+        assertEquals(List.of("3@3"), listener.gaps);
+    }
+
+    @Test
+    void clientsJoiningTheSameSharedStreamGetItsOneIdAndADifferentIntervalIsAnotherStream() throws Exception {
+        connect();
+        try (SalClient other = builder().connect()) {
+            SensorStream mine = await(client.stream("DUMMY_0", "read", Map.of("a", "b"), 100, null, true, r -> { }));
+            SensorStream theirs = await(other.stream("DUMMY_0", "read", Map.of("a", "b"), 100, null, true, r -> { }));
+            SensorStream slower = await(other.stream("DUMMY_0", "read", Map.of("a", "b"), 200, null, true, r -> { }));
+            assertEquals(mine.id(), theirs.id());
+            assertFalse(slower.id() == mine.id(), "another interval is another shared stream");
+        }
+    }
+
+    @Test
+    void aSecondJoinOnOneConnectionIsRefusedAndTheFirstKeepsItsReadings() throws Exception {
+        connect();
+        SequenceRecorder listener = new SequenceRecorder();
+        SensorStream first = await(client.stream("DUMMY_0", "read", null, 100, null, true, listener));
+        SalException refused = assertInstanceOf(SalException.class,
+                failure(client.stream("DUMMY_0", "read", null, 100, null, true, r -> { })));
+        assertEquals(ErrorCode.CONFLICT, refused.code());
+
+        agent.push(new StreamData(first.id(), FakeAgent.reading("DUMMY_0", 7)));
+        awaitTrue(() -> listener.sequences.size() == 1);
+        assertFalse(first.counts().isDone(), "the refused join must not end the stream this client takes");
+    }
+
+    @Test
+    void aSharedStreamAtIntervalZeroIsRefusedInTheAgentsWords() throws Exception {
+        connect();
+        SalException refused = assertInstanceOf(SalException.class,
+                failure(client.stream("DUMMY_0", "read", null, 0, null, true, r -> { })));
+        assertEquals(ErrorCode.INVALID_ARGUMENT, refused.code());
+        assertTrue(refused.getMessage().contains("interval"), refused.getMessage());
+        assertEquals(0, agent.expectCall(Call.SetupStream.class).intervalMs());
     }
 
     @Test

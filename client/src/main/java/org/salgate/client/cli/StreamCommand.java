@@ -41,6 +41,12 @@ final class StreamCommand extends BaseCommand {
             + "or disconnect (default: the agent's).")
     SlowConsumerPolicy policy;
 
+    @Option(names = "--shared", description = {"Join the agent's one shared stream of this command, arguments and "
+            + "interval, which it reads and encodes once for all its subscribers, instead of a stream of this "
+            + "client's own.", "Sequence numbers are the shared stream's: the first need not be 0. "
+            + "Needs an --interval above 0."})
+    boolean shared;
+
     @Override
     void prepare() {
         if (intervalMs < 0) {
@@ -87,8 +93,8 @@ final class StreamCommand extends BaseCommand {
 
             @Override
             public void onGap(long missed, long nextSequence) {
-                out.println("# " + missed + " readings dropped by the agent before #" + nextSequence
-                        + " (this client was not reading)");
+                out.println("# " + missed + (shared ? " readings of the shared stream missed before #"
+                        : " readings dropped by the agent before #") + nextSequence + " (this client was not reading)");
                 out.flush();
             }
 
@@ -98,7 +104,7 @@ final class StreamCommand extends BaseCommand {
                 endedByAgent.complete(reason);
             }
         };
-        SensorStream stream = await(client.stream(call.sensor, call.command, call.args, intervalMs, policy, listener));
+        SensorStream stream = await(client.stream(call.sensor, call.command, call.args, intervalMs, policy, shared, listener));
         Interruptible onCtrlC = new Interruptible(() -> {
             interrupted.set(true);
             stopQuietly(stream);

@@ -1,6 +1,7 @@
 package org.salgate.client.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -225,6 +226,37 @@ class ClientMainTest extends CliFixture {
         assertTrue(lines.get(2).startsWith("#5  "), lines.get(2));
         assertEquals("# delivered 2, skipped 0, dropped 4 (readings lost while this client was not reading)",
                 lines.get(3));
+    }
+
+    @Test
+    void streamSharedJoinsTheSharedStreamAndPrintsItsSequencesWithoutAGapBeforeTheFirst() throws Exception {
+        agent.sharedStreamsAt(40).framesOnStart(2);
+        Run r = run("stream", "DUMMY_0", "--shared", "--interval", "100", "--count", "2");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        agent.expectCall(Call.ListCommands.class);
+        Call.SetupStream setup = agent.expectCall(Call.SetupStream.class);
+        assertTrue(setup.shared(), setup.toString());
+        assertEquals(100, setup.intervalMs());
+        List<String> lines = r.outLines();
+        assertEquals(2, lines.size(), r.out());
+        assertTrue(lines.get(0).startsWith("#40  42.5  OK  "), lines.get(0));
+        assertTrue(lines.get(1).startsWith("#41  42.5  OK  "), lines.get(1));
+    }
+
+    @Test
+    void streamWithoutSharedAsksForAStreamOfItsOwn() throws Exception {
+        agent.framesOnStart(1);
+        Run r = run("stream", "DUMMY_0", "--count", "1");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        agent.expectCall(Call.ListCommands.class);
+        assertFalse(agent.expectCall(Call.SetupStream.class).shared());
+    }
+
+    @Test
+    void streamSharedAtIntervalZeroFailsWithTheAgentsReason() {
+        Run r = run("stream", "DUMMY_0", "--shared", "--interval", "0");
+        assertEquals(ExitCodes.FAILED, r.code(), r.err());
+        assertTrue(r.err().contains("interval above 0"), r.err());
     }
 
     @Test

@@ -33,6 +33,7 @@ import org.salgate.wire.Response;
 import org.salgate.wire.Result;
 import org.salgate.wire.SensorInfo;
 import org.salgate.wire.SensorState;
+import org.salgate.wire.SlowConsumerPolicy;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 import org.salgate.wire.Value;
@@ -40,7 +41,9 @@ import org.salgate.wire.Value;
 /**
  * A scripted agent on the in-memory transport: answers the hello and every call with canned
  * results (overridable per call type), records the calls it got, and can push stream frames,
- * stream ends and events. Its sensors: DUMMY_0, DUMMY_1 (streaming) and freeMemory.
+ * stream ends and events. Its sensors: DUMMY_0, DUMMY_1 (streaming) and freeMemory. A shared
+ * set-up gets the one id of its (sensor, command, arguments, interval), as the agent's shared
+ * streams do, and is refused at interval 0 and when the connection joined that stream already.
  */
 public final class FakeAgent implements ServerHandler, AutoCloseable {
 
@@ -55,6 +58,9 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
     private final Map<Class<?>, Function<Call, Result>> answers = new ConcurrentHashMap<>();
     private final Set<Class<?>> silent = ConcurrentHashMap.newKeySet();
     private final AtomicLong nextStreamId = new AtomicLong(100);
+    private final Map<List<Object>, Long> sharedStreams = new ConcurrentHashMap<>();
+    private final Map<Session, Set<Long>> joined = new ConcurrentHashMap<>();
+    private volatile long sharedSequence;
     private volatile String refusal;
     private volatile int framesOnStart;
     private volatile List<Event> eventsOnSubscribe = List.of();
@@ -100,6 +106,12 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
     /** On StartStream, pushes this many readings of the stream before answering. */
     public FakeAgent framesOnStart(int n) {
         this.framesOnStart = n;
+        return this;
+    }
+
+    /** The sequence the shared streams are at: {@link #framesOnStart} of a shared stream start there. */
+    public FakeAgent sharedStreamsAt(long sequence) {
+        this.sharedSequence = sequence;
         return this;
     }
 
@@ -164,6 +176,7 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
     @Override
     public void sessionClosed(Session session, Throwable cause) {
         sessions.remove(session);
+        joined.remove(session);
     }
 
     @Override
@@ -184,12 +197,20 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
             return;
         }
         if (call instanceof Call.StartStream start) {
+            long first = sharedStreams.containsValue(start.streamId()) ? sharedSequence : 0;
             for (int i = 0; i < framesOnStart; i++) {
-                session.send(new StreamData(start.streamId(), reading("DUMMY_0", i)));
+                session.send(new StreamData(start.streamId(), reading("DUMMY_0", first + i)));
             }
         }
+        if (call instanceof Call.StopStream stop) {
+            joined.computeIfPresent(session, (k, ids) -> {
+                ids.remove(stop.streamId());
+                return ids;
+            });
+        }
         Function<Call, Result> custom = answers.get(call.getClass());
-        Result result = custom != null ? custom.apply(call) : canned(call);
+        Result result = custom != null ? custom.apply(call)
+                : call instanceof Call.SetupStream s && s.shared() ? joinShared(session, s) : canned(call);
         session.send(new Response(request.id(), result));
         if (call instanceof Call.SubscribeEvents) {
             for (Event e : eventsOnSubscribe) {
@@ -262,6 +283,21 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
             return new Result.ReadingResult(e.reading());
         }
         return new Result.Failure(ErrorCode.UNSUPPORTED, "the fake agent does not do " + call);
+    }
+
+    private Result joinShared(Session session, Call.SetupStream s) {
+        if (!known(s.sensorId())) {
+            return unknownSensor(s.sensorId());
+        }
+        if (s.intervalMs() == 0) {
+            return new Result.Failure(ErrorCode.INVALID_ARGUMENT, "a shared stream needs an interval above 0");
+        }
+        long id = sharedStreams.computeIfAbsent(List.of(s.sensorId(), s.commandId(), s.arguments(), s.intervalMs()),
+                key -> nextStreamId.incrementAndGet());
+        if (!joined.computeIfAbsent(session, k -> ConcurrentHashMap.newKeySet()).add(id)) {
+            return new Result.Failure(ErrorCode.CONFLICT, "this connection takes shared stream " + id + " already");
+        }
+        return new Result.StreamHandle(id, s.policy() == null ? SlowConsumerPolicy.BLOCK : s.policy());
     }
 
     @Override

@@ -20,8 +20,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -288,6 +290,38 @@ class GrpcTransportTest {
 
         assertEquals(Status.Code.NOT_FOUND, failed.getStatus().getCode());
         assertEquals("no sensor 'X'", failed.getStatus().getDescription());
+    }
+
+    /** Records each stream set-up and refuses it as an unknown sensor. */
+    private static final class SetupRecorder extends RecordingServerHandler {
+        final BlockingQueue<Call.SetupStream> setups = new LinkedBlockingQueue<>();
+
+        @Override
+        public void messageReceived(Session session, Message message) {
+            super.messageReceived(session, message);
+            if (message instanceof Request r && r.call() instanceof Call.SetupStream setup) {
+                setups.add(setup);
+                session.send(Response.failure(r.id(), org.salgate.wire.ErrorCode.UNKNOWN_SENSOR, "no sensor 'S'"));
+            }
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aTypedStreamRequestCarriesTheSharedFlagToTheAgent() throws Exception {
+        SetupRecorder agent = new SetupRecorder();
+        SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel(server(agent)))
+                .withDeadlineAfter(10, TimeUnit.SECONDS);
+
+        for (boolean shared : new boolean[] {true, false}) {
+            var readings = sal.streamSensor(WireProto.SetupStream.newBuilder().setSensorId("S").setCommandId("read")
+                    .putArguments("size", "3").setIntervalMs(100).setShared(shared).build());
+            StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, readings::hasNext);
+
+            assertEquals(Status.Code.NOT_FOUND, refused.getStatus().getCode(), refused.toString());
+            assertEquals(new Call.SetupStream("S", "read", Map.of("size", "3"), 100, null, shared),
+                    agent.setups.poll(10, TimeUnit.SECONDS));
+        }
     }
 
     @Test

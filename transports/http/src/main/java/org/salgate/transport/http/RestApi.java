@@ -195,7 +195,14 @@ final class RestApi {
                     + ex.query("interval") + "'")));
             return;
         }
-        Call setup = new Call.SetupStream(ex.parameter("id"), command, ex.queryExcept("command", "interval"), interval);
+        String sharedValue = ex.query("shared");
+        if (sharedValue != null && !sharedValue.equalsIgnoreCase("true") && !sharedValue.equalsIgnoreCase("false")) {
+            ex.respond(errorReply(new BadRequest("shared", "must be true or false, got '" + sharedValue + "'")));
+            return;
+        }
+        boolean shared = Boolean.parseBoolean(sharedValue);
+        Call setup = new Call.SetupStream(ex.parameter("id"), command, ex.queryExcept("command", "interval", "shared"),
+                interval, null, shared);
         EventStream events = new EventStream(ex);
         BridgeSession session = open(ex, events);
         greet(ex, session)

@@ -170,6 +170,43 @@ class GrpcServiceTest {
         Await.until("the agent to drop the cancelled stream", () -> agent.streamCount() == 0);
     }
 
+    private static WireProto.SetupStream shared(long intervalMs) {
+        return WireProto.SetupStream.newBuilder().setSensorId("DUMMY_2").setCommandId("read")
+                .setIntervalMs(intervalMs).setShared(true).build();
+    }
+
+    @Test
+    @Timeout(30)
+    void aSharedTypedStreamIsJoinedWhereTheSharedStreamIsWithTheSameReadings() throws Exception {
+        Collector<WireProto.Reading> first = collector();
+        SalGrpc.newStub(channel).streamSensor(shared(20), (ClientResponseObserver) first);
+        for (int i = 0; i < 5; i++) {
+            first.next();
+        }
+        Collector<WireProto.Reading> later = collector();
+        SalGrpc.newStub(channel).streamSensor(shared(20), (ClientResponseObserver) later);
+
+        WireProto.Reading joined = later.next();
+        assertTrue(joined.getSequence() >= 5, "the later call's first reading is #" + joined.getSequence());
+        WireProto.Reading same;
+        do {
+            same = first.next();
+        } while (same.getSequence() < joined.getSequence());
+        assertEquals(joined, same, "one reading per tick for every subscriber");
+        later.cancel();
+        first.next(); // the first call goes on
+        first.cancel();
+    }
+
+    @Test
+    @Timeout(30)
+    void aSharedTypedStreamAtIntervalZeroIsInvalidArgument() throws Exception {
+        Collector<WireProto.Reading> readings = collector();
+        SalGrpc.newStub(channel).streamSensor(shared(0), (ClientResponseObserver) readings);
+        Status status = readings.ended.get(10, TimeUnit.SECONDS);
+        assertEquals(Status.Code.INVALID_ARGUMENT, status.getCode(), String.valueOf(status));
+    }
+
     @Test
     @Timeout(30)
     void aStreamOfAnUnknownSensorEndsNotFound() throws Exception {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +33,7 @@ import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.wire.ErrorCode;
+import org.salgate.wire.Reading;
 
 /** The REST/JSON API and its event streams, as curl or a browser uses them, against an agent with its defaults. */
 @Timeout(60)
@@ -217,6 +219,51 @@ class RestApiTest {
             Thread.sleep(50);
         }
         assertEquals(0, HttpAgent.json(agent.get("/api/sensors?active=true")).size(), "the stream outlived its caller");
+    }
+
+    @Test
+    void aSharedStreamsEventIdsAreTheSharedStreamsSequenceNumbersFromWhereItIs() throws Exception {
+        try (SalClient client = javaClient()) {
+            Map<Long, Reading> seen = new ConcurrentHashMap<>();
+            client.stream("DUMMY_2", "read", null, 20, null, true, r -> seen.put(r.sequence(), r)).get(20, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (seen.size() < 5 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(seen.size() >= 5, "the Java client's shared stream got " + seen.size() + " readings");
+
+            HttpResponse<Stream<String>> response = agent.client().send(HttpRequest.newBuilder(
+                    agent.uri("/api/sensors/DUMMY_2/stream?interval=20&shared=true")).timeout(Duration.ofSeconds(20))
+                    .build(), HttpResponse.BodyHandlers.ofLines());
+            assertEquals(200, response.statusCode());
+            JsonNode first = null;
+            try (Stream<String> lines = response.body()) {
+                var it = lines.iterator();
+                while (first == null && it.hasNext()) {
+                    String line = it.next();
+                    if (line.startsWith("data: ")) {
+                        first = HttpAgent.JSON.readTree(line.substring(6));
+                    }
+                }
+            }
+            assertTrue(first != null, "the shared event stream sent no reading");
+            long sequence = first.get("sequence").asLong();
+            assertTrue(sequence >= 5, "the shared stream was past 5 readings when the caller joined, its first was #"
+                    + sequence);
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!seen.containsKey(sequence) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(seen.get(sequence).timestampMicros(), first.get("timestampMicros").asLong(),
+                    "the event stream and the Java client got the same reading #" + sequence);
+        }
+    }
+
+    @Test
+    void aSharedStreamAtIntervalZeroIsABadRequestInTheAgentsWords() throws Exception {
+        HttpResponse<String> refused = agent.get("/api/sensors/DUMMY_0/stream?interval=0&shared=true");
+        assertEquals(400, refused.statusCode(), refused.body());
+        assertEquals("INVALID_ARGUMENT", HttpAgent.json(refused).get("error").asText());
     }
 
     @Test
