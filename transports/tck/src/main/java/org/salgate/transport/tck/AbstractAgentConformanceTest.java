@@ -13,12 +13,14 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -34,6 +36,7 @@ import org.salgate.client.PendingStream;
 import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
 import org.salgate.client.SensorStream;
+import org.salgate.client.StreamListener;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.Pcml;
@@ -458,6 +461,62 @@ public abstract class AbstractAgentConformanceTest {
     }
 
     // ------------------------------------------------------------------ streams
+
+    /** The readings a subscriber of a shared stream got, in order, and the sequences that followed a gap. */
+    private static final class SharedSubscriber implements StreamListener {
+        final List<Reading> readings = new CopyOnWriteArrayList<>();
+        final List<Long> afterGaps = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onReading(Reading reading) {
+            readings.add(reading);
+        }
+
+        @Override
+        public void onGap(long missed, long nextSequence) {
+            afterGaps.add(nextSequence);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void clientsOfASharedStreamGetOneIdAndTheSameReadingsEncodedOnceForAll() throws Exception {
+        startAgent();
+        List<SharedSubscriber> subscribers = new ArrayList<>();
+        List<SensorStream> streams = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            SharedSubscriber subscriber = new SharedSubscriber();
+            streams.add(Await.result("subscriber " + i + " joining the shared stream",
+                    client("shared-" + i).stream("DUMMY_0", "read", null, 20, null, true, subscriber)));
+            subscribers.add(subscriber);
+            Await.until("5 readings at subscriber " + i, () -> subscriber.readings.size() >= 5);
+        }
+        for (SensorStream s : streams) {
+            assertEquals(streams.get(0).id(), s.id(), "one stream id for every subscriber");
+            assertTrue(s.shared());
+        }
+        long joinedAt = subscribers.get(2).readings.get(0).sequence();
+        assertTrue(joinedAt >= 10, "the last subscriber joined after 10 readings, yet its first was #" + joinedAt);
+        assertFalse(subscribers.get(2).afterGaps.contains(joinedAt), "the readings before it joined are no gap");
+        for (SensorStream s : streams) {
+            Await.result("stopping a subscriber", s.stop());
+        }
+        Map<Long, Reading> first = new HashMap<>();
+        long delivered = 0;
+        for (SharedSubscriber subscriber : subscribers) {
+            List<Reading> got = subscriber.readings;
+            delivered += got.size();
+            for (int i = 0; i < got.size(); i++) {
+                assertEquals(got.get(0).sequence() + i, got.get(i).sequence(), "in order, without gaps");
+                Reading earlier = first.putIfAbsent(got.get(i).sequence(), got.get(i));
+                if (earlier != null) {
+                    assertEquals(earlier, got.get(i), "one reading per tick for every subscriber");
+                }
+            }
+        }
+        assertEquals(first.size(), agent().streamFramesEncoded(), "one frame encoded per reading, for "
+                + delivered + " readings delivered to three subscribers");
+    }
 
     @Test
     @Timeout(60)
