@@ -33,6 +33,8 @@ public final class GatewayMetrics {
     private final Map<String, AtomicInteger> openSessions = new ConcurrentHashMap<>();
     /** Run before each scrape: register the meters of keys that appeared since the last one. */
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
+    /** What the function counters read: the registry holds it weakly, so a lambda would be collected. */
+    private final List<Supplier<Number>> counted = new CopyOnWriteArrayList<>();
 
     /**
      * Wraps the agent's handler for one door (a transport, or an in-process bridge such as
@@ -67,6 +69,7 @@ public final class GatewayMetrics {
 
     /** A count kept elsewhere and read at each scrape; it must only grow. */
     public void counter(String name, String description, Supplier<Number> value) {
+        counted.add(value);
         FunctionCounter.builder(name, value, v -> v.get().doubleValue()).description(description).register(registry);
     }
 
