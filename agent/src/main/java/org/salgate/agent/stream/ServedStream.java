@@ -411,7 +411,7 @@ public final class ServedStream {
 
     /** A reading of its own source with the next sequence number, as a frame; call under the lock. */
     private SharedMessage numbered(Reading reading) {
-        return new SharedMessage(new StreamData(id, reading.withSequence(nextSequence++)), totals::encoded);
+        return new SharedMessage(new StreamData(id, reading.withSequence(nextSequence++)), totals.encodedCounter());
     }
 
     /** Sends the ring's readings, oldest first, while the session takes them. */

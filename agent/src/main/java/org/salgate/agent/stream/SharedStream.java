@@ -136,7 +136,7 @@ final class SharedStream {
         SharedMessage frame;
         try {
             Reading reading = source.read();
-            frame = new SharedMessage(new StreamData(id, reading.withSequence(nextSequence++)), totals::encoded);
+            frame = new SharedMessage(new StreamData(id, reading.withSequence(nextSequence++)), totals.encodedCounter());
         } catch (RuntimeException | LinkageError | AssertionError e) {
             // A periodic task that throws is never run again: log and keep the stream alive.
             LOG.error("shared stream {} ({}) failed on a tick", id, source.label(), e);

@@ -13,6 +13,8 @@ final class StreamTotals {
     private final LongAdder skipped = new LongAdder();
     private final LongAdder dropped = new LongAdder();
     private final LongAdder encoded = new LongAdder();
+    /** Counts a stream frame encoded (a shared one once per codec, for all its subscribers). */
+    private final Runnable countEncoded = encoded::increment;
 
     void delivered() {
         delivered.increment();
@@ -26,9 +28,9 @@ final class StreamTotals {
         dropped.add(n);
     }
 
-    /** A stream frame was encoded (a shared one once per codec, for all its subscribers). */
-    void encoded() {
-        encoded.increment();
+    /** What a frame runs when a codec encodes it: the same object for every frame. */
+    Runnable encodedCounter() {
+        return countEncoded;
     }
 
     long encodedFrames() {

@@ -12,9 +12,12 @@ public final class SharedMessage {
 
     private final Message message;
     private final Runnable onEncoded;
-    /** The encodings so far, by codec; nearly always one. Guarded by {@code this}. */
-    private Codec[] codecs = new Codec[0];
-    private byte[][] encodings = new byte[0][];
+    /** The first codec's encoding: written under the lock, {@link #firstCodec} last, then read without it. */
+    private byte[] firstBytes;
+    private volatile Codec firstCodec;
+    /** Any other codecs' encodings (rare: sessions of one agent with different codecs); guarded by {@code this}. */
+    private Codec[] otherCodecs;
+    private byte[][] otherBytes;
 
     /**
      * @param message the message; not a handshake, which has a codec of its own
@@ -34,18 +37,36 @@ public final class SharedMessage {
     }
 
     /** Its encoding with {@code codec}: made on the first call for that codec, the same array afterwards. */
-    synchronized byte[] encodedWith(Codec codec) {
-        for (int i = 0; i < codecs.length; i++) {
-            if (codecs[i] == codec) {
-                return encodings[i];
-            }
+    byte[] encodedWith(Codec codec) {
+        if (firstCodec == codec) {
+            return firstBytes;
         }
+        synchronized (this) {
+            if (firstCodec == null) {
+                firstBytes = encode(codec);
+                firstCodec = codec;
+                return firstBytes;
+            }
+            if (firstCodec == codec) {
+                return firstBytes;
+            }
+            int n = otherCodecs == null ? 0 : otherCodecs.length;
+            for (int i = 0; i < n; i++) {
+                if (otherCodecs[i] == codec) {
+                    return otherBytes[i];
+                }
+            }
+            byte[] encoded = encode(codec);
+            otherCodecs = n == 0 ? new Codec[1] : Arrays.copyOf(otherCodecs, n + 1);
+            otherBytes = n == 0 ? new byte[1][] : Arrays.copyOf(otherBytes, n + 1);
+            otherCodecs[n] = codec;
+            otherBytes[n] = encoded;
+            return encoded;
+        }
+    }
+
+    private byte[] encode(Codec codec) {
         byte[] encoded = codec.encode(message);
-        int n = codecs.length;
-        codecs = Arrays.copyOf(codecs, n + 1);
-        encodings = Arrays.copyOf(encodings, n + 1);
-        codecs[n] = codec;
-        encodings[n] = encoded;
         onEncoded.run();
         return encoded;
     }
