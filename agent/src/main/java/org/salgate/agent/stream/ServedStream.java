@@ -183,20 +183,6 @@ public final class ServedStream {
      * @return false when it was started or ended before; {@code beforeFirstFrame} did not run then
      */
     public boolean start(Runnable beforeFirstFrame) {
-        if (shared != null) {
-            lock.lock();
-            try {
-                if (state != State.SET_UP) {
-                    return false;
-                }
-                state = State.RUNNING;
-                beforeFirstFrame.run();
-            } finally {
-                lock.unlock();
-            }
-            shared.started(this); // outside the lock: the shared stream's ticks take it to offer readings
-            return true;
-        }
         lock.lock();
         try {
             if (state != State.SET_UP) {
@@ -204,21 +190,26 @@ public final class ServedStream {
             }
             state = State.RUNNING;
             beforeFirstFrame.run();
-            source.started();
-            try {
-                if (intervalMs > 0) {
-                    ticks = scheduler.scheduleAtFixedRate(this::tick, 0, intervalMs, TimeUnit.MILLISECONDS);
-                } else {
-                    scheduler.execute(this::drain);
+            if (shared == null) {
+                source.started();
+                try {
+                    if (intervalMs > 0) {
+                        ticks = scheduler.scheduleAtFixedRate(this::tick, 0, intervalMs, TimeUnit.MILLISECONDS);
+                    } else {
+                        scheduler.execute(this::drain);
+                    }
+                } catch (RejectedExecutionException e) {
+                    finish(null);
+                    return false;
                 }
-            } catch (RejectedExecutionException e) {
-                finish(null);
-                return false;
             }
-            return true;
         } finally {
             lock.unlock();
         }
+        if (shared != null) {
+            shared.started(this); // outside the lock: the shared stream's ticks take it to offer readings
+        }
+        return true;
     }
 
     /**
