@@ -20,27 +20,45 @@ import org.salgate.wire.Framing;
  * lone buffer is written as it is and stays counted until its last byte is out, so it cannot be
  * stranded.
  *
+ * <p>Over TLS one buffer is not enough: xSocket encrypts what it is given into records of at most
+ * 16 KiB and queues each record as its own buffer for the socket, so a larger buffer takes the
+ * multi-buffer path above and its last bytes can be stranded (a peer that reads slowly made it
+ * happen often). Over TLS each write is therefore at most {@link #TLS_WRITE_BYTES} of a batch, one
+ * record; the next part follows when xSocket reports that one written.
+ *
  * <p>A frame sent while nothing is on its way goes to xSocket at once; frames sent meanwhile wait
  * in the queue and leave merged when xSocket reports the write before them done.
  */
 final class ConnectionWriter {
 
+    /** The most plaintext one TLS record carries (RFC 5246, 6.2.1): what xSocket encrypts as one buffer. */
+    static final int TLS_WRITE_BYTES = 16 * 1024;
+
     private final INonBlockingConnection connection;
     private final OutboundQueue<byte[]> queue;
     private final Consumer<IOException> onFailure;
     private final IWriteCompletionHandler written = new WriteDone();
-    private long inFlightBytes;
+    private final int maxWriteBytes;
+    /** The batch on its way, from its first byte not yet handed to xSocket; null between batches. */
+    private ByteBuffer batch;
+    private long batchQueuedBytes;
 
     /**
+     * @param tls whether the connection is TLS: writes are then cut to one record each
      * @param onFailure told when a write fails; the connection is closing then
      */
-    ConnectionWriter(INonBlockingConnection connection, OutboundQueue<byte[]> queue, Consumer<IOException> onFailure) {
+    ConnectionWriter(INonBlockingConnection connection, boolean tls, OutboundQueue<byte[]> queue,
+                     Consumer<IOException> onFailure) {
         this.connection = connection;
+        this.maxWriteBytes = tls ? TLS_WRITE_BYTES : Integer.MAX_VALUE;
         this.queue = queue;
         this.onFailure = onFailure;
     }
 
-    /** The queue's wake, and what follows each completed write: hands xSocket the next batch, if any. */
+    /**
+     * The queue's wake, and what follows each completed write: hands xSocket the next part of the
+     * batch on its way or, once that is all written, the next batch, if any.
+     */
     void writeNext() {
         IOException failed = null;
         synchronized (this) {
@@ -48,13 +66,19 @@ final class ConnectionWriter {
                 queue.discard();
                 return;
             }
-            OutboundQueue.Batch<byte[]> batch = queue.next();
-            if (batch.isEmpty()) {
-                return;
+            if (batch == null) {
+                OutboundQueue.Batch<byte[]> next = queue.next();
+                if (next.isEmpty()) {
+                    return;
+                }
+                batchQueuedBytes = next.bytes();
+                batch = Framing.toBuffer(next.items(), next.bytes());
             }
-            inFlightBytes = batch.bytes();
+            int length = Math.min(batch.remaining(), maxWriteBytes);
+            ByteBuffer part = batch.slice(batch.position(), length);
+            batch.position(batch.position() + length);
             try {
-                connection.write(Framing.toBuffer(batch.items(), batch.bytes()), written);
+                connection.write(part, written);
             } catch (IOException e) {
                 failed = e;
             }
@@ -66,15 +90,22 @@ final class ConnectionWriter {
     }
 
     /**
-     * Hands what waits to xSocket as one buffer behind the one on its way, and closes the
-     * connection; xSocket closes it once those bytes are written.
+     * Hands what waits to xSocket (the unsent part of the batch on its way, then the queue) as one
+     * buffer behind the write on its way, and closes the connection; xSocket closes it once those
+     * bytes are written.
      */
     void close() throws IOException {
         queue.close();
         synchronized (this) {
             OutboundQueue.Batch<byte[]> rest = queue.next(Integer.MAX_VALUE, Long.MAX_VALUE);
-            if (!rest.isEmpty() && connection.isOpen()) {
-                ByteBuffer all = Framing.toBuffer(rest.items(), rest.bytes());
+            int unsent = batch == null ? 0 : batch.remaining();
+            if ((unsent > 0 || !rest.isEmpty()) && connection.isOpen()) {
+                ByteBuffer queued = Framing.toBuffer(rest.items(), rest.bytes());
+                ByteBuffer all = ByteBuffer.allocate(unsent + queued.remaining());
+                if (unsent > 0) {
+                    all.put(batch);
+                }
+                all.put(queued).flip();
                 connection.write(all);
             }
             connection.close();
@@ -86,12 +117,16 @@ final class ConnectionWriter {
     private final class WriteDone implements IWriteCompletionHandler {
         @Override
         public void onWritten(int bytes) {
-            long done;
+            long done = -1;
             synchronized (ConnectionWriter.this) {
-                done = inFlightBytes;
-                inFlightBytes = 0;
+                if (batch != null && !batch.hasRemaining()) {
+                    done = batchQueuedBytes;
+                    batch = null;
+                }
             }
-            queue.written(done);
+            if (done >= 0) {
+                queue.written(done);
+            }
             writeNext();
         }
 

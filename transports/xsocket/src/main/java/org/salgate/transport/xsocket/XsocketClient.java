@@ -95,7 +95,7 @@ final class XsocketClient implements TransportClient {
             c.setFlushmode(IConnection.FlushMode.ASYNC);
             c.setAutoflush(true);
             c.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            writer = new ConnectionWriter(c, queue, this::writeFailed);
+            writer = new ConnectionWriter(c, options.tls() != null, queue, this::writeFailed);
             connection = c;
         } catch (IOException | RuntimeException e) {
             String why = String.valueOf(e.getMessage());

@@ -154,6 +154,12 @@ final class XsocketServer implements TransportServer {
             handler.sessionOpened(session);
             if (closed.get()) {
                 session.close();
+            } else {
+                // Over TLS xSocket reports the connection from the thread that finished the
+                // handshake, after it sent its last record: the client's first frame may have been
+                // decrypted on another thread and reported to onData before this session existed.
+                // Nothing more may come until it is answered, so take it now.
+                session.receive();
             }
             return true;
         }

@@ -47,8 +47,13 @@ final class XsocketSession extends QueuedSession {
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
         this.reader = new FrameReader(codec(), options.maxFrameBytes(), frameBudget);
-        this.writer = new ConnectionWriter(connection, queue(), this::writeFailed);
+        this.writer = new ConnectionWriter(connection, options.tls() != null, queue(), this::writeFailed);
         this.reportClosed = reportClosed;
+    }
+
+    /** The xSocket connection, for tests in this package that set its socket options. */
+    INonBlockingConnection connection() {
+        return connection;
     }
 
     /** Gives back what the frame reader held: the session is over. */

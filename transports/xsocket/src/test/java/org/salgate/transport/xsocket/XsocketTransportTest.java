@@ -16,10 +16,12 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,6 +36,8 @@ import org.salgate.transport.Session;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.tls.Certificates;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
@@ -47,6 +51,7 @@ import org.salgate.wire.Response;
 import org.salgate.wire.Result;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.Value;
+import org.xsocket.connection.IConnection;
 
 @Timeout(30)
 /**
@@ -180,6 +185,59 @@ class XsocketTransportTest {
         assertTrue(session.isWritable());
         session.send(new Response(1, new Result.Echoed(Value.of("after"))));
         assertEquals(new Response(1, new Result.Echoed(Value.of("after"))), client.read());
+    }
+
+    /**
+     * Over TLS xSocket encrypts what it is given into records of at most 16 KiB, each queued as its
+     * own buffer for the socket. A peer that reads slowly, behind a small send buffer, keeps the
+     * socket full, so writes keep ending part-way through; every frame must still arrive, whole and
+     * in order, however the writes were cut. (Handing xSocket many records at once stranded the
+     * tail of a write here in every run.)
+     */
+    @Test
+    @Timeout(120)
+    void burstOverTlsToASlowReaderArrivesWholeAndInOrder() throws Exception {
+        int frames = 4096;
+        byte[] payload = new byte[2048];
+        new Random(7).nextBytes(payload);
+        Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1"), 1);
+        Recorder handler = new Recorder(true);
+        TransportServer server = start(ServerOptions.builder().host("127.0.0.1").port(0)
+                .tls(TlsConfig.server(identity)).build(), handler);
+        RawClient client = new RawClient(server.localAddress(),
+                TlsConfig.clientTrusting(List.of(identity.certificate()), "the test's certificate"));
+        toClose.add(client);
+        client.write(Hello.of("protobuf", "slow tls reader"));
+        client.flush();
+        Session session = handler.opened.poll(FLOOD_WAIT_SECONDS, TimeUnit.SECONDS);
+        assertNotNull(session, "no session opened");
+        assertInstanceOf(HelloReply.class, client.read());
+        // A small send buffer: the socket fills after a record or two, so most writes end part-way.
+        ((XsocketSession) session).connection().setOption(IConnection.SO_SNDBUF, 8 * 1024);
+
+        Semaphore writable = new Semaphore(0);
+        session.setWritabilityListener(writable::release);
+        CompletableFuture<Void> sender = CompletableFuture.runAsync(() -> {
+            try {
+                for (int i = 0; i < frames && session.isOpen(); i++) {
+                    while (!session.isWritable() && session.isOpen()) {
+                        writable.tryAcquire(10, TimeUnit.MILLISECONDS);
+                    }
+                    session.send(new Response(i, new Result.Echoed(Value.of(payload))));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        for (int i = 0; i < frames; i++) {
+            Response response = assertInstanceOf(Response.class, client.read(), "frame " + i);
+            assertEquals(i, response.id(), "frames out of order");
+            assertEquals(new Result.Echoed(Value.of(payload)), response.result());
+            if (i % 16 == 15) {
+                Thread.sleep(1);
+            }
+        }
+        sender.get(FLOOD_WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
     private static StreamData reading(long i) {
@@ -342,8 +400,17 @@ class XsocketTransportTest {
         private final ConnectionCodec codec = new ConnectionCodec(Codecs.defaultCodec());
 
         RawClient(InetSocketAddress address) throws IOException {
-            socket = new Socket();
-            socket.connect(new InetSocketAddress("127.0.0.1", address.getPort()), 5_000);
+            this(address, null);
+        }
+
+        /** Over TLS when {@code tls} is given; with a small receive buffer, so a slow reader fills the path. */
+        RawClient(InetSocketAddress address, TlsConfig tls) throws IOException {
+            Socket plain = new Socket();
+            if (tls != null) {
+                plain.setReceiveBufferSize(16 * 1024);
+            }
+            plain.connect(new InetSocketAddress("127.0.0.1", address.getPort()), 5_000);
+            socket = tls == null ? plain : tls.clientSocket(plain, "127.0.0.1", address.getPort());
             socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(FLOOD_WAIT_SECONDS));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
