@@ -101,9 +101,11 @@ final class XsocketSession extends QueuedSession {
 
     /**
      * Takes everything xSocket has read and hands the whole frames to the handler. Called from
-     * xSocket's data callback only. A malformed or oversize frame closes this session with the cause.
+     * xSocket's data callback, and once from its connect callback, which over TLS may run on
+     * another thread at the same time: hence the lock, which keeps the frame reader to one thread.
+     * A malformed or oversize frame closes this session with the cause.
      */
-    void receive() {
+    synchronized void receive() {
         if (!isOpen()) {
             return;
         }
