@@ -96,7 +96,8 @@ function startStream() {
   stats = { count: 0, gaps: 0, lastSequence: -1, times: [], started: performance.now() };
   showStats();
   var path = "/api/sensors/" + encodeURIComponent(selected) + "/stream?command="
-    + encodeURIComponent($("command").value) + "&interval=" + encodeURIComponent($("interval").value);
+    + encodeURIComponent($("command").value) + "&interval=" + encodeURIComponent($("interval").value)
+    + ($("shared").checked ? "&shared=true" : "");
   source = new EventSource(path);
   $("stream-start").disabled = true;
   $("stream-stop").disabled = false;

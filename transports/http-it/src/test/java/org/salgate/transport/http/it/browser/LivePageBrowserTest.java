@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.salgate.agent.Agent;
+import org.salgate.client.SalClient;
 import org.salgate.transport.http.HttpTransportProvider;
 
 /**
@@ -100,5 +103,34 @@ class LivePageBrowserTest {
         browser.findElement(By.id("stream-stop")).click();
         wait.until(d -> agent.streamCount() == 0);
         wait.until(d -> dummy.findElements(By.tagName("td")).get(2).getText().equals("IDLE"));
+    }
+
+    @Test
+    void pageJoinsTheSharedStreamAJavaClientStartedFromWhereItIs() throws Exception {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        try (SalClient java = SalClient.builder().transport(HttpTransportProvider.NAME).port(agent.port())
+                .clientName("browser-it-java").connect()) {
+            AtomicLong javaReadings = new AtomicLong();
+            java.stream("DUMMY_1", "read", null, 50, null, true, r -> javaReadings.incrementAndGet())
+                    .get(20, TimeUnit.SECONDS);
+            wait.until(d -> javaReadings.get() >= 10);
+
+            browser.get("http://127.0.0.1:" + agent.port() + "/");
+            wait.until(d -> d.findElements(By.cssSelector("#sensors tbody tr")).size() == 28);
+            browser.findElement(By.cssSelector("#sensors tbody tr[data-id='DUMMY_1']")).click();
+            wait.until(d -> !text("sensor-description").isEmpty());
+            browser.findElement(By.id("interval")).clear();
+            browser.findElement(By.id("interval")).sendKeys("50");
+            browser.findElement(By.id("shared")).click();
+            browser.findElement(By.id("stream-start")).click();
+            wait.until(d -> Long.parseLong(text("stream-count")) >= 10);
+            assertEquals("0", text("stream-gaps"), "joining late is no gap, and none followed");
+            assertEquals(1, agent.sharedStreamCount(), "the page joined the Java client's shared stream");
+            assertEquals(2, agent.streamCount());
+
+            browser.findElement(By.id("stream-stop")).click();
+            wait.until(d -> agent.streamCount() == 1);
+            assertEquals(1, agent.sharedStreamCount(), "the Java client's subscription goes on");
+        }
     }
 }
