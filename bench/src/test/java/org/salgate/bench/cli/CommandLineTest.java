@@ -158,7 +158,7 @@ class CommandLineTest {
     void scaleOptionsThatMakeNoRunAreBadUsage() {
         String mode = run("scale", "--mode", "busy");
         assertTrue(mode.startsWith("2\n"), mode);
-        assertTrue(mode.contains("unknown mode 'busy'; use stream or idle"), mode);
+        assertTrue(mode.contains("unknown mode 'busy'; use stream, fanout or idle"), mode);
         String processes = run("scale", "--client-processes", "0");
         assertTrue(processes.startsWith("2\n"), processes);
         assertTrue(processes.contains("--client-processes must be at least 1"), processes);
