@@ -107,7 +107,12 @@ final class ScaleMarkdown {
         b.append("Expected by the clock: the sum over the clients of 1 + (time between the start's and the stop's"
                 + " answers) / interval, as the client processes' clocks saw it; readings received below it mean"
                 + " the agent did not keep the interval (ticks it skipped because a connection was not taking"
-                + " frames are counted apart, and carry no sequence number).\n\n");
+                + " frames are counted apart, and carry no sequence number).");
+        if (fanout) {
+            b.append(" On a shared stream a client's first reading comes at the shared stream's next tick, up to one"
+                    + " interval after its start, so a shared cell's figure is up to one reading per client too high.");
+        }
+        b.append("\n\n");
         List<String> dirty = new ArrayList<>();
         for (StreamCell c : cells) {
             if (!c.clean()) {

@@ -15,6 +15,17 @@ class SequenceCheckerTest {
     }
 
     @Test
+    void aStreamJoinedLateStartsAtItsFirstNumberAndStillCountsLaterGaps() {
+        SequenceChecker c = new SequenceChecker(true);
+        for (long s : new long[] {40, 41, 44, 45}) {
+            c.accept(s);
+        }
+        assertEquals(4, c.received());
+        assertEquals(2, c.lost(), "42 and 43; nothing before 40");
+        assertEquals(40, feed(40, 41).lost(), "a stream numbered from 0 missed 0-39");
+    }
+
+    @Test
     void inOrderStreamHasNoErrors() {
         SequenceChecker c = feed(0, 1, 2, 3);
         assertEquals(4, c.received());
