@@ -111,6 +111,7 @@ abstract class RunCommand extends BaseCommand {
         if (options.rttWarmupCalls != null) {
             b.rttWarmupCalls(options.rttWarmupCalls);
         }
+        b.interleave(options.interleave);
         configureLevel(b);
         return b.build();
     }

@@ -49,6 +49,13 @@ final class RunOptions {
                     + " self-signed certificate made for the run, which the clients pin (the socket ceiling stays plain).")
     List<String> security;
 
+    @Option(names = "--interleave",
+            description = "Start every server at once and take the repetitions in turns across them (repetition 1 of"
+                    + " every transport, then repetition 2, ...); the report then sets each repetition against the"
+                    + " baseline's of the same round (paired ratios). Default: one server at a time, all its"
+                    + " repetitions in a row.")
+    boolean interleave;
+
     static Path defaultOut() {
         return Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }

@@ -45,7 +45,9 @@ public final class MarkdownReport {
                 .append(org.salgate.bench.server.BenchProtocol.WRITE_HIGH_WATER_BYTES / 1024).append(" KB high / ")
                 .append(org.salgate.bench.server.BenchProtocol.WRITE_LOW_WATER_BYTES / 1024)
                 .append(" KB low water mark; warmed up for ").append(c.serverWarmup().toMillis())
-                .append(" ms (synchronous calls, then streaming, 2 clients) before its first measured cell.\n");
+                .append(" ms (streaming, then synchronous calls, 2 clients) before its first measured cell")
+                .append(c.interleave() ? "; every server started at once, the repetitions taken in turns across"
+                        + " them (repetition 1 of every transport, then repetition 2, ...).\n" : ".\n");
         s.append("- Clients: one raw `TransportClient` per client in the bench JVM (hello, request/response by id), ")
                 .append("one thread per synchronous client.\n");
         s.append("- Server CPU and memory: sampled from outside every ").append(500).append(" ms from /proc/<pid>/stat ")
@@ -96,6 +98,9 @@ public final class MarkdownReport {
             s.append("![").append(f).append("](").append(f).append(")\n");
         }
         s.append(TlsCost.markdown(TlsCost.rows(rs, c.level())));
+        if (c.interleave()) {
+            s.append(PairedRatios.markdown(PairedRatios.rows(rs, c.scoredBaseline()), c.scoredBaseline()));
+        }
         s.append("\n## Measurements (median [min-max])\n");
         for (Method m : Method.values()) {
             details(s, rs, c, m);

@@ -70,43 +70,115 @@ public final class BenchRunner {
         progress.note(String.format(Locale.ROOT, "%s level: %d cells over %s, roughly %s; results in %s",
                 config.level().name().toLowerCase(Locale.ROOT), plan.size(), plan.servers(),
                 Progress.formatSeconds(plan.estimateSeconds()), config.out()));
-        for (String server : plan.servers()) {
-            runServer(server, plan.cells(server), progress);
+        if (config.interleave()) {
+            runInterleaved(plan, progress);
+        } else {
+            for (String server : plan.servers()) {
+                Slot slot = open(server, plan.cells(server), progress);
+                if (slot != null) {
+                    try {
+                        slot.run(plan.cells(server), progress);
+                    } finally {
+                        slot.close();
+                    }
+                }
+            }
         }
         return new RunOutcome(config, results, samples, notes, started, Instant.now());
     }
 
-    private void runServer(String name, List<PlannedCell> cells, Progress progress) throws InterruptedException {
-        boolean raw = name.equals(CellKey.RAW);
+    /**
+     * Every server at once, warmed up in turn; then repetition 1 of every server's cells, then
+     * repetition 2, and so on. The servers not being measured sit idle.
+     */
+    private void runInterleaved(Plan plan, Progress progress) throws InterruptedException {
+        Map<String, Slot> slots = new LinkedHashMap<>();
+        try {
+            for (String server : plan.servers()) {
+                Slot slot = open(server, plan.cells(server), progress);
+                if (slot != null) {
+                    slots.put(server, slot);
+                }
+            }
+            for (int rep = 1; rep <= config.reps(); rep++) {
+                int round = rep;
+                for (Slot slot : slots.values()) {
+                    slot.run(plan.cells(slot.name).stream().filter(c -> c.rep() == round).toList(), progress);
+                }
+            }
+        } finally {
+            slots.values().forEach(Slot::close);
+        }
+    }
+
+    /**
+     * A transport's server and how to connect to it, started and warmed up; null when the
+     * transport is not installed or its server would not start, its cells then recorded as skipped.
+     */
+    private Slot open(String name, List<PlannedCell> cells, Progress progress) throws InterruptedException {
         TransportProvider provider = null;
-        if (!raw) {
+        if (!name.equals(CellKey.RAW)) {
             try {
                 provider = Transports.byName(Security.transportOf(name));
             } catch (IllegalArgumentException e) {
                 skip(name, cells, progress, e.getMessage());
-                return;
+                return null;
             }
         }
-        ServerProcess server = null;
-        ClientGroup.ChannelFactory factory = null;
+        Slot slot = new Slot(name, provider);
         try {
-            for (PlannedCell cell : cells) {
-                if (server == null || !server.isAlive()) {
-                    if (server != null) {
-                        note(progress, "the " + name + " server died (see " + log(name) + "); restarting it");
-                        server.close();
+            slot.start(progress);
+            return slot;
+        } catch (IOException e) {
+            skip(name, cells, progress, "its server could not be started: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** One transport's server, restarted when it dies between cells. */
+    private final class Slot {
+        private final String name;
+        private final TransportProvider provider;
+        private ServerProcess server;
+        private ClientGroup.ChannelFactory factory;
+        private boolean failed;
+
+        Slot(String name, TransportProvider provider) {
+            this.name = name;
+            this.provider = provider;
+        }
+
+        void start(Progress progress) throws IOException, InterruptedException {
+            server = startServer(name, provider, progress);
+            factory = factory(server, provider, Security.of(name) == Security.TLS);
+        }
+
+        /** Runs cells on this server, restarting it if it died; if it cannot be restarted, the cells are skipped. */
+        void run(List<PlannedCell> cells, Progress progress) throws InterruptedException {
+            for (int i = 0; i < cells.size(); i++) {
+                if (!failed && !server.isAlive()) {
+                    note(progress, "the " + name + " server died (see " + log(name) + "); restarting it");
+                    server.close();
+                    try {
+                        start(progress);
+                    } catch (IOException e) {
+                        failed = true;
+                        note(progress, "the " + name + " server could not be started again: " + e.getMessage());
                     }
-                    server = startServer(name, provider, progress);
-                    factory = factory(server, provider, Security.of(name) == Security.TLS);
                 }
+                if (failed) {
+                    skip(name, cells.subList(i, cells.size()), progress, "its server could not be restarted");
+                    return;
+                }
+                PlannedCell cell = cells.get(i);
                 progress.starting(cell, config.reps());
                 CellResult r = runCell(cell, server, factory);
                 results.add(r);
                 progress.finished(cell, summary(r));
             }
-        } catch (IOException e) {
-            note(progress, "the " + name + " server could not be started, its remaining cells are skipped: " + e.getMessage());
-        } finally {
+        }
+
+        void close() {
             if (server != null) {
                 server.close();
             }
@@ -147,7 +219,11 @@ public final class BenchRunner {
         return server;
     }
 
-    /** JIT warm-up of a fresh server: half the time synchronous calls, half streaming, two clients. */
+    /**
+     * JIT warm-up of a fresh server, two clients: half the time streaming, then half synchronous
+     * calls, so that the warm-up ends on the path the synchronous cells measure. (It does not
+     * remove a slower first repetition: docs/performance.md.)
+     */
     private void warmUp(ServerProcess server, ClientGroup.ChannelFactory factory) throws InterruptedException {
         if (config.serverWarmup().isZero()) {
             return;
@@ -157,8 +233,8 @@ public final class BenchRunner {
         StreamSpec stream = config.level() == Level.AGENT ? StreamSpec.dummySensors(config.dummySensors())
                 : StreamSpec.kilobytes(20);
         try (ClientGroup g = ClientGroup.open(factory, 2)) {
-            Workloads.sync(g, sync, Workloads.Pace.duration(0, half));
             Workloads.stream(g, stream, Duration.ZERO, half);
+            Workloads.sync(g, sync, Workloads.Pace.duration(0, half));
         } catch (IOException e) {
             notes.add("warm-up of " + server + " failed: " + e.getMessage());
         }

@@ -15,12 +15,17 @@ import java.util.Set;
  * @param limits whether to measure the framework-free socket ceiling in the same run
  * @param security plain, TLS or both: each transport's cells run once per entry, the TLS ones named
  *        {@code <transport>+tls} (the socket ceiling stays plain)
+ * @param interleave whether every server runs at once and the repetitions take turns across them
+ *        (repetition 1 of every transport, then repetition 2, ...), so that each repetition of a
+ *        transport can be set against the baseline's of the same round; otherwise one server at a
+ *        time runs all its repetitions
  */
 public record RunConfig(Level level, List<String> transports, String baseline, List<Integer> clients,
                         Set<Method> methods, int reps, int rttCalls, int rttWarmupCalls, Duration tpDuration,
                         Duration streamDuration, Duration resourceDuration, Duration agentDuration,
                         Duration streamSettle, Duration serverWarmup, double ratePerClient, boolean limits,
-                        int dummySensors, Path out, boolean quick, List<Security> security) {
+                        int dummySensors, Path out, boolean quick, List<Security> security,
+                        boolean interleave) {
 
     /** Byte[] sizes of the synchronous resource test. */
     public static final List<Integer> RESOURCE_SYNC_BYTES = List.of(10, 100, 1024);
@@ -102,6 +107,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         private Duration warmup = Duration.ofSeconds(10);
         private double rate;
         private boolean limits = true;
+        private boolean interleave;
         private int dummySensors = 20;
         private Path out = Path.of("bench-results");
         private boolean quick;
@@ -133,6 +139,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         public Builder dummySensors(int n) { this.dummySensors = n; return this; }
         public Builder out(Path p) { this.out = p; return this; }
         public Builder security(List<Security> s) { this.security = s; return this; }
+        public Builder interleave(boolean i) { this.interleave = i; return this; }
 
         /** Every cell over TLS ({@code --tls}), the same as {@code security(List.of(TLS))}. */
         public Builder tls(boolean t) { this.security = List.of(t ? Security.TLS : Security.PLAIN); return this; }
@@ -155,7 +162,7 @@ public record RunConfig(Level level, List<String> transports, String baseline, L
         public RunConfig build() {
             return new RunConfig(level, transports, baseline, clients, methods, reps, rttCalls, rttWarmupCalls, tp,
                     stream, resource, agent, settle, warmup, rate, limits && level == Level.TRANSPORT, dummySensors,
-                    out, quick, security);
+                    out, quick, security, interleave);
         }
     }
 }

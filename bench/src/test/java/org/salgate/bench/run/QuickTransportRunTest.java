@@ -65,4 +65,24 @@ class QuickTransportRunTest {
             assertEquals(7, charts.filter(p -> p.toString().endsWith(".png")).count());
         }
     }
+
+    @Test
+    @Timeout(120)
+    void interleavedRunTakesTheRepetitionsInTurnsAndPairsEachWithTheBaselines(@TempDir Path out) throws Exception {
+        int code = BenchCommand.commandLine().execute("transport", "--quick", "--interleave", "--methods", "rtt",
+                "--transports", "netty", "--baseline", "rmi", "--no-limits", "--clients", "1", "--reps", "2",
+                "--rtt-calls", "50", "--rtt-warmup-calls", "20", "--warmup", "500ms", "--out", out.toString());
+        assertEquals(0, code);
+
+        List<CellResult> cells = CsvFiles.readResults(out.resolve(CsvFiles.RESULTS));
+        assertTrue(cells.stream().allMatch(c -> c.error() == null), "cells failed: " + cells);
+        List<String> order = cells.stream().filter(c -> c.key().dataType().equals("Integer"))
+                .map(c -> c.key().transport() + " " + c.rep()).toList();
+        assertEquals(List.of("rmi 1", "netty 1", "rmi 2", "netty 2"), order, "the rounds did not take turns");
+
+        String md = Files.readString(out.resolve("report.md"));
+        assertTrue(md.contains("## Paired with the baseline, round by round"), md);
+        assertTrue(md.contains("| netty | rtt | Integer | 1 | mean_us |"), md);
+        assertTrue(md.contains("of 2 |"), "each netty round should have its rmi twin: " + md);
+    }
 }
