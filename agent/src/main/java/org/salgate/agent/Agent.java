@@ -76,6 +76,7 @@ public final class Agent implements AutoCloseable {
     private final Map<String, ServerHandler> doors = new ConcurrentHashMap<>();
     private TransportServer server;
     private String host;
+    private boolean tls;
 
     private Agent(AgentBuilder b, String transportName, String codecName, ServerOptions.Limits limits) {
         this.agentId = b.agentId != null ? b.agentId : defaultAgentId();
@@ -164,9 +165,10 @@ public final class Agent implements AutoCloseable {
             throw new IOException(e.getMessage(), e);
         }
         agent.host = b.host;
-        LOG.info("agent {} listening on {} ({}, codec {}): {} protocols, {} sensors", agent.agentId,
-                agent.listenAddress(), agent.transportName, agent.codecName, agent.protocols().size(),
-                agent.sensors().size());
+        agent.tls = serverOptions.tls() != null;
+        LOG.info("agent {} listening on {} ({}, codec {}, {}): {} protocols, {} sensors", agent.agentId,
+                agent.listenAddress(), agent.transportName, agent.codecName, agent.tls ? "TLS" : "no TLS",
+                agent.protocols().size(), agent.sensors().size());
         return agent;
     }
 
@@ -196,6 +198,11 @@ public final class Agent implements AutoCloseable {
     /** The codec its clients use. */
     public String codecName() {
         return codecName;
+    }
+
+    /** Whether its clients connect over TLS. */
+    public boolean tls() {
+        return tls;
     }
 
     /** The name it gives in its hello reply. */

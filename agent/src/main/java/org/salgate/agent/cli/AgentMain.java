@@ -301,8 +301,8 @@ public final class AgentMain implements Callable<Integer> {
             LOG.info("protocol {} (type {}, endpoint {}): {} sensors: {}", p.name(), p.type(), p.endpoint(),
                     p.sensorCount(), ids);
         }
-        LOG.info("listening on {} ({}, codec {}); Ctrl-C stops", agent.listenAddress(), agent.transportName(),
-                agent.codecName());
+        LOG.info("listening on {} ({}, codec {}, {}); Ctrl-C stops", agent.listenAddress(), agent.transportName(),
+                agent.codecName(), agent.tls() ? "TLS" : "no TLS");
     }
 
     /** The version from the build. */

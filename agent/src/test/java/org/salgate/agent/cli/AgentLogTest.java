@@ -32,7 +32,7 @@ import org.salgate.wire.ProtobufCodec;
 @Timeout(90)
 class AgentLogTest {
 
-    private static final Pattern LISTENING = Pattern.compile("AgentMain - listening on 127\\.0\\.0\\.1:(\\d+) \\(netty, codec protobuf\\)");
+    private static final Pattern LISTENING = Pattern.compile("AgentMain - listening on 127\\.0\\.0\\.1:(\\d+) \\(netty, codec protobuf, no TLS\\)");
 
     private Process agent;
     private final BlockingQueue<String> log = new LinkedBlockingQueue<>();

@@ -213,8 +213,9 @@ class AgentMainTest {
                 "-cp", System.getProperty("java.class.path"),
                 AgentMain.class.getName(), "--port", "0").redirectErrorStream(true).start();
         try {
-            Matcher listening = awaitLine(agent, Pattern.compile("listening on ([0-9.]+):(\\d+) \\("));
+            Matcher listening = awaitLine(agent, Pattern.compile("listening on ([0-9.]+):(\\d+) \\(([^)]*)\\)"));
             assertEquals("127.0.0.1", listening.group(1));
+            assertEquals("netty, codec protobuf, no TLS", listening.group(3));
             int port = Integer.parseInt(listening.group(2));
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 assertTrue(s.isConnected());
@@ -222,6 +223,22 @@ class AgentMainTest {
             InetAddress external = nonLoopbackAddress();
             assertThrows(ConnectException.class, () -> new Socket(external, port).close(),
                     "the agent accepted a connection on " + external);
+        } finally {
+            agent.destroy();
+            assertTrue(agent.waitFor(20, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");
+        }
+    }
+
+    /** The real program with a certificate of its own: its log says that clients connect over TLS. */
+    @Test
+    void withACertificateTheAgentSaysItListensOverTls() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process agent = new ProcessBuilder(java.toString(), "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+                "-cp", System.getProperty("java.class.path"),
+                AgentMain.class.getName(), "--port", "0", "--tls-self-signed").redirectErrorStream(true).start();
+        try {
+            Matcher listening = awaitLine(agent, Pattern.compile("listening on ([0-9.]+):(\\d+) \\(([^)]*)\\)"));
+            assertEquals("netty, codec protobuf, TLS", listening.group(3));
         } finally {
             agent.destroy();
             assertTrue(agent.waitFor(20, TimeUnit.SECONDS), "the agent did not stop on SIGTERM");

@@ -83,6 +83,10 @@ final class ScaleCommand extends BaseCommand {
                     + " sessions (idle; default: ${DEFAULT-VALUE}).")
     Duration settle;
 
+    @Option(names = "--tls", description = "Every connection over TLS: the agent serves a certificate made for the run"
+            + " (written into the report directory) and every client pins it.")
+    boolean tls;
+
     @Option(names = "--out", paramLabel = "DIR",
             description = "Report directory (default: bench-results/scale-<timestamp>).")
     Path out;
@@ -136,7 +140,8 @@ final class ScaleCommand extends BaseCommand {
             Path dir = out != null ? out : Path.of("bench-results",
                     "scale-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new ScaleConfig(m, ts, counts, clientProcesses != null ? clientProcesses : 0, duration, intervalMs,
-                    dummySensors, connectRate, warmup, listCalls, listWarmupCalls, settle, dir, commandLineAsTyped());
+                    dummySensors, connectRate, warmup, listCalls, listWarmupCalls, settle, tls, dir,
+                    commandLineAsTyped());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -46,14 +46,18 @@ final class Processes implements AutoCloseable {
         List<ClientProcess> started = new ArrayList<>();
         try {
             for (int p = 0; p < count; p++) {
-                List<String> args = List.of("--transport", provider.name(), "--port", Integer.toString(port),
+                List<String> args = new ArrayList<>(List.of("--transport", provider.name(),
+                        "--port", Integer.toString(port),
                         "--mode", mode.id(), "--process", Integer.toString(p), "--processes", Integer.toString(count),
                         "--clients", Integer.toString(clients), "--interval-ms", Long.toString(config.intervalMs()),
                         "--dummy-sensors", Integer.toString(streamedSensors),
                         "--connect-pause-ms", Long.toString(connectPauseMillis),
-                        "--timeout-ms", Long.toString(ScaleRunner.CALL_TIMEOUT.toMillis()));
-                started.add(ClientProcess.start(p, args,
-                        config.out().resolve("clients-" + provider.name() + "-" + cellName + "-" + p + ".log")));
+                        "--timeout-ms", Long.toString(ScaleRunner.CALL_TIMEOUT.toMillis())));
+                if (runner.tls() != null) {
+                    args.addAll(List.of(ScaleClientMain.TLS_PIN_OPTION, runner.tls().pin()));
+                }
+                started.add(ClientProcess.start(p, args, config.out().resolve("clients-"
+                        + config.label(provider.name()) + "-" + cellName + "-" + p + ".log")));
             }
         } catch (IOException e) {
             started.forEach(ClientProcess::close);

@@ -23,6 +23,7 @@ import org.salgate.bench.workload.StreamSpec;
 import org.salgate.bench.workload.TransportChannel;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.StreamCounts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -82,6 +83,13 @@ public final class ScaleClientMain implements Callable<Integer> {
 
     @Option(names = "--timeout-ms", defaultValue = "30000")
     long timeoutMs;
+
+    /** The option that makes every connection TLS, pinning the agent's certificate. */
+    static final String TLS_PIN_OPTION = "--tls-pin";
+
+    @Option(names = TLS_PIN_OPTION, paramLabel = "SHA256",
+            description = "Connect over TLS, trusting only the certificate with this SHA-256 fingerprint.")
+    String tlsPin;
 
     private final PrintStream out;
     private final List<Client> connected = new ArrayList<>();
@@ -166,7 +174,8 @@ public final class ScaleClientMain implements Callable<Integer> {
                 Thread.sleep(connectPauseMs);
             }
             try {
-                connected.add(new Client(i, TransportChannel.connect(provider, port, i, timeout),
+                connected.add(new Client(i, TransportChannel.connect(provider, port, i, timeout,
+                        tlsPin == null ? null : TlsConfig.clientPinned(tlsPin)),
                         mode == ScaleMode.FANOUT));
             } catch (IOException | RuntimeException e) {
                 connectFailures++;

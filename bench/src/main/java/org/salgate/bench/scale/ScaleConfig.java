@@ -21,12 +21,14 @@ import java.util.Objects;
  * @param listCalls the fresh client's measured list calls (idle mode)
  * @param listWarmupCalls the fresh client's list calls before those (idle mode)
  * @param settle the pause after the idle sessions are open, before the agent is measured with them (idle mode)
+ * @param tls whether every connection is TLS: the agent serves a certificate made for the run, the clients pin it
  * @param out the run's folder
  * @param commandLine the command as typed, for the report
  */
 public record ScaleConfig(ScaleMode mode, List<String> transports, List<Integer> clientCounts, int clientProcesses,
                           Duration duration, long intervalMs, int dummySensors, int connectRate, Duration warmup,
-                          int listCalls, int listWarmupCalls, Duration settle, Path out, String commandLine) {
+                          int listCalls, int listWarmupCalls, Duration settle, boolean tls, Path out,
+                          String commandLine) {
 
     /** The most clients the default puts in one client process. */
     public static final int MAX_CLIENTS_PER_PROCESS = 250;
@@ -81,6 +83,11 @@ public record ScaleConfig(ScaleMode mode, List<String> transports, List<Integer>
             mine.add(i);
         }
         return mine;
+    }
+
+    /** A transport's name in the report: {@code <transport>+tls} over TLS, as {@code bench transport} names it. */
+    public String label(String transport) {
+        return tls ? transport + "+tls" : transport;
     }
 
     /** The pause of one process between two of its connects, so that all together connect at {@link #connectRate}. */

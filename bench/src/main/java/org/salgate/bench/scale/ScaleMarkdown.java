@@ -40,6 +40,11 @@ final class ScaleMarkdown {
                         + " each completing its hello, pausing between two (and process p p/N of a pause before its"
                         + " first), so that all processes together connect at most ").append(config.connectRate())
                 .append(" clients/s, in turn.\n");
+        b.append(config.tls()
+                ? "- Every connection is TLS (names `<transport>+tls`): the agent serves a self-signed certificate for"
+                        + " 127.0.0.1 made for the run (`tls-cert.pem` here), and every client, the bench's own too,"
+                        + " pins its SHA-256 fingerprint.\n"
+                : "- Plain TCP, no TLS (`--tls` runs the same over TLS).\n");
         b.append("- The agent's memory (VmRSS) and threads (Threads) are read from `/proc/<pid>/status` from outside,"
                 + " every ").append(org.salgate.bench.sample.ResourceSampler.DEFAULT_PERIOD_MILLIS).append(" ms.\n");
         if (config.mode() != ScaleMode.IDLE) {

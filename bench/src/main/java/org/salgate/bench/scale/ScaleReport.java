@@ -143,6 +143,7 @@ public final class ScaleReport {
         run.put("listCalls", config.listCalls());
         run.put("listWarmupCalls", config.listWarmupCalls());
         run.put("settleMs", config.settle().toMillis());
+        run.put("tls", config.tls());
         run.put("agentJvmFlags", ServerProcess.JVM_FLAGS);
         run.put("clientJvmFlags", ClientProcess.JVM_FLAGS);
         root.put("run", run);

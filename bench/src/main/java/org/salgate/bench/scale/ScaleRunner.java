@@ -15,6 +15,7 @@ import org.salgate.bench.sample.ProcStat;
 import org.salgate.bench.sample.ResourceSample;
 import org.salgate.bench.sample.ResourceSampler;
 import org.salgate.bench.server.BenchServerMain;
+import org.salgate.bench.server.BenchTls;
 import org.salgate.bench.server.ServerProcess;
 import org.salgate.bench.workload.Payload;
 import org.salgate.bench.workload.TransportChannel;
@@ -22,6 +23,7 @@ import org.salgate.bench.workload.Workloads;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
+import org.salgate.transport.tls.TlsConfig;
 
 /**
  * Runs {@code bench scale}: per transport and client count, a fresh agent in its own JVM (as
@@ -35,6 +37,8 @@ public final class ScaleRunner {
 
     private final ScaleConfig config;
     private final PrintStream log;
+    /** The run's certificate when it is over TLS, else null. */
+    private BenchTls tls;
 
     public ScaleRunner(ScaleConfig config, PrintStream log) {
         this.config = config;
@@ -52,6 +56,9 @@ public final class ScaleRunner {
 
     public Outcome run() throws IOException, InterruptedException {
         Files.createDirectories(config.out());
+        if (config.tls()) {
+            tls = BenchTls.create(config.out());
+        }
         List<StreamCell> streams = new ArrayList<>();
         List<IdleCell> idles = new ArrayList<>();
         for (String transport : config.transports()) {
@@ -85,7 +92,7 @@ public final class ScaleRunner {
      */
     private StreamCell streamCell(TransportProvider provider, int clients, boolean shared)
             throws IOException, InterruptedException {
-        String t = provider.name();
+        String t = config.label(provider.name());
         boolean fanout = config.mode() == ScaleMode.FANOUT;
         String cell = fanout ? (shared ? "fanout-shared-" : "fanout-own-") + clients : "stream-" + clients;
         int processes = config.processesFor(clients);
@@ -100,7 +107,7 @@ public final class ScaleRunner {
         log.printf(Locale.ROOT, "%s, %d streaming clients (%s) in %d processes: starting the agent%n", t, clients,
                 fanout ? (shared ? "one shared stream of DUMMY_0" : "each its own stream of DUMMY_0")
                         : "streams of their own", processes);
-        try (ServerProcess agent = ServerProcess.start(agentArgs(t, maxSessions, null),
+        try (ServerProcess agent = ServerProcess.start(agentArgs(provider.name(), maxSessions, null),
                 config.out().resolve("agent-" + t + "-" + cell + ".log"))) {
             warmUp(provider, agent.port());
             before = readOnce(agent.pid());
@@ -134,7 +141,7 @@ public final class ScaleRunner {
     }
 
     private IdleCell idleCell(TransportProvider provider, int sessions) throws IOException, InterruptedException {
-        String t = provider.name();
+        String t = config.label(provider.name());
         int processes = config.processesFor(sessions);
         int maxSessions = maxSessions(sessions);
         long idleTimeoutMillis = 0;
@@ -149,7 +156,7 @@ public final class ScaleRunner {
         long heapDuring = -1;
         Processes procs = null;
         log.printf(Locale.ROOT, "%s, %d idle sessions in %d processes: starting the agent%n", t, sessions, processes);
-        try (ServerProcess agent = ServerProcess.start(agentArgs(t, maxSessions, idleTimeoutMillis),
+        try (ServerProcess agent = ServerProcess.start(agentArgs(provider.name(), maxSessions, idleTimeoutMillis),
                 config.out().resolve("agent-" + t + "-idle-" + sessions + ".log"))) {
             warmUp(provider, agent.port());
             ResourceSampler sampler = new ResourceSampler(agent.pid());
@@ -220,6 +227,9 @@ public final class ScaleRunner {
     private List<String> agentArgs(String transport, int maxSessions, Long idleTimeoutMillis) {
         List<String> args = new ArrayList<>(List.of("agent", transport, Integer.toString(config.dummySensors()),
                 BenchServerMain.MAX_SESSIONS, Integer.toString(maxSessions)));
+        if (tls != null) {
+            args.addAll(tls.serverArgs());
+        }
         if (idleTimeoutMillis != null) {
             args.add(BenchServerMain.IDLE_TIMEOUT_MS);
             args.add(Long.toString(idleTimeoutMillis));
@@ -248,7 +258,7 @@ public final class ScaleRunner {
         if (config.warmup().isZero()) {
             return;
         }
-        try (TransportChannel c = TransportChannel.connect(provider, port, 0, CALL_TIMEOUT)) {
+        try (TransportChannel c = TransportChannel.connect(provider, port, 0, CALL_TIMEOUT, clientTls())) {
             long end = System.nanoTime() + config.warmup().toNanos();
             Payload list = Payload.sensorList();
             while (System.nanoTime() < end) {
@@ -267,7 +277,7 @@ public final class ScaleRunner {
         long errors = 0;
         String firstError = null;
         Payload list = Payload.sensorList();
-        try (TransportChannel c = TransportChannel.connect(provider, port, 0, CALL_TIMEOUT)) {
+        try (TransportChannel c = TransportChannel.connect(provider, port, 0, CALL_TIMEOUT, clientTls())) {
             for (int i = 0; i < config.listWarmupCalls() + config.listCalls(); i++) {
                 long t0 = System.nanoTime();
                 try {
@@ -304,5 +314,14 @@ public final class ScaleRunner {
 
     ScaleConfig config() {
         return config;
+    }
+
+    /** The run's certificate when it is over TLS, else null. */
+    BenchTls tls() {
+        return tls;
+    }
+
+    private TlsConfig clientTls() {
+        return tls == null ? null : tls.client();
     }
 }

@@ -24,12 +24,14 @@ public final class BenchTls {
 
     private final Path certificate;
     private final Path key;
+    private final String pin;
     private final TlsConfig client;
 
-    private BenchTls(Path certificate, Path key, TlsConfig client) {
+    private BenchTls(Path certificate, Path key, String pin) {
         this.certificate = certificate;
         this.key = key;
-        this.client = client;
+        this.pin = pin;
+        this.client = TlsConfig.clientPinned(pin);
     }
 
     /** Makes the run's certificate and writes it and its key into {@code dir}. */
@@ -40,13 +42,17 @@ public final class BenchTls {
         Path key = dir.resolve("tls-key.pem");
         Files.writeString(cert, Certificates.toPem(identity.certificate()), StandardCharsets.US_ASCII);
         Files.writeString(key, Certificates.toPem(identity.key()), StandardCharsets.US_ASCII);
-        return new BenchTls(cert, key,
-                TlsConfig.clientPinned(Certificates.fingerprint(identity.certificate())));
+        return new BenchTls(cert, key, Certificates.fingerprint(identity.certificate()));
     }
 
     /** The arguments that make a bench server serve this certificate. */
     public List<String> serverArgs() {
         return List.of(CERT_OPTION, certificate.toString(), KEY_OPTION, key.toString());
+    }
+
+    /** The certificate's SHA-256 fingerprint, which the clients pin; for clients in other processes. */
+    public String pin() {
+        return pin;
     }
 
     /** The clients' side: the certificate pinned. */

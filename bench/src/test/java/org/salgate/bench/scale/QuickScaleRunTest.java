@@ -79,6 +79,31 @@ class QuickScaleRunTest {
     }
 
     @Test
+    @Timeout(180)
+    void withTlsEveryClientProcessStreamsOverTlsAndLosesNoReading(@TempDir Path out) throws Exception {
+        int code = BenchCommand.commandLine().execute("scale", "--mode", "stream", "--transports", "mina",
+                "--clients", "10", "--client-processes", "2", "--duration", "1s", "--interval-ms", "50",
+                "--warmup", "1s", "--tls", "--out", out.toString());
+
+        String md = Files.readString(out.resolve(ScaleReport.MARKDOWN));
+        assertEquals(0, code, md);
+        Map<String, String> r = row(out);
+        assertEquals("mina+tls", r.get("transport"));
+        assertEquals("10", r.get("connected"));
+        assertEquals("10", r.get("streams_started"));
+        assertEquals("0", r.get("lost"));
+        assertEquals("0", r.get("duplicated"));
+        assertEquals("0", r.get("reordered"));
+        assertEquals("true", r.get("clean"));
+        assertTrue(num(r, "received") >= 10 * 10, r.toString());
+        assertTrue(md.contains("Every connection is TLS"), md);
+        assertTrue(Files.exists(out.resolve("tls-cert.pem")));
+        String agentLog = Files.readString(out.resolve("agent-mina+tls-stream-10.log"));
+        assertTrue(agentLog.contains("(mina, codec protobuf, TLS)"), agentLog);
+        assertTrue(Files.readString(out.resolve(ScaleReport.JSON)).contains("\"tls\" : true"));
+    }
+
+    @Test
     @Timeout(240)
     void tenClientsOnOneSharedStreamGetEveryReadingEncodedOnceForAll(@TempDir Path out) throws Exception {
         int code = BenchCommand.commandLine().execute("scale", "--mode", "fanout", "--transports", "netty",

@@ -13,7 +13,8 @@ class ScaleConfigTest {
 
     private static ScaleConfig config(int clientProcesses, int connectRate) {
         return new ScaleConfig(ScaleMode.STREAM, List.of("netty"), List.of(1), clientProcesses, Duration.ofSeconds(1),
-                100, 20, connectRate, Duration.ZERO, 200, 20, Duration.ofSeconds(1), Path.of("x"), "bench scale");
+                100, 20, connectRate, Duration.ZERO, 200, 20, Duration.ofSeconds(1), false, Path.of("x"),
+                "bench scale");
     }
 
     @Test
@@ -60,7 +61,7 @@ class ScaleConfigTest {
         assertThrows(IllegalArgumentException.class, () -> config(0, 0));
         assertThrows(IllegalArgumentException.class, () -> new ScaleConfig(ScaleMode.IDLE, List.of("netty"),
                 List.of(0), 0, Duration.ofSeconds(1), 100, 20, 500, Duration.ZERO, 200, 20, Duration.ZERO,
-                Path.of("x"), "bench scale"));
+                false, Path.of("x"), "bench scale"));
     }
 
     @Test
