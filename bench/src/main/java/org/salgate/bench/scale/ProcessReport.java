@@ -8,7 +8,7 @@ import java.util.List;
  * figure is the process's total so far.
  *
  * @param process the process's number, 0 to processes - 1
- * @param phase {@link #CONNECTED}, {@link #STARTED} or {@link #RESULT}
+ * @param phase {@link #READY}, {@link #CONNECTED}, {@link #STARTED} or {@link #RESULT}
  * @param clients the clients this process runs (client i runs in process i mod processes)
  * @param connected clients that connected and completed their hello
  * @param connectFailures clients that could not connect or whose hello failed
@@ -38,6 +38,8 @@ public record ProcessReport(int process, String phase, int clients, int connecte
 
     /** The start of a report line on a client process's stdout. */
     public static final String LINE_PREFIX = "SCALE ";
+    /** The process is up and has not connected yet: it waits for the order {@code connect}. */
+    public static final String READY = "ready";
     public static final String CONNECTED = "connected";
     public static final String STARTED = "started";
     public static final String RESULT = "result";

@@ -91,6 +91,11 @@ final class Processes implements AutoCloseable {
                 fail(p, e.getMessage());
             }
         }
+        if (phase.equals(ProcessReport.READY)) {
+            long up = processes.stream().filter(p -> !failed[p.index()]).count();
+            runner.progress(up + " of " + processes.size() + " client processes up; connecting");
+            return;
+        }
         ClientTotals t = ClientTotals.of(reports());
         runner.progress(String.format(java.util.Locale.ROOT, "%s: %d of %d clients connected, %d connect failures%s",
                 phase, t.connected(), t.clients(), t.connectFailures(),

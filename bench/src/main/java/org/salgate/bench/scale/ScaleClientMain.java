@@ -35,7 +35,9 @@ import picocli.CommandLine.Option;
  * of {@code clients} (client i in process i mod processes), each a {@link TransportChannel} of its
  * own, and takes its orders on stdin, one word a line:
  * <ol>
- *   <li>at start it connects its clients one after the other, pausing {@code --connect-pause-ms}
+ *   <li>at start it reports {@link ProcessReport#READY} and waits: the bench lets the processes connect
+ *       only once all of them are up, so that no client's hello waits behind other JVMs' start-up;</li>
+ *   <li>{@code connect}: connects its clients one after the other, pausing {@code --connect-pause-ms}
  *       between two (and process p {@code p / processes} of that before its first), each completing its
  *       hello, then reports {@link ProcessReport#CONNECTED};</li>
  *   <li>{@code start} (stream and fan-out modes): sets up and starts one stream per client (fan-out: each
@@ -135,11 +137,21 @@ public final class ScaleClientMain implements Callable<Integer> {
         }
         TransportProvider provider = Transports.byName(transport);
         Duration timeout = Duration.ofMillis(timeoutMs);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
+            report(ProcessReport.READY);
+            String line;
+            while ((line = in.readLine()) != null && !line.trim().equals("connect")) {
+                if (!line.isBlank()) {
+                    note("unknown order '" + line.trim() + "' before connect ignored");
+                }
+            }
+            if (line == null) {
+                System.err.println("stdin closed before the order to connect: the bench is gone");
+                return 1;
+            }
             connect(provider, timeout);
             report(ProcessReport.CONNECTED);
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            String line;
             while ((line = in.readLine()) != null) {
                 switch (line.trim()) {
                     case "start" -> {

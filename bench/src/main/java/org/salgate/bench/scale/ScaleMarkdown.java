@@ -36,7 +36,9 @@ final class ScaleMarkdown {
                         + config.clientProcesses() + " per cell (at most one per client)"
                         : "enough per cell that none runs more than " + ScaleConfig.MAX_CLIENTS_PER_PROCESS
                         + " clients").append(". Client i (from 0) runs in process i mod N, each its own connection"
-                        + " through the transport's client. A process connects its clients one after the other,"
+                        + " through the transport's client. Once every process is up (each reports ready), the"
+                        + " bench tells them to connect: no hello waits behind another JVM's start-up. A process"
+                        + " connects its clients one after the other,"
                         + " each completing its hello, pausing between two (and process p p/N of a pause before its"
                         + " first), so that all processes together connect at most ").append(config.connectRate())
                 .append(" clients/s, in turn.\n");

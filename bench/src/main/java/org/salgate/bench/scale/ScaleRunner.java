@@ -113,6 +113,8 @@ public final class ScaleRunner {
             before = readOnce(agent.pid());
             procs = Processes.start(this, provider, agent.port(), shared ? ScaleMode.FANOUT : ScaleMode.STREAM,
                     clients, fanout ? 1 : config.dummySensors(), processes, pause, cell, failures);
+            procs.awaitAll(ProcessReport.READY, System.nanoTime() + JVM_START_NANOS);
+            procs.sendAll("connect");
             procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(clients, processes, pause));
             procs.sendAll("start");
             procs.awaitAll(ProcessReport.STARTED, phaseDeadline(clients, processes));
@@ -169,6 +171,8 @@ public final class ScaleRunner {
                     listBefore.p50Micros());
             procs = Processes.start(this, provider, agent.port(), ScaleMode.IDLE, sessions, config.dummySensors(),
                     processes, pause, "idle-" + sessions, failures);
+            procs.awaitAll(ProcessReport.READY, System.nanoTime() + JVM_START_NANOS);
+            procs.sendAll("connect");
             procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(sessions, processes, pause));
             long held = System.nanoTime();
             sampler = new ResourceSampler(agent.pid());
@@ -237,14 +241,19 @@ public final class ScaleRunner {
         return args;
     }
 
+    /** How long the client processes' JVMs have to start and report ready: dozens of them share the cores. */
+    private static final long JVM_START_NANOS = TimeUnit.SECONDS.toNanos(120);
+
     /**
-     * Connecting: two minutes for the processes' JVMs to start (dozens of them share the cores), then
-     * each process's share at its pace with 100 ms per connect and hello.
+     * Connecting, once every process is up: two minutes, then each process's share at its pace with
+     * 100 ms per connect and hello, 500 ms over TLS (a handshake each: 2000 of them took this machine
+     * 42 s, 8 processes connecting at once).
      */
-    private static long connectDeadline(int clients, int processes, long pauseMillis) {
+    private long connectDeadline(int clients, int processes, long pauseMillis) {
         long perProcess = (clients + processes - 1) / processes;
+        long perConnect = config.tls() ? 500 : 100;
         return System.nanoTime() + TimeUnit.SECONDS.toNanos(120) + TimeUnit.MILLISECONDS.toNanos(perProcess
-                * (pauseMillis + 100));
+                * (pauseMillis + perConnect));
     }
 
     /** Starting or stopping the streams, or checking the sessions: a minute plus 100 ms per client of a process. */
