@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
  * own, and takes its orders on stdin, one word a line:
  * <ol>
  *   <li>at start it reports {@link ProcessReport#READY} and waits: the bench lets the processes connect
- *       only once all of them are up, so that no client's hello waits behind other JVMs' start-up;</li>
+ *       only once all of them are up, so that no client's hello waits behind other JVMs' start-up (over
+ *       TLS it first runs a handshake in memory, {@link TlsWarmUp});</li>
  *   <li>{@code connect}: connects its clients one after the other, pausing {@code --connect-pause-ms}
  *       between two (and process p {@code p / processes} of that before its first), each completing its
  *       hello, then reports {@link ProcessReport#CONNECTED};</li>
@@ -139,6 +140,13 @@ public final class ScaleClientMain implements Callable<Integer> {
         Duration timeout = Duration.ofMillis(timeoutMs);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
+            if (tlsPin != null) {
+                try {
+                    TlsWarmUp.handshakeInMemory();
+                } catch (IOException | RuntimeException e) {
+                    note("the in-memory TLS warm-up failed: " + message(e));
+                }
+            }
             report(ProcessReport.READY);
             String line;
             while ((line = in.readLine()) != null && !line.trim().equals("connect")) {
