@@ -12,7 +12,6 @@ import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
-import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketConnector;
 import org.salgate.transport.ClientHandler;
@@ -61,7 +60,7 @@ final class MinaClient implements TransportClient {
             throw new IllegalStateException("this MINA client was already connected; create a new one");
         }
         threads = IoThreads.newPool("salgate-mina-client", 4); // connector and processor, each briefly twice
-        processor = new SimpleIoProcessorPool<>(NioProcessor.class, threads, 1, SelectorProvider.provider());
+        processor = new SimpleIoProcessorPool<>(QuietLoopProcessor.class, threads, 1, SelectorProvider.provider());
         connector = new NioSocketConnector(threads, processor);
         connector.setConnectTimeoutMillis(Math.max(1, options.connectTimeout().toMillis()));
         connector.getSessionConfig().setTcpNoDelay(true);

@@ -14,7 +14,6 @@ import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
-import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
@@ -64,7 +63,7 @@ final class MinaServer implements TransportServer {
         // session left and starts again with the next, so each may briefly need a second thread
         threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1));
         nextBatches = IoThreads.newWorkPool("salgate-mina-write", ioThreads);
-        processors = new SimpleIoProcessorPool<>(NioProcessor.class, threads, ioThreads, SelectorProvider.provider());
+        processors = new SimpleIoProcessorPool<>(QuietLoopProcessor.class, threads, ioThreads, SelectorProvider.provider());
         acceptor = new PacedAcceptor(threads, processors, new AcceptBackoff(toString()));
         acceptor.setReuseAddress(true);
         // MINA's default backlog (50) drops the SYNs of a burst of connections, which then wait 1, 3, 7... s

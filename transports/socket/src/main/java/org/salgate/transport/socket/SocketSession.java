@@ -24,8 +24,16 @@ import org.salgate.wire.Framing;
  * A server session on one socket: a reader thread that decodes frames and hands them to the
  * {@link ServerHandler} (it also reports the session opened and closed, so the handler sees one
  * ordered sequence), and a writer thread that drains the session's outbound queue, one batch per
- * socket write. The writer starts with the first frame queued (or the close), so a peer that
- * connects and never speaks costs one thread, not two.
+ * socket write. The writer starts with the first frame queued from another thread (or the close),
+ * so a peer that connects and never speaks costs one thread, not two, and so does one that only
+ * makes calls the agent answers inline.
+ *
+ * <p>An answer the handler sends on the reader's own thread is written by the reader, once it has
+ * handed on every whole frame of its read and before it reads again: waking the writer for it
+ * would cost a thread hand-off per call, which a blocking-socket peer such as RMI's does not pay.
+ * Both drain the queue under one lock, so batches leave whole and in the order they were taken. A
+ * peer that stops reading then blocks its own session's reader in that write, and with it its
+ * requests; frames that other threads send meanwhile wait in the queue under its limit, as before.
  */
 final class SocketSession extends QueuedSession {
 
@@ -44,6 +52,10 @@ final class SocketSession extends QueuedSession {
     private final Thread readerThread;
     private final Thread writer;
     private final AtomicBoolean writerStarted = new AtomicBoolean();
+    /** Taken by whoever takes a batch from the queue and writes it: the writer, or the reader. */
+    private final Object writing = new Object();
+    /** Read and written by the reader's thread only: it started a drain, which it must finish. */
+    private boolean readerDrains;
     /** The first error that closed the session; written before the socket is closed. */
     private volatile Throwable cause;
 
@@ -75,7 +87,38 @@ final class SocketSession extends QueuedSession {
 
     @Override
     protected void startWriting() {
-        wakeWriter();
+        if (Thread.currentThread() == readerThread) {
+            readerDrains = true; // see drainOnReader, called before the reader reads again
+        } else {
+            wakeWriter();
+        }
+    }
+
+    /** Writes what the queue holds on the reader's thread, when the reader started the drain. */
+    private void drainOnReader(OutputStream out) throws IOException {
+        if (!readerDrains) {
+            return;
+        }
+        readerDrains = false;
+        drain(out);
+    }
+
+    /**
+     * Writes batches until the queue is empty, which ends the drain.
+     *
+     * @return false when the queue was empty at once
+     */
+    private boolean drain(OutputStream out) throws IOException {
+        boolean wrote = false;
+        synchronized (writing) {
+            OutboundQueue.Batch<byte[]> batch;
+            while (state.get() != CLOSED && !(batch = queue().next()).isEmpty()) {
+                out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
+                queue().written(batch.bytes());
+                wrote = true;
+            }
+        }
+        return wrote;
     }
 
     /** Starts the writer the first time, and wakes it after that. */
@@ -141,7 +184,9 @@ final class SocketSession extends QueuedSession {
         try {
             handler.sessionOpened(this);
             InputStream in = socket.getInputStream();
+            OutputStream out = socket.getOutputStream();
             frames = new FrameReader(codec(), maxFrameBytes, server.frameBudget());
+            drainOnReader(out); // what the handler sent as the session opened
             while (frames.readFrom(in) >= 0) {
                 Message message;
                 while ((message = frames.next()) != null) {
@@ -154,6 +199,7 @@ final class SocketSession extends QueuedSession {
                         LOG.warn("the handler failed on a message of session {}", id(), e);
                     }
                 }
+                drainOnReader(out);
             }
         } catch (CodecException | IOException | RuntimeException | Error e) {
             // an Error too (out of memory, say): this session ends and frees its socket and threads
@@ -184,17 +230,16 @@ final class SocketSession extends QueuedSession {
         try {
             OutputStream out = socket.getOutputStream();
             while (state.get() != CLOSED) {
-                OutboundQueue.Batch<byte[]> batch = queue().next();
-                if (batch.isEmpty()) {
-                    if (state.get() == CLOSING) {
-                        socket.shutdownOutput();
-                        return;
-                    }
-                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+                if (drain(out)) {
                     continue;
                 }
-                out.write(Framing.toBuffer(batch.items(), batch.bytes()).array());
-                queue().written(batch.bytes());
+                if (state.get() == CLOSING) {
+                    synchronized (writing) { // after a drain the reader may still be writing
+                        socket.shutdownOutput();
+                    }
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
             }
         } catch (IOException | RuntimeException | Error e) {
             abort(e);

@@ -1,0 +1,126 @@
+package org.salgate.transport.mina;
+
+import java.nio.channels.spi.SelectorProvider;
+import java.util.Iterator;
+import java.util.concurrent.Executor;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.transport.socket.nio.NioProcessor;
+import org.apache.mina.transport.socket.nio.NioSession;
+
+/**
+ * MINA's NIO processor, except that its loop does not wake its own selector, nor read a socket
+ * again that it has just found empty.
+ *
+ * <p>One pass of MINA's processor loop (2.2) selects, takes in new sessions and traffic-mask
+ * changes, reads every ready session and hands what it read to the handler, flushes every session
+ * scheduled for flush (until none is left), checks idle sessions, and removes the closed ones.
+ * Every write schedules its session for flush and wakes the selector, even when it is made by the
+ * handler on the loop's own thread, as the agent's inline answers are. That wake-up buys nothing:
+ * the flush follows in the same pass. It costs a write to the selector's wake-up descriptor, and
+ * makes the next select return at once, with a read to drain that descriptor and a pass with
+ * nothing to do: per answer, about three system calls and a loop pass more than the answer needs
+ * (docs/performance.md counts them).
+ *
+ * <p>So a wake-up asked for on the loop's own thread, from the end of its select until the loop
+ * is past its flush, is skipped: what the loop would wake up for (a flush, or a close) is done
+ * later in the same pass. The loop is past its flush once it checks idle sessions or starts to
+ * dispose ({@link #allSessions}, which MINA calls only there) or removes a closed session
+ * ({@link #destroy}, before the handler hears of the close); a write or close made from then on
+ * wakes the selector as before. A wake-up asked for on any other thread is MINA's own. Nothing in
+ * this transport changes a session's traffic mask, which a pass takes in before it reads; should
+ * that change, the wake-up must not be skipped for it.
+ *
+ * <p>MINA also reads a ready socket until a read returns nothing, so every request costs one read
+ * more, which finds the socket empty. A read that fills less than the room it was given has taken
+ * all the socket held, so the next read of that session in the same pass returns 0 without the
+ * system call. Nothing is lost: the selector reports readiness as long as bytes wait (it is
+ * level-triggered), so bytes that arrive meanwhile, or the peer's end of stream, are read in the
+ * next pass.
+ */
+public final class QuietLoopProcessor extends NioProcessor {
+
+    /** The thread that runs the loop, set as it selects. */
+    private volatile Thread loop;
+    /** Written and read by the loop's thread only: whether a wake-up asked for now would be skipped. */
+    private boolean flushFollows;
+    /** Written and read by the loop's thread only: the session whose last read was short. */
+    private NioSession drained;
+    /** Written by the loop's thread only; read by tests. */
+    private volatile long skipped;
+    private volatile long wokenFromLoop;
+    private volatile long emptyReadsSkipped;
+
+    /** The constructor {@link org.apache.mina.core.service.SimpleIoProcessorPool} calls. */
+    public QuietLoopProcessor(Executor executor, SelectorProvider provider) {
+        super(executor, provider);
+    }
+
+    /** The one select MINA's loop calls; until the loop has run one, no wake-up is skipped. */
+    @Override
+    protected int select(long timeout) throws Exception {
+        loop = Thread.currentThread();
+        flushFollows = false;
+        drained = null;
+        int selected = super.select(timeout);
+        flushFollows = true;
+        return selected;
+    }
+
+    @Override
+    protected void wakeup() {
+        if (Thread.currentThread() == loop) {
+            if (flushFollows) {
+                skipped++;
+                return;
+            }
+            wokenFromLoop++;
+        }
+        super.wakeup();
+    }
+
+    /** How many wake-ups the loop's own thread asked for while a flush was still to come in its pass. */
+    long wakeupsSkipped() {
+        return skipped;
+    }
+
+    /** How many reads returned 0 without a system call, after a short read of the same session. */
+    long emptyReadsSkipped() {
+        return emptyReadsSkipped;
+    }
+
+    /** How many wake-ups the loop's own thread asked for once past its flush, and made. */
+    long wakeupsFromLoopMade() {
+        return wokenFromLoop;
+    }
+
+    @Override
+    protected int read(NioSession session, IoBuffer buffer) throws Exception {
+        if (session == drained) {
+            drained = null;
+            emptyReadsSkipped++;
+            return 0;
+        }
+        int room = buffer.remaining();
+        int read = super.read(session, buffer);
+        drained = read > 0 && read < room ? session : null;
+        return read;
+    }
+
+    @Override
+    protected Iterator<NioSession> allSessions() {
+        pastFlush();
+        return super.allSessions();
+    }
+
+    @Override
+    protected void destroy(NioSession session) throws Exception {
+        pastFlush();
+        super.destroy(session);
+    }
+
+    private void pastFlush() {
+        if (Thread.currentThread() == loop) {
+            flushFollows = false;
+        }
+    }
+}

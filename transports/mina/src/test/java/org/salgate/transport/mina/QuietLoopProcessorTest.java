@@ -1,0 +1,158 @@
+package org.salgate.transport.mina;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.spi.SelectorProvider;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The processor skips the selector wake-ups its own loop asks for before its flush, and makes the
+ * ones asked for after it; it skips the read of a socket it has just emptied, and loses no byte. A MINA acceptor with one {@link QuietLoopProcessor} and plain sockets as
+ * peers; the handler writes on the loop's thread, as the agent's inline answers do.
+ */
+@Timeout(60)
+class QuietLoopProcessorTest {
+
+    private static final int READ_TIMEOUT_MILLIS = 20_000;
+
+    private ExecutorService threads;
+    private QuietLoopProcessor processor;
+    private NioSocketAcceptor acceptor;
+
+    @BeforeEach
+    void start() {
+        threads = Executors.newCachedThreadPool();
+        processor = new QuietLoopProcessor(threads, SelectorProvider.provider());
+        acceptor = new NioSocketAcceptor(threads, processor);
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        acceptor.dispose(true);
+        processor.dispose();
+        threads.shutdownNow();
+        threads.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anAnswerWrittenOnTheLoopLeavesInTheSamePassWithoutWakingTheSelector() throws IOException {
+        acceptor.setHandler(new IoHandlerAdapter() {
+            @Override
+            public void messageReceived(IoSession session, Object message) {
+                IoBuffer in = (IoBuffer) message;
+                IoBuffer out = IoBuffer.allocate(in.remaining());
+                out.put(in).flip();
+                session.write(out);
+            }
+        });
+        acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
+        int exchanges = 200;
+        try (Socket peer = connect()) {
+            OutputStream out = peer.getOutputStream();
+            InputStream in = peer.getInputStream();
+            for (int i = 0; i < exchanges; i++) {
+                out.write(i & 0x7f);
+                out.flush();
+                assertEquals(i & 0x7f, in.read(), "echo " + i);
+            }
+        }
+        assertTrue(processor.wakeupsSkipped() >= exchanges,
+                "each answer's wake-up is skipped; skipped " + processor.wakeupsSkipped());
+        assertTrue(processor.emptyReadsSkipped() >= exchanges,
+                "each request's read of an emptied socket is skipped; skipped " + processor.emptyReadsSkipped());
+    }
+
+    @Test
+    void bytesFollowedByTheEndOfStreamAreAllReadAndTheCloseIsSeen() throws Exception {
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        CompletableFuture<byte[]> atClose = new CompletableFuture<>();
+        acceptor.setHandler(new IoHandlerAdapter() {
+            @Override
+            public void messageReceived(IoSession session, Object message) {
+                IoBuffer in = (IoBuffer) message;
+                byte[] bytes = new byte[in.remaining()];
+                in.get(bytes);
+                received.write(bytes, 0, bytes.length);
+            }
+
+            @Override
+            public void sessionClosed(IoSession session) {
+                atClose.complete(received.toByteArray());
+            }
+        });
+        acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
+        byte[] sent = new byte[300_000];
+        for (int i = 0; i < sent.length; i++) {
+            sent[i] = (byte) (i * 31);
+        }
+        try (Socket peer = connect()) {
+            OutputStream out = peer.getOutputStream();
+            out.write(sent, 0, 7); // a short read on its own
+            out.flush();
+            Thread.sleep(50);
+            out.write(sent, 7, sent.length - 7); // more than one read buffer, then the end of stream
+        }
+        assertArrayEquals(sent, atClose.get(30, TimeUnit.SECONDS), "every byte, in order, before the close");
+    }
+
+    @Test
+    void aWriteMadeAsAnotherSessionClosesWakesTheSelector() throws Exception {
+        AtomicReference<IoSession> watcher = new AtomicReference<>();
+        acceptor.setHandler(new IoHandlerAdapter() {
+            @Override
+            public void messageReceived(IoSession session, Object message) {
+                watcher.compareAndSet(null, session);
+                session.write(IoBuffer.wrap(new byte[] {1}));
+            }
+
+            @Override
+            public void sessionClosed(IoSession session) {
+                IoSession w = watcher.get();
+                if (w != null && w != session) {
+                    w.write(IoBuffer.wrap(new byte[] {2})); // on the loop, in its remove phase
+                }
+            }
+        });
+        acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
+        try (Socket watching = connect()) {
+            watching.getOutputStream().write(0);
+            assertEquals(1, watching.getInputStream().read(), "the watcher is known to the server");
+            long before = processor.wakeupsFromLoopMade();
+            try (Socket leaving = connect()) {
+                leaving.getOutputStream().write(9); // keeps the watcher, which the handler saw first
+                assertEquals(1, leaving.getInputStream().read());
+            }
+            assertEquals(2, watching.getInputStream().read(), "the watcher hears of the close");
+            assertTrue(processor.wakeupsFromLoopMade() > before,
+                    "the write made in the remove phase woke the selector rather than wait for its next event");
+        }
+    }
+
+    private Socket connect() throws IOException {
+        Socket s = new Socket();
+        s.connect(acceptor.getLocalAddress(), READ_TIMEOUT_MILLIS);
+        s.setSoTimeout(READ_TIMEOUT_MILLIS);
+        s.setTcpNoDelay(true);
+        return s;
+    }
+}
