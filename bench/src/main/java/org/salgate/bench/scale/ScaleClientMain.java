@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
  * <ol>
  *   <li>at start it reports {@link ProcessReport#READY} and waits: the bench lets the processes connect
  *       only once all of them are up, so that no client's hello waits behind other JVMs' start-up (over
- *       TLS it first runs a handshake in memory, {@link TlsWarmUp});</li>
+ *       TLS it first runs handshakes in memory, {@link TlsWarmUp});</li>
  *   <li>{@code connect}: connects its clients one after the other, pausing {@code --connect-pause-ms}
  *       between two (and process p {@code p / processes} of that before its first), each completing its
  *       hello, then reports {@link ProcessReport#CONNECTED};</li>
@@ -142,7 +142,7 @@ public final class ScaleClientMain implements Callable<Integer> {
         try {
             if (tlsPin != null) {
                 try {
-                    TlsWarmUp.handshakeInMemory();
+                    TlsWarmUp.warmUp();
                 } catch (IOException | RuntimeException e) {
                     note("the in-memory TLS warm-up failed: " + message(e));
                 }

@@ -13,20 +13,39 @@ import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
- * One TLS handshake in memory, between a throwaway server engine and a client engine that pins its
- * certificate, both made with the project's {@link TlsConfig}. A client process runs it before it
- * reports ready, so that the JVM's TLS code is loaded and initialized before the first real
- * handshake. Without it, the first handshakes of 40 freshly started client JVMs ran all at once
- * on 2 cores, and some outlasted the agent's 10 s handshake timeout.
+ * TLS handshakes in memory, between a throwaway server engine and a client engine that pins its
+ * certificate, both made with the project's {@link TlsConfig}. A client process runs
+ * {@link #WARM_UP_HANDSHAKES} of them before it reports ready, so that the JVM's TLS code is loaded,
+ * initialized and partly compiled before the first real handshake: the first handshakes of 40
+ * freshly started client JVMs run all at once on 2 cores, against the agent's 10 s hello timeout.
+ * In the runs of docs/bench/2026-11-26-scale-tls, that timeout still closed 4 of 10,000 sessions
+ * with one warm-up handshake, and 2 with five.
  */
 final class TlsWarmUp {
+
+    /** How many handshakes a client process runs before it reports ready. */
+    static final int WARM_UP_HANDSHAKES = 5;
 
     private static final int MAX_TURNS = 100;
 
     private TlsWarmUp() {}
 
     /**
-     * Runs the handshake.
+     * Runs {@link #WARM_UP_HANDSHAKES} handshakes.
+     *
+     * @return the protocol the engines of the last one agreed on
+     * @throws IOException if one does not finish
+     */
+    static String warmUp() throws IOException {
+        String protocol = null;
+        for (int i = 0; i < WARM_UP_HANDSHAKES; i++) {
+            protocol = handshakeInMemory();
+        }
+        return protocol;
+    }
+
+    /**
+     * Runs one handshake.
      *
      * @return the protocol the two engines agreed on
      * @throws IOException if it does not finish

@@ -10,4 +10,9 @@ class TlsWarmUpTest {
     void theInMemoryHandshakeFinishesOnBothSidesOnTls13() throws Exception {
         assertEquals("TLSv1.3", TlsWarmUp.handshakeInMemory());
     }
+
+    @Test
+    void theWarmUpRunsItsHandshakesToTheEnd() throws Exception {
+        assertEquals("TLSv1.3", TlsWarmUp.warmUp());
+    }
 }
