@@ -9,8 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataOutputStream;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -170,6 +175,67 @@ class SocketTransportTest {
         assertNull(clientHandler.closed.get(10, TimeUnit.SECONDS));
         assertNull(serverHandler.closed.get(10, TimeUnit.SECONDS));
         assertThrowsIo(() -> client.send(new Request(1, new Call.ListProtocols())));
+    }
+
+    /**
+     * Answers sent on a session's reader thread leave from that thread, with no writer thread;
+     * frames sent from other threads at the same time still leave whole and in order, beside them.
+     */
+    @Test
+    void answersLeaveFromTheReaderAndFramesFromOtherThreadsInterleaveWholeAndInOrder() throws Exception {
+        Set<Thread> earlier = writerThreads(Set.of()); // other tests' sessions, perhaps still ending
+        startServer(ServerOptions.builder()); // answers on the calling thread: the session's reader
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        Session session = serverSessionOf();
+        BlockingQueue<Message> received = clientHandler.received;
+
+        for (int i = 0; i < 50; i++) { // calls alone: every answer leaves from the reader
+            client.send(new Request(i, new Call.Echo(Value.of(i))));
+            assertEquals(new Response(i, new Result.Echoed(Value.of(i))), received.poll(10, TimeUnit.SECONDS));
+        }
+        assertEquals(Set.of(), writerThreads(earlier), "no writer thread for answers sent on the reader");
+
+        int calls = 2_000;
+        int pushed = 5_000;
+        Thread pusher = new Thread(() -> {
+            for (int i = 0; i < pushed; i++) {
+                session.send(new StreamData(7, Reading.ok("S", 0, i, Value.of(new byte[i % 700]))));
+            }
+        }, "pusher");
+        pusher.start();
+        for (int i = 0; i < calls; i++) {
+            client.send(new Request(1_000 + i, new Call.Echo(Value.of("call " + i))));
+        }
+        pusher.join(30_000);
+
+        List<Long> sequences = new ArrayList<>();
+        List<Long> answered = new ArrayList<>();
+        while (sequences.size() < pushed || answered.size() < calls) {
+            Message m = received.poll(20, TimeUnit.SECONDS);
+            assertNotNull(m, "got " + sequences.size() + " frames and " + answered.size() + " answers");
+            if (m instanceof StreamData d) {
+                assertEquals((int) d.reading().sequence() % 700, ((Value.Bytes) d.reading().value()).value().length);
+                sequences.add(d.reading().sequence());
+            } else {
+                Response r = (Response) m;
+                assertEquals(new Result.Echoed(Value.of("call " + (r.id() - 1_000))), r.result());
+                answered.add(r.id());
+            }
+        }
+        for (int i = 0; i < pushed; i++) {
+            assertEquals(i, sequences.get(i), "pushed frames arrive whole and in order");
+        }
+        for (int i = 0; i < calls; i++) {
+            assertEquals(1_000 + i, answered.get(i), "answers arrive in the order of their calls");
+        }
+        assertEquals(1, writerThreads(earlier).size(), "frames from other threads leave from the session's one writer");
+    }
+
+    /** The live writer threads of sessions, but those in {@code earlier}. */
+    private static Set<Thread> writerThreads(Set<Thread> earlier) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> !earlier.contains(t))
+                .filter(t -> t.getName().startsWith("salgate-socket-write-")).collect(Collectors.toSet());
     }
 
     private Session serverSessionOf() throws InterruptedException {
