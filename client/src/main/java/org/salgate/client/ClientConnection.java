@@ -97,6 +97,7 @@ final class ClientConnection implements ClientHandler {
         HelloReply reply;
         try {
             transport.send(hello);
+            transport.readWhileWaiting(helloReply, deadline);
             reply = helloReply.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             close("no hello reply");
@@ -143,7 +144,8 @@ final class ClientConnection implements ClientHandler {
      * with a {@link ConnectionClosedException}.
      */
     CompletableFuture<Result> request(Call call) {
-        CompletableFuture<Result> future = new CompletableFuture<>();
+        CompletableFuture<Result> future = new AnswerFuture<>(transport,
+                requestTimeoutNanos > 0 ? System.nanoTime() + requestTimeoutNanos : Long.MAX_VALUE);
         if (closed.get() != null) {
             future.completeExceptionally(closed.get());
             return future;

@@ -52,6 +52,13 @@ import org.salgate.wire.Value;
  * and which the agent sees as a slow client (backpressure). A listener that throws is logged and
  * keeps its subscription. Never wait for one of this client's futures inside a listener or a
  * dependent stage: its answer would have to arrive on the very thread that waits.
+ *
+ * <p>A thread that waits on one of these futures ({@code get} or {@code join}) offers itself to
+ * the transport to read the answer. The blocking socket transport takes the offer when its socket
+ * is free: the waiting thread then reads the connection and is, for that time, "the transport's
+ * thread" above, delivering what arrives meanwhile (other answers, readings, events) in order, so
+ * that its own answer needs no hand-off from another thread. The other transports decline, and
+ * the thread simply waits.
  */
 public final class SalClient implements AutoCloseable {
 

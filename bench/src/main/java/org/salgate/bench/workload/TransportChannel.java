@@ -93,8 +93,10 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
         CompletableFuture<Result> f = new CompletableFuture<>();
         pending.put(id, f);
         try {
+            long deadline = System.nanoTime() + timeout.toNanos();
             client.send(new Request(id, call));
-            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            client.readWhileWaiting(f, deadline);
+            return f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } finally {
             pending.remove(id);
         }

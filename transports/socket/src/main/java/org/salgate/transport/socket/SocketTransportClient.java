@@ -4,7 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLSocket;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.OutboundQueue;
@@ -20,12 +28,25 @@ import org.salgate.wire.Framing;
 /**
  * A blocking-socket client: requests go through the connection's {@link OutboundQueue}, and the
  * sender that finds no write under way writes what waits on its own thread (others' requests
- * included); one reader thread delivers.
+ * included).
+ *
+ * <p>Reading takes turns. A caller that waits for an answer ({@link #readWhileWaiting}) and finds
+ * the socket free reads it on its own thread, delivering whatever arrives, until its answer is in:
+ * the answer then needs no hand-off from another thread, as a blocking-socket peer such as RMI's
+ * pays none. The connection's reader thread reads the rest of the time: while nobody waits, and
+ * for any caller that found the socket taken. Once a caller has read, the reader thread stays away
+ * for {@link #CALLER_TURN_NANOS}, so that back-to-back calls each find the socket free; a caller
+ * that waits meanwhile without the socket gets the reader thread back at once. So a frame the
+ * agent pushes (a stream's reading, an event) while nobody waits is read at most that much later.
+ * Only a plain socket is read by callers: a caller's read has its deadline as a timeout, and a TLS
+ * socket read that times out part-way through a record is not left usable on every JDK.
  */
 final class SocketTransportClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportClient.class);
     private static final long CLOSE_JOIN_MILLIS = 2_000;
+    /** How long the reader thread leaves the socket to callers after a caller's turn. */
+    static final long CALLER_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
@@ -36,6 +57,19 @@ final class SocketTransportClient implements TransportClient {
     private Thread reader;
     private ClientHandler handler;
     private volatile Throwable cause;
+    /** Held by whoever reads the socket and delivers what it read: the reader thread or a caller. */
+    private final ReentrantLock turn = new ReentrantLock();
+    /** Answers (and their deadlines) whose callers wait without the turn: the reader thread reads for them. */
+    private final Map<Future<?>, Long> waitingWithoutTurn = new ConcurrentHashMap<>();
+    /** Until when ({@link System#nanoTime()}) the reader thread leaves the socket to callers. */
+    private volatile long readerAwayUntil;
+    private volatile boolean callersRead;
+    private InputStream in;
+    /** Guarded by {@link #turn}. */
+    private FrameReader frames;
+    /** Set under {@link #turn} when a caller's read met the end of the stream or an error. */
+    private volatile boolean inputEnded;
+    private volatile Throwable inputFailure;
 
     SocketTransportClient(ClientOptions options) {
         this.options = options;
@@ -51,9 +85,11 @@ final class SocketTransportClient implements TransportClient {
         Socket s = TlsSockets.connect(options);
         this.handler = handler;
         this.out = s.getOutputStream();
+        this.in = s.getInputStream();
+        this.frames = new FrameReader(codec, options.maxFrameBytes());
+        this.callersRead = !(s instanceof SSLSocket);
         this.socket = s;
-        InputStream in = s.getInputStream();
-        reader = new Thread(() -> readLoop(in), "salgate-socket-client-" + s.getLocalPort());
+        reader = new Thread(this::readLoop, "salgate-socket-client-" + s.getLocalPort());
         reader.setDaemon(true);
         reader.start();
     }
@@ -85,6 +121,102 @@ final class SocketTransportClient implements TransportClient {
     }
 
     @Override
+    public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
+        if (!callersRead || answer.isDone() || turn.isHeldByCurrentThread() || closed.get()) {
+            return;
+        }
+        readerAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
+        if (!turn.tryLock()) {
+            noteWaitingWithoutTurn(answer, deadlineNanos);
+            return;
+        }
+        try {
+            while (!answer.isDone() && !inputEnded) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+                try {
+                    if (!readAndDeliver()) {
+                        endInput(null);
+                    }
+                } catch (SocketTimeoutException e) {
+                    deliverWhole(); // hands back the array the read borrowed
+                    break;
+                } catch (CodecException | IOException | RuntimeException e) {
+                    endInput(e);
+                }
+            }
+        } catch (CodecException | IOException | RuntimeException e) {
+            endInput(e); // the socket is closed, or what it held before the timeout did not decode
+        } finally {
+            readerAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
+            turn.unlock();
+            if (inputEnded || someoneWaitsWithoutTurn()) {
+                LockSupport.unpark(reader);
+            }
+        }
+    }
+
+    /**
+     * Notes that a caller waits for {@code answer} while another thread holds the turn, and leaves
+     * the waiting to the caller: whoever holds the turn delivers the answer, and the reader thread
+     * does not stay away from the socket while the answer is due.
+     */
+    private void noteWaitingWithoutTurn(Future<?> answer, long deadlineNanos) {
+        waitingWithoutTurn.put(answer, deadlineNanos);
+        LockSupport.unpark(reader); // the holder may have left before the put: the reader reads for it
+    }
+
+    /** Whether a caller waits without the turn for an answer that is due; forgets the others. */
+    private boolean someoneWaitsWithoutTurn() {
+        if (waitingWithoutTurn.isEmpty()) {
+            return false;
+        }
+        boolean waits = false;
+        long now = System.nanoTime();
+        for (Map.Entry<Future<?>, Long> entry : waitingWithoutTurn.entrySet()) {
+            if (entry.getKey().isDone() || entry.getValue() - now <= 0) {
+                waitingWithoutTurn.remove(entry.getKey(), entry.getValue());
+            } else {
+                waits = true;
+            }
+        }
+        return waits;
+    }
+
+    /** A caller's read met the end: the reader thread closes the connection and tells the handler. */
+    private void endInput(Throwable why) {
+        inputFailure = why;
+        inputEnded = true;
+    }
+
+    /**
+     * Reads once and delivers every whole frame; called with the turn held.
+     *
+     * @return false at the end of the stream
+     */
+    private boolean readAndDeliver() throws IOException, CodecException {
+        if (frames.readFrom(in) < 0) {
+            return false;
+        }
+        deliverWhole();
+        return true;
+    }
+
+    private void deliverWhole() throws CodecException {
+        Message message;
+        while ((message = frames.next()) != null) {
+            try {
+                handler.messageReceived(message);
+            } catch (RuntimeException e) {
+                LOG.warn("the client handler failed on a message", e);
+            }
+        }
+    }
+
+    @Override
     public boolean isOpen() {
         return socket != null && !closed.get();
     }
@@ -93,6 +225,7 @@ final class SocketTransportClient implements TransportClient {
     public void close() {
         fail(null);
         Thread r = reader;
+        LockSupport.unpark(r);
         if (r != null && r != Thread.currentThread()) {
             try {
                 r.join(CLOSE_JOIN_MILLIS);
@@ -117,18 +250,33 @@ final class SocketTransportClient implements TransportClient {
         }
     }
 
-    private void readLoop(InputStream in) {
+    private void readLoop() {
         Throwable failure = null;
         try {
-            FrameReader frames = new FrameReader(codec, options.maxFrameBytes());
-            while (frames.readFrom(in) >= 0) {
-                Message message;
-                while ((message = frames.next()) != null) {
-                    try {
-                        handler.messageReceived(message);
-                    } catch (RuntimeException e) {
-                        LOG.warn("the client handler failed on a message", e);
+            while (!closed.get()) {
+                long away = readerAwayUntil - System.nanoTime();
+                if (away > 0 && !someoneWaitsWithoutTurn()) {
+                    LockSupport.parkNanos(this, away);
+                    continue;
+                }
+                if (!turn.tryLock()) {
+                    // a caller reads; it wakes this thread as it leaves if others wait
+                    LockSupport.parkNanos(this, CALLER_TURN_NANOS);
+                    continue;
+                }
+                try {
+                    if (inputEnded) {
+                        failure = inputFailure;
+                        break;
                     }
+                    if (callersRead) {
+                        socket.setSoTimeout(0);
+                    }
+                    if (!readAndDeliver()) {
+                        break;
+                    }
+                } finally {
+                    turn.unlock();
                 }
             }
         } catch (CodecException | IOException | RuntimeException e) {
