@@ -67,6 +67,8 @@ final class SocketTransportClient implements TransportClient {
     private InputStream in;
     /** Guarded by {@link #turn}. */
     private FrameReader frames;
+    /** Whether a caller left its deadline as the socket's read timeout; guarded by {@link #turn}. */
+    private boolean readTimeoutSet;
     /** Set under {@link #turn} when a caller's read met the end of the stream or an error. */
     private volatile boolean inputEnded;
     private volatile Throwable inputFailure;
@@ -137,6 +139,7 @@ final class SocketTransportClient implements TransportClient {
                     break;
                 }
                 socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+                readTimeoutSet = true;
                 try {
                     if (!readAndDeliver()) {
                         endInput(null);
@@ -269,8 +272,9 @@ final class SocketTransportClient implements TransportClient {
                         failure = inputFailure;
                         break;
                     }
-                    if (callersRead) {
+                    if (readTimeoutSet) { // a caller's deadline: the reader thread waits without one
                         socket.setSoTimeout(0);
+                        readTimeoutSet = false;
                     }
                     if (!readAndDeliver()) {
                         break;
