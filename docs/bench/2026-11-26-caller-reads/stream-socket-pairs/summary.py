@@ -14,6 +14,7 @@ sets = [
     ('before bdf2e10 vs after 9fb907d, after run first', 'rev', 'old', 'new'),
     ('before bdf2e10 vs after 9fb907d + reader timeout reset only when set, order alternating', 'x', 'old', 'newer'),
     ('one build, caller reads off vs on (-Dtrial.noCallerReads), order alternating', 't', 'off', 'on'),
+    ('57b9dd9 vs a trial with a channel socket for plain connections (not kept), order alternating', 'c', 'newer', 'chan'),
 ]
 for title, prefix, before, after in sets:
     print(title)
