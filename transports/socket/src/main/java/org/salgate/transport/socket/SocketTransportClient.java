@@ -38,8 +38,9 @@ import org.salgate.wire.Framing;
  * for {@link #CALLER_TURN_NANOS}, so that back-to-back calls each find the socket free; a caller
  * that waits meanwhile without the socket gets the reader thread back at once. So a frame the
  * agent pushes (a stream's reading, an event) while nobody waits is read at most that much later.
- * Only a plain socket is read by callers: a caller's read has its deadline as a timeout, and a TLS
- * socket read that times out part-way through a record is not left usable on every JDK.
+ * Only a plain socket is read by callers. A caller's read has its deadline as a timeout, and
+ * whether a TLS socket stays usable after a read timed out part-way through a record is not
+ * checked here, so a TLS connection keeps its reader thread for everything.
  */
 final class SocketTransportClient implements TransportClient {
 
