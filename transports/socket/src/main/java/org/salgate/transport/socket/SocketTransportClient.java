@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLSocket;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.OutboundQueue;
@@ -37,9 +38,9 @@ import org.salgate.wire.Framing;
  * for {@link #CALLER_TURN_NANOS}, so that back-to-back calls each find the socket free; a caller
  * that waits meanwhile without the socket gets the reader thread back at once. So a frame the
  * agent pushes (a stream's reading, an event) while nobody waits is read at most that much later.
- * A caller's read has its deadline as the socket's read timeout; a TLS socket whose read timed out
- * part-way through a record stays usable and loses nothing, which {@code TlsReadTimeoutTest}
- * checks of the JDK.
+ * Only a plain socket is read by callers. A caller's read has its deadline as a timeout, and
+ * whether a TLS socket stays usable after a read timed out part-way through a record is not
+ * checked here, so a TLS connection keeps its reader thread for everything.
  */
 final class SocketTransportClient implements TransportClient {
 
@@ -63,6 +64,7 @@ final class SocketTransportClient implements TransportClient {
     private final Map<Future<?>, Long> waitingWithoutTurn = new ConcurrentHashMap<>();
     /** Until when ({@link System#nanoTime()}) the reader thread leaves the socket to callers. */
     private volatile long readerAwayUntil;
+    private volatile boolean callersRead;
     private InputStream in;
     /** Guarded by {@link #turn}. */
     private FrameReader frames;
@@ -88,6 +90,7 @@ final class SocketTransportClient implements TransportClient {
         this.out = s.getOutputStream();
         this.in = s.getInputStream();
         this.frames = new FrameReader(codec, options.maxFrameBytes());
+        this.callersRead = !(s instanceof SSLSocket);
         this.socket = s;
         reader = new Thread(this::readLoop, "salgate-socket-client-" + s.getLocalPort());
         reader.setDaemon(true);
@@ -122,7 +125,7 @@ final class SocketTransportClient implements TransportClient {
 
     @Override
     public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
-        if (answer.isDone() || turn.isHeldByCurrentThread() || closed.get()) {
+        if (!callersRead || answer.isDone() || turn.isHeldByCurrentThread() || closed.get()) {
             return;
         }
         readerAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
