@@ -179,7 +179,8 @@ class SocketTransportTest {
 
     /**
      * Answers sent on a session's reader thread leave from that thread, with no writer thread;
-     * frames sent from other threads at the same time still leave whole and in order, beside them.
+     * frames sent from other threads at the same time still leave whole and in order, beside them,
+     * and a session never has more than one writer thread.
      */
     @Test
     void answersLeaveFromTheReaderAndFramesFromOtherThreadsInterleaveWholeAndInOrder() throws Exception {
@@ -229,7 +230,10 @@ class SocketTransportTest {
         for (int i = 0; i < calls; i++) {
             assertEquals(1_000 + i, answered.get(i), "answers arrive in the order of their calls");
         }
-        assertEquals(1, writerThreads(earlier).size(), "frames from other threads leave from the session's one writer");
+        // The pushed frames went out from the writer, or from the reader when a drain it had started was
+        // still under way as they were queued (it writes until the queue is empty): never from two writers.
+        Set<Thread> writers = writerThreads(earlier);
+        assertTrue(writers.size() <= 1, "at most one writer thread per session: " + writers);
     }
 
     /** The live writer threads of sessions, but those in {@code earlier}. */
