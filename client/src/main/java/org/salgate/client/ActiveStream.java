@@ -23,7 +23,7 @@ final class ActiveStream implements SensorStream {
     private final SlowConsumerPolicy policy;
     private final boolean shared;
     private final StreamListener listener;
-    private final CompletableFuture<StreamCounts> counts = new CompletableFuture<>();
+    private final CompletableFuture<StreamCounts> counts;
     private final ClientConnection connection;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<Void>> stopping = new AtomicReference<>();
@@ -49,6 +49,7 @@ final class ActiveStream implements SensorStream {
         this.expected = shared ? -1 : 0;
         this.listener = listener;
         this.connection = connection;
+        this.counts = connection.answerFuture();
     }
 
     @Override
@@ -140,7 +141,7 @@ final class ActiveStream implements SensorStream {
         if (existing != null) {
             return existing;
         }
-        CompletableFuture<Void> mine = new CompletableFuture<>();
+        CompletableFuture<Void> mine = connection.answerFuture();
         if (!stopping.compareAndSet(null, mine)) {
             return stopping.get();
         }

@@ -139,6 +139,14 @@ final class ClientConnection implements ClientHandler {
     }
 
     /**
+     * A future that the client completes itself on what it reads from the agent (a stream's stop,
+     * its final counts): a thread that waits on it offers to read, as for a request's answer.
+     */
+    <T> CompletableFuture<T> answerFuture() {
+        return new AnswerFuture<>(transport, Long.MAX_VALUE);
+    }
+
+    /**
      * Sends a call. The future completes with the agent's result, fails with {@link SalException}
      * for a {@link Result.Failure}, with a {@link TimeoutException} after the request timeout, or
      * with a {@link ConnectionClosedException}.

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -17,12 +18,18 @@ import org.junit.jupiter.api.Test;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.TransportClient;
 import org.salgate.wire.Message;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.wire.StreamCounts;
 
 class AnswerFutureTest {
 
     /** A transport that records each offer and does what the test says with it. */
     private static final class OfferedTransport implements TransportClient {
         final List<Future<?>> offered = new ArrayList<>();
+        final List<Message> sent = new ArrayList<>();
         final List<Long> deadlines = new ArrayList<>();
         Consumer<Future<?>> onOffer = f -> { };
 
@@ -39,6 +46,7 @@ class AnswerFutureTest {
 
         @Override
         public void send(Message message) {
+            sent.add(message);
         }
 
         @Override
@@ -99,5 +107,23 @@ class AnswerFutureTest {
         assertTrue(transport.deadlines.get(0) - System.nanoTime() > TimeUnit.DAYS.toNanos(365));
         answer.join();
         assertEquals(1, transport.offered.size(), "a done future is not offered");
+    }
+
+    @Test
+    void aStreamsStopAndItsFinalCountsAreOfferedAsARequestsAnswerIs() throws Exception {
+        OfferedTransport transport = new OfferedTransport();
+        ClientConnection connection = new ClientConnection(transport, "agent:1", "fake", Duration.ZERO);
+        ActiveStream stream = new ActiveStream(3, SlowConsumerPolicy.BLOCK, false, reading -> { }, connection);
+        StreamCounts counts = new StreamCounts(5, 0, 0);
+        transport.onOffer = f -> { // the read delivers the agent's answer to the StopStream
+            Request stop = (Request) transport.sent.get(transport.sent.size() - 1);
+            connection.messageReceived(new Response(stop.id(), new Result.StreamStopped(counts)));
+        };
+
+        CompletableFuture<Void> stopped = stream.stop();
+        stopped.get(10, TimeUnit.SECONDS); // a future that is not offered would wait here in vain
+        assertSame(stopped, transport.offered.get(0), "the wait for the stop was offered to the transport");
+        assertEquals(counts, stream.counts().join());
+        assertInstanceOf(AnswerFuture.class, stream.counts(), "a wait for the final counts is offered too");
     }
 }

@@ -10,6 +10,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
@@ -35,6 +36,8 @@ public abstract class ChannelClient implements TransportClient {
     private EventLoopGroup group;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
+    /** The connection's event loop if callers may run it, else null. */
+    private volatile TurnTakingEventLoop callersLoop;
     private boolean closed;
 
     protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier) {
@@ -88,7 +91,7 @@ public abstract class ChannelClient implements TransportClient {
         }
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         NettyIo on = io != null ? io : EventLoops.current();
-        group = EventLoops.create(on, 1, threadName, true);
+        group = EventLoops.createClient(on, threadName);
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(on.socketChannel())
@@ -124,6 +127,16 @@ public abstract class ChannelClient implements TransportClient {
         ch.closeFuture().addListener(f -> queue.discard());
         writer = new ChannelWriter(ch, queue, carrier);
         channel = ch;
+        callersLoop = ownGroup instanceof TurnTakingEventLoop loop ? loop : null;
+    }
+
+    /** On epoll and NIO, the waiting caller runs the connection's event loop itself when it is free. */
+    @Override
+    public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
+        TurnTakingEventLoop loop = callersLoop;
+        if (loop != null) {
+            loop.runUntilDone(answer, deadlineNanos);
+        }
     }
 
     @Override

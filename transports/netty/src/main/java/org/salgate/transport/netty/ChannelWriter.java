@@ -69,10 +69,17 @@ public final class ChannelWriter {
         this.carrier = carrier;
     }
 
-    /** The queue's wake: schedules a drain on the channel's event loop. */
+    /**
+     * The queue's wake: schedules a drain on the channel's event loop, or, on a client's
+     * {@link TurnTakingEventLoop} that no thread runs at the moment, drains on this thread.
+     */
     public void wake() {
         try {
-            channel.eventLoop().execute(drainTask);
+            if (channel.eventLoop() instanceof TurnTakingEventLoop loop) {
+                loop.runNowOrExecute(drainTask);
+            } else {
+                channel.eventLoop().execute(drainTask);
+            }
         } catch (RejectedExecutionException e) {
             queue.discard(); // the event loop is shutting down, and the channel with it
         }

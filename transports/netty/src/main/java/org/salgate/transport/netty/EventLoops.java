@@ -3,6 +3,7 @@ package org.salgate.transport.netty;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.ChannelGroupFuture;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -26,6 +27,19 @@ public final class EventLoops {
 
     public static EventLoopGroup create(NettyIo io, int threads, String name, boolean daemon) {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, daemon), io.handlerFactory());
+    }
+
+    /**
+     * The event loop of one client connection: a {@link TurnTakingEventLoop}, whose waiting callers
+     * run it themselves, where the mechanism's I/O handler may change threads (epoll, NIO), and a
+     * one-thread group otherwise.
+     */
+    static EventLoopGroup createClient(NettyIo io, String name) {
+        IoHandlerFactory factory = io.handlerFactory();
+        if (factory.isChangingThreadSupported()) {
+            return TurnTakingEventLoop.start(factory, name);
+        }
+        return create(io, 1, name, true);
     }
 
     /**

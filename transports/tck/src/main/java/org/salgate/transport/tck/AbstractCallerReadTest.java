@@ -1,4 +1,4 @@
-package org.salgate.transport.socket;
+package org.salgate.transport.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,6 +30,7 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
 import org.salgate.transport.TransportClient;
+import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.Call;
 import org.salgate.wire.Hello;
@@ -43,16 +44,23 @@ import org.salgate.wire.Result;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.Value;
 
-/** A caller that waits for its answer reads the socket on its own thread, and nothing is lost to it. */
+/**
+ * The suite of a transport whose client lets a waiting caller read its own answer
+ * ({@link TransportClient#readWhileWaiting}): the caller does read it on its own thread, and nothing
+ * is lost to it, whether it is a caller or the connection's own thread that reads.
+ */
 @Timeout(60)
-class SocketCallerReadTest {
+public abstract class AbstractCallerReadTest {
 
-    private final SocketTransportProvider provider = new SocketTransportProvider();
+    private final TransportProvider provider = provider();
     private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
     private final AtomicLong ids = new AtomicLong();
     private TransportServer server;
     private TransportClient client;
     private Answers answers;
+
+    /** The transport under test. */
+    protected abstract TransportProvider provider();
 
     @AfterEach
     void tearDown() {
@@ -167,8 +175,8 @@ class SocketCallerReadTest {
                 onCaller++;
             }
         }
-        // The first answer, and any after a pause of the caller longer than the reader thread stays
-        // away, come through the reader thread; the others are read by the caller itself.
+        // The first answer, and any after a pause of the caller longer than the connection's own
+        // thread stays away, come through that thread; the others are read by the caller itself.
         assertTrue(onCaller >= 100, "only " + onCaller + " of 200 answers were read by their caller");
     }
 
@@ -180,7 +188,7 @@ class SocketCallerReadTest {
         for (int i = 0; i < 20; i++) {
             call("call " + i, 10_000).get(10, TimeUnit.SECONDS);
         }
-        for (int i = 0; i < 100; i++) { // nobody waits now: the reader thread reads these
+        for (int i = 0; i < 100; i++) { // nobody waits now: the connection's own thread reads these
             session.send(new StreamData(7, Reading.ok("S", 0, i, Value.of(i))));
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -266,18 +274,18 @@ class SocketCallerReadTest {
         connect();
         boolean readUntilTheDeadline = false;
         for (int attempt = 0; attempt < 20 && !readUntilTheDeadline; attempt++) {
-            call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the socket free
+            call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the connection free to read
             long started = System.nanoTime();
             CompletableFuture<Result> f = call("late:600", 150);
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             assertFalse(f.isDone(), "no answer within the deadline");
             assertTrue(waitedMillis < 550, "the caller waited " + waitedMillis + " ms");
-            // it read until its deadline, or found the socket taken and left the wait to the future
+            // it read until its deadline, or found the connection taken and left the wait to the future
             readUntilTheDeadline = waitedMillis >= 140;
             assertEquals(new Result.Echoed(Value.of("late:600")), f.get(10, TimeUnit.SECONDS));
             assertNotNull(answers.deliveredOn.get(lastId()));
         }
-        assertTrue(readUntilTheDeadline, "in 20 attempts, no caller found the socket free");
+        assertTrue(readUntilTheDeadline, "in 20 attempts, no caller found the connection free to read");
         // and the connection is as good as before
         assertEquals(new Result.Echoed(Value.of("after")), call("after", 10_000).get(10, TimeUnit.SECONDS));
     }
@@ -299,7 +307,7 @@ class SocketCallerReadTest {
 
     /** A caller reads for an answer that never comes, and {@code close} ends the connection meanwhile. */
     private void closeWhileACallerReads(Runnable close) throws Exception {
-        call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the socket free
+        call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the connection free to read
         later.schedule(close, 300, TimeUnit.MILLISECONDS);
         long started = System.nanoTime();
         CompletableFuture<Result> f = call("never", 20_000);
