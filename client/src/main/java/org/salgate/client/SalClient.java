@@ -54,11 +54,12 @@ import org.salgate.wire.Value;
  * dependent stage: its answer would have to arrive on the very thread that waits.
  *
  * <p>A thread that waits on one of these futures ({@code get} or {@code join}) offers itself to
- * the transport to read the answer. The blocking socket transport takes the offer when its socket
- * is free: the waiting thread then reads the connection and is, for that time, "the transport's
- * thread" above, delivering what arrives meanwhile (other answers, readings, events) in order, so
- * that its own answer needs no hand-off from another thread. The other transports decline, and
- * the thread simply waits.
+ * the transport to read the answer. The blocking socket transport (on plain TCP), and the Netty
+ * and HTTP transports (on epoll or NIO), take the offer when the connection is free: the waiting
+ * thread then reads the connection and is, for that time, "the transport's thread" above,
+ * delivering what arrives meanwhile (other answers, readings, events) in order, so that its own
+ * answer needs no hand-off from another thread. The other transports decline, and the thread
+ * simply waits.
  */
 public final class SalClient implements AutoCloseable {
 
