@@ -177,6 +177,9 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
                     }
                     runOnce(Math.min(left, LONGEST_CALLER_WAIT_NANOS));
                 }
+            } catch (RuntimeException e) {
+                // the caller goes back to waiting on its future, and the connection's thread runs the loop
+                LOG.warn("the event loop of a client connection failed on a caller's thread", e);
             } finally {
                 ThreadExecutorMap.setCurrentExecutor(old);
                 owner = null;
