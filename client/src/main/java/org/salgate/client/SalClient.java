@@ -58,8 +58,9 @@ import org.salgate.wire.Value;
  * and HTTP transports (on epoll or NIO), take the offer when the connection is free: the waiting
  * thread then reads the connection and is, for that time, "the transport's thread" above,
  * delivering what arrives meanwhile (other answers, readings, events) in order, so that its own
- * answer needs no hand-off from another thread. The other transports decline, and the thread
- * simply waits.
+ * answer needs no hand-off from another thread. Frames that arrived in the same read as its
+ * answer are delivered before it returns, so a listener that blocks can hold a waiting thread
+ * too, not only the transport's own. The other transports decline, and the thread simply waits.
  */
 public final class SalClient implements AutoCloseable {
 

@@ -70,6 +70,9 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
      */
     private static final long DRIVER_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    /** How long a caller waits for the turn to be given back before it leaves the wait to the holder. */
+    private static final long TURN_WAIT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
     private static final int RUNNING = 0;
     private static final int SHUTTING_DOWN = 1;
     private static final int TERMINATED = 2;
@@ -156,7 +159,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
             return;
         }
         driverAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
-        if (!turn.tryLock()) {
+        if (!takeTurnSoon()) {
             waitingWithoutTurn.put(answer, deadlineNanos);
             LockSupport.unpark(driver); // the holder may have left before the put
             return;
@@ -187,6 +190,24 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
         } finally {
             driverAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
             leaveTurn();
+        }
+    }
+
+    /**
+     * Takes the turn if it is free, or becomes free within {@link #TURN_WAIT_NANOS}: the
+     * connection's thread that has just delivered an answer gives it back a moment later, and a
+     * caller that gave up at once would leave the next answer to that thread too, and the one
+     * after, and so on.
+     */
+    private boolean takeTurnSoon() {
+        if (turn.tryLock()) {
+            return true;
+        }
+        try {
+            return turn.tryLock(TURN_WAIT_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller's own wait then ends as interrupted
+            return false;
         }
     }
 

@@ -36,7 +36,9 @@ import org.salgate.wire.Framing;
  * pays none. The connection's reader thread reads the rest of the time: while nobody waits, and
  * for any caller that found the socket taken. Once a caller has read, the reader thread stays away
  * for {@link #CALLER_TURN_NANOS}, so that back-to-back calls each find the socket free; a caller
- * that waits meanwhile without the socket gets the reader thread back at once. So a frame the
+ * that waits meanwhile without the socket gets the reader thread back at once. A caller reads in
+ * short slices ({@link #FIRST_READ_SLICE_MILLIS}), so that it also leaves soon after another thread
+ * completes its answer. So a frame the
  * agent pushes (a stream's reading, an event) while nobody waits is read at most that much later.
  * Only a plain socket is read by callers. A caller's read has its deadline as a timeout, and
  * whether a TLS socket stays usable after a read timed out part-way through a record is not
@@ -46,6 +48,15 @@ final class SocketTransportClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportClient.class);
     private static final long CLOSE_JOIN_MILLIS = 2_000;
+    /**
+     * A caller reads in slices of at most this long at first, doubling up to
+     * {@link #LONGEST_READ_SLICE_MILLIS} while nothing comes, and looks at its answer between
+     * them: an answer that another thread completes (a stage derived on another thread, a
+     * document parsed off the reading thread) cannot end a blocking read, so the slice bounds how
+     * long the caller reads on after it.
+     */
+    static final long FIRST_READ_SLICE_MILLIS = 1;
+    static final long LONGEST_READ_SLICE_MILLIS = 50;
     /** How long the reader thread leaves the socket to callers after a caller's turn. */
     static final long CALLER_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -134,20 +145,22 @@ final class SocketTransportClient implements TransportClient {
             return;
         }
         try {
+            long sliceMillis = FIRST_READ_SLICE_MILLIS;
             while (!answer.isDone() && !inputEnded) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
                     break;
                 }
-                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+                socket.setSoTimeout((int) Math.max(1, Math.min(sliceMillis, TimeUnit.NANOSECONDS.toMillis(left))));
                 readTimeoutSet = true;
                 try {
                     if (!readAndDeliver()) {
                         endInput(null);
                     }
+                    sliceMillis = FIRST_READ_SLICE_MILLIS; // something came: the answer may be done now, elsewhere too
                 } catch (SocketTimeoutException e) {
                     deliverWhole(); // hands back the array the read borrowed
-                    break;
+                    sliceMillis = Math.min(2 * sliceMillis, LONGEST_READ_SLICE_MILLIS);
                 } catch (CodecException | IOException | RuntimeException e) {
                     endInput(e);
                 }

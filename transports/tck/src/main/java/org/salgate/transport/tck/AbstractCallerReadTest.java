@@ -291,6 +291,27 @@ public abstract class AbstractCallerReadTest {
     }
 
     @Test
+    void aCallerLeavesSoonAfterAnotherThreadCompletesWhatItWaitsFor() throws Exception {
+        connect();
+        boolean readUntilDone = false;
+        for (int attempt = 0; attempt < 20 && !readUntilDone; attempt++) {
+            call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the connection free to read
+            // what a stage derived on another thread, or a document parsed off the reading thread, is
+            CompletableFuture<String> doneElsewhere = new CompletableFuture<>();
+            later.schedule(() -> doneElsewhere.complete("done"), 100, TimeUnit.MILLISECONDS);
+            long started = System.nanoTime();
+            client.readWhileWaiting(doneElsewhere, started + TimeUnit.SECONDS.toNanos(20));
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertTrue(waitedMillis < 2_000, "the caller read on for " + waitedMillis + " ms, not until its future was done");
+            // it read until the future was done, or found the connection taken and left at once
+            readUntilDone = waitedMillis >= 90;
+            assertEquals("done", doneElsewhere.get(10, TimeUnit.SECONDS));
+        }
+        assertTrue(readUntilDone, "in 20 attempts, no caller found the connection free to read");
+        assertEquals(new Result.Echoed(Value.of("after")), call("after", 10_000).get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
     void theAgentClosingWhileACallerReadsEndsTheConnectionOnceAndFreesTheCaller() throws Exception {
         EchoServer handler = connect();
         Session session = handler.opened.poll(10, TimeUnit.SECONDS);
