@@ -160,6 +160,15 @@ public abstract class AbstractCallerReadTest {
         return f;
     }
 
+    /** A call and its answer, after which the next caller finds the connection free to read. */
+    private void callOnce() throws Exception {
+        call("before", 10_000).get(10, TimeUnit.SECONDS);
+    }
+
+    private static long millisSince(long startedNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
+    }
+
     private long lastId() {
         return ids.get();
     }
@@ -274,10 +283,10 @@ public abstract class AbstractCallerReadTest {
         connect();
         boolean readUntilTheDeadline = false;
         for (int attempt = 0; attempt < 20 && !readUntilTheDeadline; attempt++) {
-            call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the connection free to read
+            callOnce();
             long started = System.nanoTime();
             CompletableFuture<Result> f = call("late:600", 150);
-            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            long waitedMillis = millisSince(started);
             assertFalse(f.isDone(), "no answer within the deadline");
             assertTrue(waitedMillis < 550, "the caller waited " + waitedMillis + " ms");
             // it read until its deadline, or found the connection taken and left the wait to the future
@@ -295,13 +304,13 @@ public abstract class AbstractCallerReadTest {
         connect();
         boolean readUntilDone = false;
         for (int attempt = 0; attempt < 20 && !readUntilDone; attempt++) {
-            call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the connection free to read
+            callOnce();
             // what a stage derived on another thread, or a document parsed off the reading thread, is
             CompletableFuture<String> doneElsewhere = new CompletableFuture<>();
             later.schedule(() -> doneElsewhere.complete("done"), 100, TimeUnit.MILLISECONDS);
             long started = System.nanoTime();
             client.readWhileWaiting(doneElsewhere, started + TimeUnit.SECONDS.toNanos(20));
-            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            long waitedMillis = millisSince(started);
             assertTrue(waitedMillis < 2_000, "the caller read on for " + waitedMillis + " ms, not until its future was done");
             // it read until the future was done, or found the connection taken and left at once
             readUntilDone = waitedMillis >= 90;
@@ -328,11 +337,11 @@ public abstract class AbstractCallerReadTest {
 
     /** A caller reads for an answer that never comes, and {@code close} ends the connection meanwhile. */
     private void closeWhileACallerReads(Runnable close) throws Exception {
-        call("before", 10_000).get(10, TimeUnit.SECONDS); // so that the next caller finds the connection free to read
+        callOnce();
         later.schedule(close, 300, TimeUnit.MILLISECONDS);
         long started = System.nanoTime();
         CompletableFuture<Result> f = call("never", 20_000);
-        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        long waitedMillis = millisSince(started);
         assertFalse(f.isDone());
         assertTrue(waitedMillis < 10_000, "the caller was freed after " + waitedMillis + " ms");
         assertTrue(answers.closed.await(10, TimeUnit.SECONDS), "the handler heard of the close");
