@@ -18,10 +18,8 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.internal.ThreadExecutorMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -29,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.salgate.transport.CallerTurns;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * answer then cross no thread, as a blocking-socket client such as RMI's does not. The
  * connection's thread runs the loop the rest of the time: while nobody waits, and for any caller
  * that found the turn taken. Once a caller has had the turn, that thread stays away for
- * {@link #CALLER_TURN_NANOS}, so that back-to-back calls each find the turn free; a caller that
+ * {@link CallerTurns#CALLER_TURN_NANOS}, so that back-to-back calls each find the turn free; a caller that
  * waits meanwhile without the turn gets it back at once. A frame the agent pushes while nobody
  * waits is therefore read at most that much later.
  *
@@ -53,9 +52,6 @@ import org.slf4j.LoggerFactory;
 final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implements IoEventLoop {
 
     private static final Logger LOG = LoggerFactory.getLogger(TurnTakingEventLoop.class);
-
-    /** How long the connection's thread leaves the loop to callers after a caller's turn. */
-    static final long CALLER_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
      * The longest a caller waits for I/O in one go before it looks at its answer again, for an
@@ -85,12 +81,10 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
     private final Thread driver;
     private final AtomicInteger state = new AtomicInteger(RUNNING);
     private final Promise<Void> terminated = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
-    /** Answers (and their deadlines) whose callers wait without the turn: the connection's thread runs the loop for them. */
-    private final Map<java.util.concurrent.Future<?>, Long> waitingWithoutTurn = new ConcurrentHashMap<>();
+    /** Who waits without the turn, and how long the connection's thread stays away after a caller's. */
+    private final CallerTurns turns = new CallerTurns();
     /** Set while the connection's thread found the turn taken and waits for it to be given back. */
     private volatile boolean driverWaitsForTurn;
-    /** Until when ({@link System#nanoTime()}) the connection's thread leaves the loop to callers. */
-    private volatile long driverAwayUntil;
     /** How the handler may wait; guarded by {@link #turn}. */
     private final Waiting waiting = new Waiting();
     /** Guarded by {@link #turn}. */
@@ -158,9 +152,9 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
         if (answer.isDone() || inEventLoop() || state.get() != RUNNING) {
             return;
         }
-        driverAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
+        turns.callerReads();
         if (!takeTurnSoon()) {
-            waitingWithoutTurn.put(answer, deadlineNanos);
+            turns.waitsWithoutTurn(answer, deadlineNanos);
             LockSupport.unpark(driver); // the holder may have left before the put
             return;
         }
@@ -188,7 +182,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
                 owner = null;
             }
         } finally {
-            driverAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
+            turns.callerReads();
             leaveTurn();
         }
     }
@@ -214,7 +208,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
     /** Gives the turn back, and wakes the connection's thread if it waits for the turn or has work now. */
     private void leaveTurn() {
         turn.unlock();
-        if (driverWaitsForTurn || state.get() != RUNNING || !tasks.isEmpty() || someoneWaitsWithoutTurn()) {
+        if (driverWaitsForTurn || state.get() != RUNNING || !tasks.isEmpty() || turns.someoneWaitsWithoutTurn()) {
             LockSupport.unpark(driver);
         }
     }
@@ -222,8 +216,8 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
     /** The connection's thread: runs the loop whenever no caller does, then shuts it down. */
     private void drive() {
         while (state.get() == RUNNING) {
-            long away = driverAwayUntil - System.nanoTime();
-            if (away > 0 && tasks.isEmpty() && !someoneWaitsWithoutTurn()) {
+            long away = turns.ownThreadAwayNanos();
+            if (away > 0 && tasks.isEmpty() && !turns.someoneWaitsWithoutTurn()) {
                 LockSupport.parkNanos(this, away);
                 continue;
             }
@@ -294,23 +288,6 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
         } finally {
             runTasks();
         }
-    }
-
-    /** Whether a caller waits without the turn for an answer that is due; forgets the others. */
-    private boolean someoneWaitsWithoutTurn() {
-        if (waitingWithoutTurn.isEmpty()) {
-            return false;
-        }
-        boolean waits = false;
-        long now = System.nanoTime();
-        for (Map.Entry<java.util.concurrent.Future<?>, Long> entry : waitingWithoutTurn.entrySet()) {
-            if (entry.getKey().isDone() || entry.getValue() - now <= 0) {
-                waitingWithoutTurn.remove(entry.getKey(), entry.getValue());
-            } else {
-                waits = true;
-            }
-        }
-        return waits;
     }
 
     @Override

@@ -5,14 +5,13 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLSocket;
+import org.salgate.transport.CallerTurns;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.OutboundQueue;
@@ -35,7 +34,7 @@ import org.salgate.wire.Framing;
  * the answer then needs no hand-off from another thread, as a blocking-socket peer such as RMI's
  * pays none. The connection's reader thread reads the rest of the time: while nobody waits, and
  * for any caller that found the socket taken. Once a caller has read, the reader thread stays away
- * for {@link #CALLER_TURN_NANOS}, so that back-to-back calls each find the socket free; a caller
+ * for {@link CallerTurns#CALLER_TURN_NANOS}, so that back-to-back calls each find the socket free; a caller
  * that waits meanwhile without the socket gets the reader thread back at once. A caller reads in
  * short slices ({@link #FIRST_READ_SLICE_MILLIS}), so that it also leaves soon after another thread
  * completes its answer. So a frame the
@@ -57,8 +56,6 @@ final class SocketTransportClient implements TransportClient {
      */
     static final long FIRST_READ_SLICE_MILLIS = 1;
     static final long LONGEST_READ_SLICE_MILLIS = 50;
-    /** How long the reader thread leaves the socket to callers after a caller's turn. */
-    static final long CALLER_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
@@ -71,10 +68,8 @@ final class SocketTransportClient implements TransportClient {
     private volatile Throwable cause;
     /** Held by whoever reads the socket and delivers what it read: the reader thread or a caller. */
     private final ReentrantLock turn = new ReentrantLock();
-    /** Answers (and their deadlines) whose callers wait without the turn: the reader thread reads for them. */
-    private final Map<Future<?>, Long> waitingWithoutTurn = new ConcurrentHashMap<>();
-    /** Until when ({@link System#nanoTime()}) the reader thread leaves the socket to callers. */
-    private volatile long readerAwayUntil;
+    /** Who waits without the turn, and how long the reader thread stays away after a caller's. */
+    private final CallerTurns turns = new CallerTurns();
     private volatile boolean callersRead;
     private InputStream in;
     /** Guarded by {@link #turn}. */
@@ -139,7 +134,7 @@ final class SocketTransportClient implements TransportClient {
         if (!callersRead || answer.isDone() || turn.isHeldByCurrentThread() || closed.get()) {
             return;
         }
-        readerAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
+        turns.callerReads();
         if (!turn.tryLock()) {
             noteWaitingWithoutTurn(answer, deadlineNanos);
             return;
@@ -168,9 +163,9 @@ final class SocketTransportClient implements TransportClient {
         } catch (CodecException | IOException | RuntimeException e) {
             endInput(e); // the socket is closed, or what it held before the timeout did not decode
         } finally {
-            readerAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
+            turns.callerReads();
             turn.unlock();
-            if (inputEnded || someoneWaitsWithoutTurn()) {
+            if (inputEnded || turns.someoneWaitsWithoutTurn()) {
                 LockSupport.unpark(reader);
             }
         }
@@ -182,25 +177,8 @@ final class SocketTransportClient implements TransportClient {
      * does not stay away from the socket while the answer is due.
      */
     private void noteWaitingWithoutTurn(Future<?> answer, long deadlineNanos) {
-        waitingWithoutTurn.put(answer, deadlineNanos);
-        LockSupport.unpark(reader); // the holder may have left before the put: the reader reads for it
-    }
-
-    /** Whether a caller waits without the turn for an answer that is due; forgets the others. */
-    private boolean someoneWaitsWithoutTurn() {
-        if (waitingWithoutTurn.isEmpty()) {
-            return false;
-        }
-        boolean waits = false;
-        long now = System.nanoTime();
-        for (Map.Entry<Future<?>, Long> entry : waitingWithoutTurn.entrySet()) {
-            if (entry.getKey().isDone() || entry.getValue() - now <= 0) {
-                waitingWithoutTurn.remove(entry.getKey(), entry.getValue());
-            } else {
-                waits = true;
-            }
-        }
-        return waits;
+        turns.waitsWithoutTurn(answer, deadlineNanos);
+        LockSupport.unpark(reader); // the holder may have left before the note: the reader reads for it
     }
 
     /** A caller's read met the end: the reader thread closes the connection and tells the handler. */
@@ -271,14 +249,14 @@ final class SocketTransportClient implements TransportClient {
         Throwable failure = null;
         try {
             while (!closed.get()) {
-                long away = readerAwayUntil - System.nanoTime();
-                if (away > 0 && !someoneWaitsWithoutTurn()) {
+                long away = turns.ownThreadAwayNanos();
+                if (away > 0 && !turns.someoneWaitsWithoutTurn()) {
                     LockSupport.parkNanos(this, away);
                     continue;
                 }
                 if (!turn.tryLock()) {
                     // a caller reads; it wakes this thread as it leaves if others wait
-                    LockSupport.parkNanos(this, CALLER_TURN_NANOS);
+                    LockSupport.parkNanos(this, CallerTurns.CALLER_TURN_NANOS);
                     continue;
                 }
                 try {

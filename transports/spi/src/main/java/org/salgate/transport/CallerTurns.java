@@ -1,0 +1,56 @@
+package org.salgate.transport;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The bookkeeping of a client connection whose reading takes turns between waiting callers
+ * ({@link TransportClient#readWhileWaiting}) and the connection's own reading thread: after a
+ * caller's turn the own thread stays away for {@link #CALLER_TURN_NANOS}, so that back-to-back
+ * calls each find the connection free, and it comes back at once while a caller that found the
+ * turn taken still waits for an answer that is due. The turn itself (a lock) is the transport's.
+ */
+public final class CallerTurns {
+
+    /** How long the connection's own thread leaves the connection to callers after a caller's turn. */
+    public static final long CALLER_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** Answers (and their deadlines) whose callers wait without the turn. */
+    private final Map<Future<?>, Long> waitingWithoutTurn = new ConcurrentHashMap<>();
+    /** Until when ({@link System#nanoTime()}) the connection's own thread stays away. */
+    private volatile long ownThreadAwayUntil;
+
+    /** A caller is taking, or has just had, a turn: the own thread stays away from now on for a while. */
+    public void callerReads() {
+        ownThreadAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
+    }
+
+    /** How much longer the own thread stays away; zero or less when it should read now. */
+    public long ownThreadAwayNanos() {
+        return ownThreadAwayUntil - System.nanoTime();
+    }
+
+    /** A caller found the turn taken and leaves the reading to whoever holds it, until its deadline. */
+    public void waitsWithoutTurn(Future<?> answer, long deadlineNanos) {
+        waitingWithoutTurn.put(answer, deadlineNanos);
+    }
+
+    /** Whether a caller waits without the turn for an answer that is due; forgets the others. */
+    public boolean someoneWaitsWithoutTurn() {
+        if (waitingWithoutTurn.isEmpty()) {
+            return false;
+        }
+        boolean waits = false;
+        long now = System.nanoTime();
+        for (Map.Entry<Future<?>, Long> entry : waitingWithoutTurn.entrySet()) {
+            if (entry.getKey().isDone() || entry.getValue() - now <= 0) {
+                waitingWithoutTurn.remove(entry.getKey(), entry.getValue());
+            } else {
+                waits = true;
+            }
+        }
+        return waits;
+    }
+}
