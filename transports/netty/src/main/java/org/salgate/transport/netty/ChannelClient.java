@@ -8,9 +8,11 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
@@ -92,6 +94,7 @@ public abstract class ChannelClient implements TransportClient {
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         NettyIo on = io != null ? io : EventLoops.current();
         group = EventLoops.createClient(on, threadName);
+        AtomicReference<SslHandler> tlsHandler = new AtomicReference<>();
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(on.socketChannel())
@@ -100,7 +103,8 @@ public abstract class ChannelClient implements TransportClient {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis);
+                        tlsHandler.set(TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(),
+                                timeoutMillis));
                         initPipeline(ch.pipeline(), handler, timeoutMillis);
                     }
                 });
@@ -114,7 +118,7 @@ public abstract class ChannelClient implements TransportClient {
         }
         Channel ch = connecting.channel();
         try {
-            TlsHandlers.awaitHandshake(ch, options.tls(), target(), timeoutMillis);
+            TlsHandlers.awaitHandshake(tlsHandler.get(), options.tls(), target(), timeoutMillis);
             awaitReady(ch, timeoutMillis);
         } catch (IOException e) {
             ch.close();

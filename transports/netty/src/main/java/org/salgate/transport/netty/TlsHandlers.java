@@ -25,13 +25,20 @@ public final class TlsHandlers {
         }
     }
 
-    /** Adds a client-side TLS handler for {@code host:port} when {@code tls} is set. */
-    public static void addClient(Channel ch, TlsConfig tls, String host, int port, long handshakeTimeoutMillis) {
-        if (tls != null) {
-            SslHandler handler = new SslHandler(tls.clientEngine(host, port));
-            handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
-            ch.pipeline().addFirst(NAME, handler);
+    /**
+     * Adds a client-side TLS handler for {@code host:port} when {@code tls} is set.
+     *
+     * @return the handler, or null without TLS; kept for {@link #awaitHandshake}, since a channel
+     *     that fails its handshake may close, and lose its handlers, before anyone waits
+     */
+    public static SslHandler addClient(Channel ch, TlsConfig tls, String host, int port, long handshakeTimeoutMillis) {
+        if (tls == null) {
+            return null;
         }
+        SslHandler handler = new SslHandler(tls.clientEngine(host, port));
+        handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
+        ch.pipeline().addFirst(NAME, handler);
+        return handler;
     }
 
     /**
@@ -39,8 +46,8 @@ public final class TlsHandlers {
      *
      * @throws IOException saying why the handshake failed
      */
-    public static void awaitHandshake(Channel ch, TlsConfig tls, String target, long timeoutMillis) throws IOException {
-        SslHandler handler = ch.pipeline().get(SslHandler.class);
+    public static void awaitHandshake(SslHandler handler, TlsConfig tls, String target, long timeoutMillis)
+            throws IOException {
         if (handler == null) {
             return;
         }
