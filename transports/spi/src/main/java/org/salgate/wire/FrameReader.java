@@ -187,6 +187,18 @@ public final class FrameReader {
         }
     }
 
+    /**
+     * Whether {@link #next()} has something to do without more bytes: a whole frame is held, or a
+     * length that makes it fail.
+     */
+    public boolean holdsWholeFrame() {
+        if (end - start < Framing.LENGTH_FIELD_BYTES) {
+            return false;
+        }
+        int length = lengthAt(start);
+        return length <= 0 || length > maxFrameBytes || end - start - Framing.LENGTH_FIELD_BYTES >= length;
+    }
+
     /** Bytes held that are not yet cut into frames. */
     public int buffered() {
         return end - start;

@@ -1,6 +1,7 @@
 package org.salgate.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,6 +41,32 @@ class FrameReaderTest {
         }
         assertEquals(sent, received);
         assertEquals(0, reader.buffered());
+    }
+
+    @Test
+    void holdsAWholeFrameExactlyWhenNextHasOneOrAnError() throws CodecException {
+        List<Message> sent = WireSamples.everyMessage().subList(0, 2);
+        byte[] bytes = framed(sent);
+        int first = Framing.frameBytes(SENDER.encode(sent.get(0)));
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE), Framing.DEFAULT_MAX_FRAME_BYTES);
+        assertFalse(reader.holdsWholeFrame());
+        reader.append(bytes, 0, 3);
+        assertFalse(reader.holdsWholeFrame(), "part of the length field");
+        reader.append(bytes, 3, first - 4);
+        assertFalse(reader.holdsWholeFrame(), "one byte of the first frame missing");
+        reader.append(bytes, first - 1, bytes.length - first + 1 - 1);
+        assertTrue(reader.holdsWholeFrame(), "the first frame whole, the second not");
+        assertEquals(sent.get(0), reader.next());
+        assertFalse(reader.holdsWholeFrame(), "only the second frame, one byte short");
+        reader.append(bytes, bytes.length - 1, 1);
+        assertTrue(reader.holdsWholeFrame());
+        assertEquals(sent.get(1), reader.next());
+        assertFalse(reader.holdsWholeFrame());
+
+        FrameReader oversize = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE), 100);
+        oversize.append(ByteBuffer.allocate(4).putInt(101).flip());
+        assertTrue(oversize.holdsWholeFrame(), "a length out of bounds is for next() to report");
+        assertThrows(CodecException.class, oversize::next);
     }
 
     @Test

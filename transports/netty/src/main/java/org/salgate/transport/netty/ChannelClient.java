@@ -94,6 +94,7 @@ public abstract class ChannelClient implements TransportClient {
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         NettyIo on = io != null ? io : EventLoops.current();
         group = EventLoops.createClient(on, threadName);
+        ClientHandler delivered = group instanceof TurnTakingEventLoop loop ? inOrderOn(loop, handler) : handler;
         AtomicReference<SslHandler> tlsHandler = new AtomicReference<>();
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
@@ -105,7 +106,7 @@ public abstract class ChannelClient implements TransportClient {
                     protected void initChannel(SocketChannel ch) {
                         tlsHandler.set(TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(),
                                 timeoutMillis));
-                        initPipeline(ch.pipeline(), handler, timeoutMillis);
+                        initPipeline(ch.pipeline(), delivered, timeoutMillis);
                     }
                 });
         ChannelFuture connecting = bootstrap.connect(options.host(), options.port());
@@ -132,6 +133,24 @@ public abstract class ChannelClient implements TransportClient {
         writer = new ChannelWriter(ch, queue, carrier);
         channel = ch;
         callersLoop = ownGroup instanceof TurnTakingEventLoop loop ? loop : null;
+    }
+
+    /**
+     * {@code handler}, its messages and close delivered through the loop's {@link
+     * TurnTakingEventLoop#deliverInOrder}: a caller whose answer is in leaves what came after it.
+     */
+    private static ClientHandler inOrderOn(TurnTakingEventLoop loop, ClientHandler handler) {
+        return new ClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                loop.deliverInOrder(() -> handler.messageReceived(message));
+            }
+
+            @Override
+            public void closed(Throwable cause) {
+                loop.deliverInOrder(() -> handler.closed(cause));
+            }
+        };
     }
 
     /** On epoll and NIO, the waiting caller runs the connection's event loop itself when it is free. */

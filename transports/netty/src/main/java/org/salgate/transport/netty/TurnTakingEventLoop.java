@@ -18,6 +18,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.internal.ThreadExecutorMap;
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletionStage;
@@ -89,6 +90,12 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
     private final Waiting waiting = new Waiting();
     /** Guarded by {@link #turn}. */
     private boolean initialized;
+    /** The answer the caller holding the turn waits for; null while no caller holds it. Guarded by {@link #turn}. */
+    private java.util.concurrent.Future<?> callersAnswer;
+    /** Deliveries kept for the next holder that may run them ({@link #deliverInOrder}); guarded by {@link #turn}. */
+    private final ArrayDeque<Runnable> held = new ArrayDeque<>();
+    /** Whether {@link #held} has deliveries, for threads without the turn. */
+    private volatile boolean holding;
     /** Ends the wait for I/O of the thread running the loop, unless that is the calling thread. */
     private final java.util.function.BiConsumer<Object, Throwable> wakeIfWaiting;
 
@@ -160,6 +167,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
         }
         try {
             owner = Thread.currentThread();
+            callersAnswer = answer;
             if (answer instanceof CompletionStage<?> stage) {
                 // completed on another thread (by a stream's delivery, say): the wait for I/O ends then
                 stage.whenComplete(wakeIfWaiting);
@@ -167,6 +175,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
             EventExecutor old = ThreadExecutorMap.setCurrentExecutor(this);
             try {
                 initialize();
+                deliverHeld();
                 while (!answer.isDone() && state.get() == RUNNING && !Thread.currentThread().isInterrupted()) {
                     long left = deadlineNanos - System.nanoTime();
                     if (left <= 0) {
@@ -179,11 +188,54 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
                 LOG.warn("the event loop of a client connection failed on a caller's thread", e);
             } finally {
                 ThreadExecutorMap.setCurrentExecutor(old);
+                callersAnswer = null;
                 owner = null;
             }
         } finally {
             turns.callerReads();
             leaveTurn();
+        }
+    }
+
+    /**
+     * Runs a delivery to the connection's handler, on the event loop, in order with the others: at
+     * once if the thread holding the turn may deliver, else kept, with every delivery after it, for
+     * the next holder that may. The connection's thread and a caller still waiting for its answer
+     * may; a caller whose answer is in, and a sender, may not, so that neither is held up by a
+     * handler (a stream's listener, say) busy with what came after its answer.
+     */
+    void deliverInOrder(Runnable delivery) {
+        if (!inEventLoop()) {
+            throw new IllegalStateException("deliveries run on the event loop");
+        }
+        if (held.isEmpty() && mayDeliver()) {
+            runDelivery(delivery);
+            return;
+        }
+        held.add(delivery);
+        holding = true;
+    }
+
+    /** Whether the thread holding the turn may run deliveries now. */
+    private boolean mayDeliver() {
+        java.util.concurrent.Future<?> answer = callersAnswer;
+        return owner == driver || (answer != null && !answer.isDone());
+    }
+
+    /** Runs the deliveries kept, in order, while this holder of the turn may. */
+    private void deliverHeld() {
+        Runnable delivery;
+        while (mayDeliver() && (delivery = held.poll()) != null) {
+            runDelivery(delivery);
+        }
+        holding = !held.isEmpty();
+    }
+
+    private static void runDelivery(Runnable delivery) {
+        try {
+            delivery.run();
+        } catch (RuntimeException e) {
+            LOG.warn("the client handler failed", e);
         }
     }
 
@@ -208,7 +260,8 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
     /** Gives the turn back, and wakes the connection's thread if it waits for the turn or has work now. */
     private void leaveTurn() {
         turn.unlock();
-        if (driverWaitsForTurn || state.get() != RUNNING || !tasks.isEmpty() || turns.someoneWaitsWithoutTurn()) {
+        if (driverWaitsForTurn || holding || state.get() != RUNNING || !tasks.isEmpty()
+                || turns.someoneWaitsWithoutTurn()) {
             LockSupport.unpark(driver);
         }
     }
@@ -217,7 +270,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
     private void drive() {
         while (state.get() == RUNNING) {
             long away = turns.ownThreadAwayNanos();
-            if (away > 0 && tasks.isEmpty() && !turns.someoneWaitsWithoutTurn()) {
+            if (away > 0 && !holding && tasks.isEmpty() && !turns.someoneWaitsWithoutTurn()) {
                 LockSupport.parkNanos(this, away);
                 continue;
             }
@@ -232,6 +285,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
                 owner = Thread.currentThread();
                 ThreadExecutorMap.setCurrentExecutor(this);
                 initialize();
+                deliverHeld();
                 runOnce(Long.MAX_VALUE);
             } catch (Throwable t) {
                 LOG.warn("the event loop of a client connection failed; it goes on", t);
@@ -246,6 +300,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
             ThreadExecutorMap.setCurrentExecutor(this);
             initialize();
             destroy();
+            deliverHeld();
         } finally {
             owner = null;
             turn.unlock();

@@ -79,6 +79,11 @@ final class SocketTransportClient implements TransportClient {
     /** Set under {@link #turn} when a caller's read met the end of the stream or an error. */
     private volatile boolean inputEnded;
     private volatile Throwable inputFailure;
+    /**
+     * Set as a caller leaves the turn with whole frames read and not delivered (those after its
+     * answer): the reader thread delivers them at once rather than staying away.
+     */
+    private volatile boolean leftUndelivered;
 
     SocketTransportClient(ClientOptions options) {
         this.options = options;
@@ -141,7 +146,7 @@ final class SocketTransportClient implements TransportClient {
         }
         try {
             long sliceMillis = FIRST_READ_SLICE_MILLIS;
-            while (!answer.isDone() && !inputEnded) {
+            while (!inputEnded && !deliverUntilDone(answer)) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -149,23 +154,23 @@ final class SocketTransportClient implements TransportClient {
                 socket.setSoTimeout((int) Math.max(1, Math.min(sliceMillis, TimeUnit.NANOSECONDS.toMillis(left))));
                 readTimeoutSet = true;
                 try {
-                    if (!readAndDeliver()) {
+                    if (frames.readFrom(in) < 0) {
                         endInput(null);
                     }
                     sliceMillis = FIRST_READ_SLICE_MILLIS; // something came: the answer may be done now, elsewhere too
                 } catch (SocketTimeoutException e) {
-                    deliverWhole(); // hands back the array the read borrowed
                     sliceMillis = Math.min(2 * sliceMillis, LONGEST_READ_SLICE_MILLIS);
-                } catch (CodecException | IOException | RuntimeException e) {
+                } catch (IOException | RuntimeException e) {
                     endInput(e);
                 }
             }
         } catch (CodecException | IOException | RuntimeException e) {
-            endInput(e); // the socket is closed, or what it held before the timeout did not decode
+            endInput(e); // the socket is closed, or what it held did not decode
         } finally {
             turns.callerReads();
+            leftUndelivered = frames.holdsWholeFrame();
             turn.unlock();
-            if (inputEnded || turns.someoneWaitsWithoutTurn()) {
+            if (inputEnded || leftUndelivered || turns.someoneWaitsWithoutTurn()) {
                 LockSupport.unpark(reader);
             }
         }
@@ -200,14 +205,33 @@ final class SocketTransportClient implements TransportClient {
         return true;
     }
 
+    /** Delivers every whole frame held; called with the turn held. */
     private void deliverWhole() throws CodecException {
         Message message;
         while ((message = frames.next()) != null) {
-            try {
-                handler.messageReceived(message);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on a message", e);
-            }
+            deliver(message);
+        }
+    }
+
+    /**
+     * Delivers the whole frames held, in order, until {@code answer} is done; the frames after it
+     * stay for the next to hold the turn. Called by a caller with the turn held.
+     *
+     * @return whether the answer is done
+     */
+    private boolean deliverUntilDone(Future<?> answer) throws CodecException {
+        Message message;
+        while (!answer.isDone() && (message = frames.next()) != null) {
+            deliver(message);
+        }
+        return answer.isDone();
+    }
+
+    private void deliver(Message message) {
+        try {
+            handler.messageReceived(message);
+        } catch (RuntimeException e) {
+            LOG.warn("the client handler failed on a message", e);
         }
     }
 
@@ -250,7 +274,7 @@ final class SocketTransportClient implements TransportClient {
         try {
             while (!closed.get()) {
                 long away = turns.ownThreadAwayNanos();
-                if (away > 0 && !turns.someoneWaitsWithoutTurn()) {
+                if (away > 0 && !leftUndelivered && !turns.someoneWaitsWithoutTurn()) {
                     LockSupport.parkNanos(this, away);
                     continue;
                 }
@@ -267,6 +291,10 @@ final class SocketTransportClient implements TransportClient {
                     if (readTimeoutSet) { // a caller's deadline: the reader thread waits without one
                         socket.setSoTimeout(0);
                         readTimeoutSet = false;
+                    }
+                    if (leftUndelivered) {
+                        leftUndelivered = false;
+                        deliverWhole();
                     }
                     if (!readAndDeliver()) {
                         break;

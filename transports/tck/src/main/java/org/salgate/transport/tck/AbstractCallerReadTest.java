@@ -74,8 +74,9 @@ public abstract class AbstractCallerReadTest {
     }
 
     /**
-     * Answers an echo at once on the session's reader, "late:MS" after MS milliseconds from
-     * another thread, and "never" not at all.
+     * Answers an echo at once on the session's reader, "then-push:N" at once followed by a
+     * stream's reading N, "late:MS" after MS milliseconds from another thread, and "never" not at
+     * all.
      */
     private final class EchoServer implements ServerHandler {
         final BlockingQueue<Session> opened = new LinkedBlockingQueue<>();
@@ -92,7 +93,10 @@ public abstract class AbstractCallerReadTest {
             } else if (message instanceof Request r && r.call() instanceof Call.Echo e) {
                 Response answer = new Response(r.id(), new Result.Echoed(e.payload()));
                 String text = e.payload() instanceof Value.Text t ? t.value() : "";
-                if (text.startsWith("late:")) {
+                if (text.startsWith("then-push:")) {
+                    session.send(answer);
+                    session.send(new StreamData(7, Reading.ok("S", 0, Long.parseLong(text.substring(10)), Value.of(0))));
+                } else if (text.startsWith("late:")) {
                     later.schedule(() -> session.send(answer), Long.parseLong(text.substring(5)), TimeUnit.MILLISECONDS);
                 } else if (!text.equals("never")) {
                     session.send(answer);
@@ -114,6 +118,8 @@ public abstract class AbstractCallerReadTest {
         final AtomicInteger closedCalls = new AtomicInteger();
         final AtomicReference<Throwable> closedBy = new AtomicReference<>();
         final CountDownLatch closed = new CountDownLatch(1);
+        /** While set, the handler blocks on each stream reading until it is counted down. */
+        volatile CountDownLatch holdReadings;
 
         @Override
         public void messageReceived(Message message) {
@@ -126,6 +132,14 @@ public abstract class AbstractCallerReadTest {
                     f.complete(r.result());
                 }
             } else if (message instanceof StreamData d) {
+                CountDownLatch hold = holdReadings;
+                if (hold != null) {
+                    try {
+                        hold.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
                 pushed.add(d.reading().sequence());
             }
         }
@@ -276,6 +290,35 @@ public abstract class AbstractCallerReadTest {
         assertEquals(900, answered.get());
         assertFalse(slow.isDone(), "the quick answers did not wait for the slow one");
         assertEquals(new Result.Echoed(Value.of("late:6000")), slow.get(20, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aCallerLeavesWithItsAnswerWhileTheHandlerIsBusyWithAReadingThatCameRightAfterIt() throws Exception {
+        connect();
+        List<Long> expected = new ArrayList<>();
+        for (int attempt = 0; attempt < 30; attempt++) {
+            callOnce();
+            CountDownLatch hold = new CountDownLatch(1);
+            answers.holdReadings = hold;
+            long started = System.nanoTime();
+            String text = "then-push:" + attempt;
+            CompletableFuture<Result> f = call(text, 10_000);
+            assertEquals(new Result.Echoed(Value.of(text)), f.get(10, TimeUnit.SECONDS));
+            long waitedMillis = millisSince(started);
+            // The reading came in the same read as the answer, or after it: either way it is for
+            // another thread to deliver, and the handler blocks on it until the latch is counted down.
+            assertTrue(waitedMillis < 5_000, "attempt " + attempt + ": the caller got its answer after "
+                    + waitedMillis + " ms, held up by the reading that followed it");
+            answers.holdReadings = null;
+            hold.countDown();
+            expected.add((long) attempt);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (answers.pushed.size() < expected.size() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(expected, answers.pushed);
+        }
+        assertEquals(new Result.Echoed(Value.of("after")), call("after", 10_000).get(10, TimeUnit.SECONDS));
     }
 
     @Test
