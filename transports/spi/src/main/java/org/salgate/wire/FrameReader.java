@@ -3,6 +3,7 @@ package org.salgate.wire;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 
 /**
  * Cuts one connection's received bytes into frames as {@link Framing} defines them and decodes each
@@ -86,6 +87,21 @@ public final class FrameReader {
         int wanted = Math.max(MIN_CAPACITY / 2, Math.min(bytesStillMissing(), MIN_CAPACITY * 8));
         ensureRoom(wanted);
         int n = in.read(bytes, end, bytes.length - end);
+        if (n > 0) {
+            end += n;
+        }
+        return n;
+    }
+
+    /**
+     * Reads what {@code channel} has into the buffer; a non-blocking channel may have nothing.
+     *
+     * @return the bytes read, 0 if none, or -1 at the end of the stream
+     */
+    public int readFrom(ReadableByteChannel channel) throws IOException {
+        int wanted = Math.max(MIN_CAPACITY / 2, Math.min(bytesStillMissing(), MIN_CAPACITY * 8));
+        ensureRoom(wanted);
+        int n = channel.read(ByteBuffer.wrap(bytes, end, bytes.length - end));
         if (n > 0) {
             end += n;
         }

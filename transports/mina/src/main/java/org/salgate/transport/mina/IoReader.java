@@ -24,6 +24,11 @@ final class IoReader {
         io.setAttribute(READER, reader);
     }
 
+    /** The session's reader. */
+    static FrameReader reader(IoSession io) {
+        return (FrameReader) io.getAttribute(READER);
+    }
+
     /** Gives back what the session's reader held: the session is closed. */
     static void release(IoSession io) {
         FrameReader reader = (FrameReader) io.getAttribute(READER);

@@ -5,12 +5,14 @@ import java.net.InetSocketAddress;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.apache.mina.core.RuntimeIoException;
 import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
-import org.apache.mina.core.service.SimpleIoProcessorPool;
+import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketConnector;
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The MINA client: its own {@link NioSocketConnector} with one processor thread, on which the
  * {@link ClientHandler} runs. A handler that blocks stops this client's reading and no one else's.
+ * On a plain socket the processor is a {@link CallerTurnProcessor}: a sender writes its request, and
+ * a waiting caller reads its answer, on its own thread.
  */
 final class MinaClient implements TransportClient {
 
@@ -39,13 +43,16 @@ final class MinaClient implements TransportClient {
     private final AtomicBoolean released = new AtomicBoolean();
     private final AtomicBoolean closeReported = new AtomicBoolean();
     private ExecutorService threads;
-    private SimpleIoProcessorPool<NioSession> processor;
+    private IoProcessor<NioSession> processor;
+    /** The processor when waiting callers read their own answers (a plain socket), else null. */
+    private volatile CallerTurnProcessor callerTurns;
     private NioSocketConnector connector;
     private volatile IoSession session;
     private final ConnectionCodec codec;
     private final OutboundQueue<byte[]> queue;
     private volatile IoWriter writer;
     private volatile Throwable failure;
+    private volatile Consumer<Message> delivered;
 
     MinaClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
@@ -56,11 +63,18 @@ final class MinaClient implements TransportClient {
     @Override
     public void connect(ClientHandler handler) throws IOException {
         Objects.requireNonNull(handler, "handler");
+        delivered = handler::messageReceived;
         if (!connecting.compareAndSet(false, true)) {
             throw new IllegalStateException("this MINA client was already connected; create a new one");
         }
         threads = IoThreads.newPool("salgate-mina-client", 4); // connector and processor, each briefly twice
-        processor = new SimpleIoProcessorPool<>(QuietLoopProcessor.class, threads, 1, SelectorProvider.provider());
+        if (options.tls() == null) {
+            CallerTurnProcessor turns = new CallerTurnProcessor(threads, SelectorProvider.provider());
+            callerTurns = turns;
+            processor = turns;
+        } else {
+            processor = new QuietLoopProcessor(threads, SelectorProvider.provider());
+        }
         connector = new NioSocketConnector(threads, processor);
         connector.setConnectTimeoutMillis(Math.max(1, options.connectTimeout().toMillis()));
         connector.getSessionConfig().setTcpNoDelay(true);
@@ -103,6 +117,21 @@ final class MinaClient implements TransportClient {
             throw closedConnection();
         }
         queue.offerRequest(codec.encode(message), options.host() + ":" + options.port());
+    }
+
+    /** The processor whose callers do their own I/O, on a plain socket; null over TLS. */
+    CallerTurnProcessor callerTurns() {
+        return callerTurns;
+    }
+
+    /** On a plain socket, the waiting caller reads its own answer when the socket is free. */
+    @Override
+    public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
+        CallerTurnProcessor turns = callerTurns;
+        IoSession s = session;
+        if (turns != null && s != null) {
+            turns.readWhileWaiting(answer, deadlineNanos, IoReader.reader(s), delivered);
+        }
     }
 
     private IOException closedConnection() {
@@ -198,9 +227,16 @@ final class MinaClient implements TransportClient {
             closed.set(true);
             queue.discard();
             if (closeReported.compareAndSet(false, true)) {
+                CallerTurnProcessor turns = callerTurns;
+                if (turns != null) {
+                    turns.closing(); // after the messages a caller delivers
+                }
                 try {
                     handler.closed(failure);
                 } finally {
+                    if (turns != null) {
+                        turns.closedReported();
+                    }
                     release();
                 }
             }

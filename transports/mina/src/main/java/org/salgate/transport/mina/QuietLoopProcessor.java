@@ -37,7 +37,7 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * level-triggered), so bytes that arrive meanwhile, or the peer's end of stream, are read in the
  * next pass.
  */
-public final class QuietLoopProcessor extends NioProcessor {
+public class QuietLoopProcessor extends NioProcessor {
 
     /** The thread that runs the loop, set as it selects. */
     private volatile Thread loop;
@@ -57,13 +57,33 @@ public final class QuietLoopProcessor extends NioProcessor {
 
     /** The one select MINA's loop calls; until the loop has run one, no wake-up is skipped. */
     @Override
-    protected int select(long timeout) throws Exception {
+    protected final int select(long timeout) throws Exception {
         loop = Thread.currentThread();
         flushFollows = false;
         drained = null;
-        int selected = super.select(timeout);
+        long millis = beforeSelect(timeout);
+        int selected = super.select(millis);
+        if (selected == 0 && millis < timeout) {
+            // MINA takes a select that returns early with nothing, unwoken, for the JDK's epoll spin
+            // and replaces the selector after a few; one shortened on purpose is neither.
+            wakeupCalled.set(true);
+        }
         flushFollows = true;
         return selected;
+    }
+
+    /**
+     * Called by the loop's thread as it is about to select, once the previous pass is done (a
+     * wake-up asked for here is made); returns how many milliseconds to select for, at least 1 and
+     * at most {@code timeout}. This class selects for {@code timeout}.
+     */
+    protected long beforeSelect(long timeout) throws Exception {
+        return timeout;
+    }
+
+    /** Whether the calling thread is the one running the loop. */
+    protected final boolean onLoopThread() {
+        return Thread.currentThread() == loop;
     }
 
     @Override

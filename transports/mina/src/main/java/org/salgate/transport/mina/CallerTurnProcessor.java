@@ -1,0 +1,310 @@
+package org.salgate.transport.mina;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.spi.SelectorProvider;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.write.WriteRequest;
+import org.apache.mina.transport.socket.nio.NioSession;
+import org.salgate.transport.CallerTurns;
+import org.salgate.wire.CodecException;
+import org.salgate.wire.FrameReader;
+import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The processor of one MINA client connection on a plain socket, whose senders write and whose
+ * waiting callers read on their own threads, as a blocking-socket client such as RMI's does: a
+ * synchronous request and its answer then cross no thread. MINA's processor loop does the rest.
+ *
+ * <p><b>Writing.</b> MINA hands a write to its processor ({@link #write(NioSession, WriteRequest)})
+ * when the session has nothing queued; the processor queues it and wakes its loop, which writes it.
+ * Here a write asked for on another thread, with nothing queued or being written, goes to the
+ * socket at once on that thread, and MINA hears that it was sent as from its loop. A part the socket
+ * did not take is queued for the loop as MINA would. This is safe because this connection's writes
+ * come one at a time ({@link IoWriter} writes the next batch once MINA reports the last one sent),
+ * so none can overtake another.
+ *
+ * <p><b>Reading</b> takes turns, as the socket transport's client does. A caller that waits for an
+ * answer ({@link #readWhileWaiting}) and finds the turn free reads the socket itself, through a
+ * selector of its own, and delivers what comes, in order, until its answer is in; the whole frames
+ * after its answer are left for the loop, which delivers them before it selects again. The loop reads
+ * the rest of the time: while nobody waits, and for any caller that found the turn taken. Its reads
+ * take the turn too ({@link #read(NioSession, IoBuffer)}), until its next select. Once a caller has
+ * had the turn, the loop stops selecting for reads for {@link CallerTurns#CALLER_TURN_NANOS} (it
+ * selects in slices that long, and is woken at once when a caller waits without the turn or leaves
+ * frames), so that back-to-back calls each find the socket free and the loop asleep. A frame the
+ * agent pushes while nobody waits is therefore read at most about that much later. Only the loop
+ * changes the session's interest in reading.
+ */
+final class CallerTurnProcessor extends QuietLoopProcessor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CallerTurnProcessor.class);
+
+    /**
+     * A caller waits for the socket in slices of at most this long at first, doubling up to
+     * {@link #LONGEST_WAIT_SLICE_MILLIS} while nothing comes, and looks at its answer between them:
+     * an answer another thread completes cannot end the wait.
+     */
+    static final long FIRST_WAIT_SLICE_MILLIS = 1;
+    static final long LONGEST_WAIT_SLICE_MILLIS = 50;
+
+    /** Held by whoever reads the socket and delivers what it read: the loop, or a caller. */
+    private final ReentrantLock turn = new ReentrantLock();
+    private final CallerTurns turns = new CallerTurns();
+    /** The session, once MINA has given it to this processor. */
+    private volatile NioSession session;
+    /** Whether the loop has stopped selecting the session for reads, leaving them to callers; loop only. */
+    private boolean readsLeftToCallers;
+    /** Set as a caller leaves the turn with whole frames after its answer, for the loop to deliver. */
+    private volatile boolean leftUndelivered;
+    /** Set as a caller meets the end of the stream or an error: the loop reads again, to see it. */
+    private volatile boolean inputEnded;
+    /** The callers' own registration of the socket; written with {@link #turn} held. */
+    private volatile Selector callersSelector;
+    /** Set once the session closes or the processor is disposed: callers read no more. */
+    private volatile boolean closing;
+    /** Read by tests: writes made whole on the sender's thread, and those whose rest the loop wrote. */
+    private final AtomicLong writtenBySenders = new AtomicLong();
+    private final AtomicLong restsLeftToLoop = new AtomicLong();
+
+    CallerTurnProcessor(Executor executor, SelectorProvider provider) {
+        super(executor, provider);
+    }
+
+    @Override
+    protected void init(NioSession s) throws Exception {
+        super.init(s);
+        session = s;
+    }
+
+    // ---- writing
+
+    @Override
+    public void write(NioSession s, WriteRequest request) {
+        if (onLoopThread() || !(request.getMessage() instanceof IoBuffer buffer) || !s.isConnected()
+                || s.getCurrentWriteRequest() != null || !s.getWriteRequestQueue().isEmpty(s)) {
+            super.write(s, request);
+            return;
+        }
+        int written;
+        try {
+            written = s.getChannel().write(buffer.buf());
+        } catch (IOException e) {
+            super.write(s, request); // the loop's write fails the same way and closes the session
+            return;
+        }
+        if (written > 0) {
+            s.increaseWrittenBytes(written, System.currentTimeMillis());
+        }
+        if (buffer.hasRemaining()) {
+            restsLeftToLoop.incrementAndGet();
+            super.write(s, request); // the rest leaves from the loop
+            return;
+        }
+        writtenBySenders.incrementAndGet();
+        s.getFilterChain().fireMessageSent(request); // as MINA's loop reports a buffer sent
+    }
+
+    /** How many writes went to the socket whole on the sender's thread. */
+    long writtenBySenders() {
+        return writtenBySenders.get();
+    }
+
+    /** How many writes the socket took in part on the sender's thread, the rest left to the loop. */
+    long restsLeftToLoop() {
+        return restsLeftToLoop.get();
+    }
+
+    /** The loop's selector, which MINA replaces when it takes the loop for spinning; for tests. */
+    Selector loopSelector() {
+        return selector;
+    }
+
+    // ---- reading: the callers' side
+
+    /**
+     * Reads the socket on this thread until {@code answer} is done or the deadline passes, handing
+     * each whole message to {@code deliver}, if the turn is free; otherwise notes that a caller
+     * waits and returns at once.
+     */
+    void readWhileWaiting(Future<?> answer, long deadlineNanos, FrameReader frames, Consumer<Message> deliver) {
+        NioSession s = session;
+        if (s == null || answer.isDone() || onLoopThread() || turn.isHeldByCurrentThread() || closing
+                || inputEnded || s.isClosing()) {
+            return;
+        }
+        turns.callerReads();
+        if (!turn.tryLock()) {
+            turns.waitsWithoutTurn(answer, deadlineNanos);
+            super.wakeup(); // the holder may have left before the note: the loop reads for us
+            return;
+        }
+        try {
+            Selector selector = callersSelector(s);
+            long sliceMillis = FIRST_WAIT_SLICE_MILLIS;
+            while (!inputEnded && !deliverUntilDone(answer, frames, deliver)) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0 || s.isClosing()) {
+                    break;
+                }
+                int read = frames.readFrom(s.getChannel());
+                if (read > 0) {
+                    s.increaseReadBytes(read, System.currentTimeMillis());
+                    sliceMillis = FIRST_WAIT_SLICE_MILLIS;
+                } else if (read < 0) {
+                    inputEnded = true;
+                } else {
+                    selector.select(Math.max(1, Math.min(sliceMillis, TimeUnit.NANOSECONDS.toMillis(left))));
+                    selector.selectedKeys().clear();
+                    sliceMillis = Math.min(2 * sliceMillis, LONGEST_WAIT_SLICE_MILLIS);
+                }
+            }
+        } catch (CodecException e) {
+            LOG.debug("closing the connection: {}", e.getMessage());
+            inputEnded = true;
+            s.closeNow();
+        } catch (ClosedChannelException | ClosedSelectorException e) {
+            inputEnded = true; // closed meanwhile: the loop reports it
+        } catch (IOException | RuntimeException e) {
+            inputEnded = true; // the loop's own read meets the same error, and closes the session
+            LOG.debug("a caller's read failed: {}", e.toString());
+        } finally {
+            turns.callerReads();
+            leftUndelivered = frames.holdsWholeFrame();
+            turn.unlock();
+            if (inputEnded || leftUndelivered || turns.someoneWaitsWithoutTurn()) {
+                super.wakeup();
+            }
+        }
+    }
+
+    /** Delivers the whole frames held until the answer is done; with the turn held. */
+    private static boolean deliverUntilDone(Future<?> answer, FrameReader frames, Consumer<Message> deliver)
+            throws CodecException {
+        Message message;
+        while (!answer.isDone() && (message = frames.next()) != null) {
+            try {
+                deliver.accept(message);
+            } catch (RuntimeException e) {
+                LOG.warn("the client handler failed on a message", e);
+            }
+        }
+        return answer.isDone();
+    }
+
+    /** The callers' selector, with the socket registered for reading; with the turn held. */
+    private Selector callersSelector(NioSession s) throws IOException {
+        if (callersSelector == null) {
+            Selector selector = Selector.open();
+            try {
+                ((SelectableChannel) s.getChannel()).register(selector, SelectionKey.OP_READ);
+            } catch (IOException | RuntimeException e) {
+                selector.close();
+                throw e;
+            }
+            callersSelector = selector;
+        }
+        return callersSelector;
+    }
+
+    /**
+     * The session has closed: keeps callers away from now on, and waits for one that reads to
+     * leave, so that the close is reported after every message. The turn is held until
+     * {@link #closedReported}.
+     */
+    void closing() {
+        closing = true;
+        Selector selector = callersSelector;
+        if (selector != null) {
+            selector.wakeup();
+        }
+        turn.lock();
+    }
+
+    /** The close is reported; see {@link #closing}. */
+    void closedReported() {
+        if (turn.isHeldByCurrentThread()) {
+            turn.unlock();
+        }
+    }
+
+    // ---- reading: the loop's side
+
+    @Override
+    protected long beforeSelect(long timeout) throws Exception {
+        releaseLoopsTurn();
+        NioSession s = session;
+        if (s == null || closing || !s.isConnected()) {
+            return timeout;
+        }
+        if (leftUndelivered && turn.tryLock()) {
+            try {
+                leftUndelivered = false;
+                // an empty read through MINA's filter chain: the handler delivers the frames held
+                s.getFilterChain().fireMessageReceived(IoBuffer.allocate(0));
+            } finally {
+                turn.unlock();
+            }
+        }
+        // A caller holds the turn (the loop has just given back its own): it reads whatever comes.
+        boolean callerReads = turn.isLocked();
+        long away = turns.ownThreadAwayNanos();
+        boolean leaveToCallers = !inputEnded
+                && (callerReads || away > 0 && !leftUndelivered && !turns.someoneWaitsWithoutTurn());
+        if (leaveToCallers != readsLeftToCallers) {
+            setInterestedInRead(s, !leaveToCallers);
+            readsLeftToCallers = leaveToCallers;
+        }
+        if (!leaveToCallers) {
+            return timeout;
+        }
+        long sliceMillis = callerReads ? 1 : TimeUnit.NANOSECONDS.toMillis(away) + 1;
+        return Math.max(1, Math.min(timeout, sliceMillis));
+    }
+
+    /** The loop reads only with the turn, which it keeps until its next select; a caller's turn means nothing to read. */
+    @Override
+    protected int read(NioSession s, IoBuffer buffer) throws Exception {
+        if (!turn.isHeldByCurrentThread() && !turn.tryLock()) {
+            return 0;
+        }
+        return super.read(s, buffer);
+    }
+
+    @Override
+    protected void destroy(NioSession s) throws Exception {
+        releaseLoopsTurn();
+        super.destroy(s);
+    }
+
+    private void releaseLoopsTurn() {
+        if (turn.isHeldByCurrentThread()) {
+            turn.unlock();
+        }
+    }
+
+    @Override
+    protected void doDispose() throws Exception {
+        closing = true;
+        try {
+            super.doDispose();
+        } finally {
+            Selector selector = callersSelector;
+            if (selector != null) {
+                selector.close(); // wakes a caller waiting on it
+            }
+        }
+    }
+}

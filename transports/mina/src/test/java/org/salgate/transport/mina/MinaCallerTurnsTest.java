@@ -1,0 +1,154 @@
+package org.salgate.transport.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.transport.ClientHandler;
+import org.salgate.transport.ClientOptions;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportServer;
+import org.salgate.transport.testing.RecordingClientHandler;
+import org.salgate.transport.testing.RecordingServerHandler;
+import org.salgate.wire.Call;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.Value;
+
+/**
+ * The MINA client on a plain socket writes a request on the sender's thread when nothing else is
+ * on its way, and leaves to MINA's loop what the socket does not take at once, whole and in order.
+ * (What its waiting callers read is the caller-read suite's, in the TCK.)
+ */
+@Timeout(60)
+class MinaCallerTurnsTest {
+
+    private final MinaTransportProvider provider = new MinaTransportProvider();
+    private TransportServer server;
+    private MinaClient client;
+    private ServerSocket rawServer;
+    private Socket raw;
+
+    @AfterEach
+    void closeEverything() throws IOException {
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (raw != null) {
+            raw.close();
+        }
+        if (rawServer != null) {
+            rawServer.close();
+        }
+    }
+
+    @Test
+    void requestsMadeOneAtATimeLeaveWholeOnTheCallersThread() throws Exception {
+        server = provider.createServer(ServerOptions.builder().build());
+        server.start(new RecordingServerHandler());
+        client = new MinaClient(ClientOptions.builder().port(server.localAddress().getPort()).build());
+        RecordingClientHandler handler = new RecordingClientHandler();
+        client.connect(handler);
+        client.send(Hello.of(Codecs.defaultCodec().name(), "unit"));
+        assertTrue(handler.received.poll(10, TimeUnit.SECONDS) instanceof HelloReply);
+        for (long id = 1; id <= 200; id++) {
+            client.send(new Request(id, new Call.Echo(Value.of(id))));
+            Message answer = handler.received.poll(10, TimeUnit.SECONDS);
+            assertEquals(new Response(id, new Result.Echoed(Value.of(id))), answer);
+        }
+        // The hello and every request: each found nothing queued, and the socket took it whole.
+        assertEquals(201, client.callerTurns().writtenBySenders());
+        assertEquals(0, client.callerTurns().restsLeftToLoop());
+    }
+
+    @Test
+    void theLoopsShortSelectsWhileCallersReadAreNotTakenForASpinningSelector() throws Exception {
+        server = provider.createServer(ServerOptions.builder().build());
+        server.start(new RecordingServerHandler());
+        client = new MinaClient(ClientOptions.builder().port(server.localAddress().getPort()).build());
+        AtomicReference<CompletableFuture<Message>> pending = new AtomicReference<>(new CompletableFuture<>());
+        client.connect(new ClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                pending.get().complete(message);
+            }
+
+            @Override
+            public void closed(Throwable cause) {
+            }
+        });
+        client.send(Hello.of(Codecs.defaultCodec().name(), "unit"));
+        assertTrue(pending.get().get(10, TimeUnit.SECONDS) instanceof HelloReply);
+        java.nio.channels.Selector before = client.callerTurns().loopSelector();
+        // Calls back to back for half a second: the loop leaves reading to callers meanwhile, and
+        // selects about a millisecond at a time, most often for nothing.
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+        for (long id = 1; System.nanoTime() < until; id++) {
+            CompletableFuture<Message> answer = new CompletableFuture<>();
+            pending.set(answer);
+            client.send(new Request(id, new Call.Echo(Value.of(id))));
+            client.readWhileWaiting(answer, System.nanoTime() + TimeUnit.SECONDS.toNanos(10));
+            assertEquals(new Response(id, new Result.Echoed(Value.of(id))), answer.get(10, TimeUnit.SECONDS));
+        }
+        // MINA replaces a selector whose selects return early with nothing ten times in a row, unwoken.
+        assertSame(before, client.callerTurns().loopSelector(), "the loop's selector was replaced");
+    }
+
+    @Test
+    void aRequestTheSocketTakesInPartLeavesItsRestFromTheLoopBeforeTheNextOne() throws Exception {
+        rawServer = new ServerSocket();
+        rawServer.setReceiveBufferSize(8 * 1024); // inherited by the accepted socket: the client's writes back up soon
+        rawServer.bind(new InetSocketAddress("127.0.0.1", 0));
+        client = new MinaClient(ClientOptions.builder().port(rawServer.getLocalPort()).build());
+        RecordingClientHandler handler = new RecordingClientHandler();
+        client.connect(handler);
+        raw = rawServer.accept();
+        Request large = new Request(1, new Call.Echo(Value.of(new byte[8 * 1024 * 1024])));
+        Request small = new Request(2, new Call.Echo(Value.of("after")));
+        Hello hello = Hello.of(Codecs.defaultCodec().name(), "unit");
+        client.send(hello);
+        client.send(large); // the peer reads nothing yet: the socket takes what its buffers hold
+        client.send(small);
+        assertEquals(1, client.callerTurns().restsLeftToLoop());
+
+        ConnectionCodec codec = new ConnectionCodec(Codecs.defaultCodec());
+        DataInputStream in = new DataInputStream(raw.getInputStream());
+        assertEquals(hello, readFrame(in, codec));
+        assertEquals(large, readFrame(in, codec));
+        assertEquals(small, readFrame(in, codec));
+        CompletableFuture<Throwable> stillOpen = handler.closed;
+        assertNull(stillOpen.getNow(null));
+        assertTrue(client.isOpen());
+    }
+
+    private static Message readFrame(DataInputStream in, ConnectionCodec codec) throws Exception {
+        int length = in.readInt();
+        byte[] body = new byte[length];
+        in.readFully(body);
+        Message message = codec.decode(body, 0, length);
+        assertNotNull(message);
+        return message;
+    }
+}
