@@ -6,10 +6,14 @@ import java.net.InetAddress;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import org.salgate.transport.CallerTurns;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.OutboundQueue;
@@ -31,7 +35,11 @@ import org.xsocket.connection.NonBlockingConnection;
  * The xSocket client: one {@link NonBlockingConnection}. xSocket's client dispatcher is shared by
  * every client in the JVM, so its data handler only cuts frames and queues the messages; this
  * client's own delivery thread hands them to the {@link ClientHandler} in order, then reports the
- * close. When the queue holds its limit of unread bytes the connection stops receiving, and it
+ * close. Delivering takes turns, as reading does on the socket and Netty clients: a caller waiting
+ * for an answer ({@link #readWhileWaiting}) that finds the turn free takes the queued messages and
+ * delivers them itself until its answer is in, so that the answer needs no hand-off from the
+ * delivery thread; after a caller's turn, the delivery thread stays away for
+ * {@link CallerTurns#CALLER_TURN_NANOS} unless messages are left or a caller waits without the turn. When the queue holds its limit of unread bytes the connection stops receiving, and it
  * resumes once the handler has taken half of them: a handler that blocks makes this one client stop
  * reading, as a slow client should look to the agent. Each data callback takes everything xSocket
  * has read (see {@link ConnectionReader}): resuming from the delivery thread can move the callbacks
@@ -53,6 +61,15 @@ final class XsocketClient implements TransportClient {
     private static final Logger LOG = LoggerFactory.getLogger(XsocketClient.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+    /**
+     * A caller waits for the next message in slices of at most this long at first, doubling up to
+     * {@link #LONGEST_WAIT_SLICE_NANOS} while nothing comes, and looks at its answer between them:
+     * an answer another thread completes cannot end the wait.
+     */
+    private static final long FIRST_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long LONGEST_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How long a caller waits for the turn to be given back before it leaves the delivering to its holder. */
+    private static final long TURN_WAIT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
@@ -72,6 +89,16 @@ final class XsocketClient implements TransportClient {
     private volatile INonBlockingConnection connection;
     private volatile ConnectionWriter writer;
     private volatile Thread delivery;
+    /** Held by whoever delivers: the delivery thread, or a caller waiting for its answer. */
+    private final ReentrantLock turn = new ReentrantLock();
+    /** Who waits without the turn, and how long the delivery thread stays away after a caller's. */
+    private final CallerTurns turns = new CallerTurns();
+    /** Set as a caller leaves the turn with messages still queued: the delivery thread delivers them at once. */
+    private volatile boolean leftUndelivered;
+    /** Set while the delivery thread waits for a message to arrive (not while it stays away from callers). */
+    private volatile boolean waitsForMessages;
+    /** Set once the close is reported (or being reported): nothing is delivered after it. */
+    private volatile boolean ended;
 
     XsocketClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
@@ -130,8 +157,8 @@ final class XsocketClient implements TransportClient {
         closeConnection();
         // xSocket holds a close until unsent data is written; the caller is done with the connection anyway.
         queueEnd();
-        if (Thread.currentThread() == delivery) {
-            return;
+        if (Thread.currentThread() == delivery || turn.isHeldByCurrentThread()) {
+            return; // closing from inside the handler: the close is reported after this delivery
         }
         try {
             closeReported.await(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
@@ -162,6 +189,9 @@ final class XsocketClient implements TransportClient {
         synchronized (flowLock) {
             inbound.add(new Inbound(message, frameBytes));
             queuedBytes += frameBytes;
+            if (waitsForMessages) {
+                LockSupport.unpark(delivery);
+            }
             if (queuedBytes >= readBufferBytes) {
                 // Repeated while over the limit: harmless, and it restores a suspension lost to a race.
                 receivingSuspended = true;
@@ -187,36 +217,143 @@ final class XsocketClient implements TransportClient {
     private void queueEnd() {
         if (endQueued.compareAndSet(false, true)) {
             inbound.add(End.INSTANCE);
+            LockSupport.unpark(delivery);
         }
     }
 
-    /** The delivery thread: messages in arrival order, then the close, once. */
-    private void deliver() {
+    /**
+     * On a caller that waits for an answer: if the turn to deliver is free (or soon is), takes the
+     * messages xSocket has cut and delivers them on this thread, in order, until the answer is in or
+     * the deadline passes; the messages after the answer are left to the delivery thread. Otherwise
+     * notes that a caller waits, and the delivery thread delivers its answer.
+     */
+    @Override
+    public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
+        if (answer.isDone() || Thread.currentThread() == delivery || turn.isHeldByCurrentThread() || ended) {
+            return;
+        }
+        turns.callerReads();
+        if (!takeTurnSoon()) {
+            turns.waitsWithoutTurn(answer, deadlineNanos);
+            LockSupport.unpark(delivery); // the holder may have left before the note
+            return;
+        }
         try {
-            while (true) {
-                Object next = inbound.take();
-                if (next instanceof Inbound in) {
-                    taken(in.frameBytes());
-                    if (!closed.get()) {
-                        handler.messageReceived(in.message());
-                    }
+            long sliceNanos = FIRST_WAIT_SLICE_NANOS;
+            while (!answer.isDone() && !ended) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                Object next = inbound.poll(Math.min(sliceNanos, left), TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    sliceNanos = Math.min(2 * sliceNanos, LONGEST_WAIT_SLICE_NANOS);
                 } else {
-                    closed.set(true);
-                    handler.closed(failure);
-                    return;
+                    sliceNanos = FIRST_WAIT_SLICE_NANOS;
+                    deliverOne(next);
                 }
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            Thread.currentThread().interrupt(); // the caller's own wait then ends as interrupted
         } catch (RuntimeException e) {
-            LOG.warn("the client handler failed; closing the connection to {}:{}", options.host(), options.port(), e);
-            failure = e;
-            closed.set(true);
-            closeConnection();
-            handler.closed(e);
+            handlerFailed(e);
+        } finally {
+            turns.callerReads();
+            leftUndelivered = !inbound.isEmpty();
+            turn.unlock();
+            if (leftUndelivered || ended || turns.someoneWaitsWithoutTurn()) {
+                LockSupport.unpark(delivery);
+            }
+        }
+    }
+
+    /**
+     * Takes the turn if it is free, or becomes free within {@link #TURN_WAIT_NANOS}: the delivery
+     * thread that has just delivered an answer gives it back a moment later.
+     */
+    private boolean takeTurnSoon() {
+        if (turn.tryLock()) {
+            return true;
+        }
+        try {
+            return turn.tryLock(TURN_WAIT_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * The delivery thread: delivers messages in arrival order, then the close, once, whenever no
+     * caller does. After a caller's turn it stays away for {@link CallerTurns#CALLER_TURN_NANOS},
+     * unless that caller left messages or another waits without the turn.
+     */
+    private void deliver() {
+        try {
+            while (!ended) {
+                long away = turns.ownThreadAwayNanos();
+                if (away > 0 && !leftUndelivered && !turns.someoneWaitsWithoutTurn()) {
+                    LockSupport.parkNanos(this, away);
+                    continue;
+                }
+                if (inbound.isEmpty()) {
+                    waitsForMessages = true;
+                    if (inbound.isEmpty() && !ended) {
+                        LockSupport.park(this);
+                    }
+                    waitsForMessages = false;
+                    continue;
+                }
+                if (!turn.tryLock()) {
+                    LockSupport.parkNanos(this, CallerTurns.CALLER_TURN_NANOS); // a caller delivers, and wakes us as it leaves
+                    continue;
+                }
+                try {
+                    leftUndelivered = false;
+                    Object next;
+                    while (!ended && (next = inbound.poll()) != null) {
+                        deliverOne(next);
+                    }
+                } finally {
+                    turn.unlock();
+                }
+            }
+        } catch (RuntimeException e) {
+            handlerFailed(e);
         } finally {
             closeReported.countDown();
         }
+    }
+
+    /** Delivers one message, or the close; with the turn held. */
+    private void deliverOne(Object next) {
+        if (next instanceof Inbound in) {
+            taken(in.frameBytes());
+            if (!closed.get()) {
+                handler.messageReceived(in.message());
+            }
+        } else {
+            ended = true;
+            closed.set(true);
+            try {
+                handler.closed(failure);
+            } finally {
+                closeReported.countDown();
+            }
+        }
+    }
+
+    private void handlerFailed(RuntimeException e) {
+        LOG.warn("the client handler failed; closing the connection to {}:{}", options.host(), options.port(), e);
+        failure = e;
+        closed.set(true);
+        closeConnection();
+        if (!ended) {
+            ended = true;
+            handler.closed(e);
+        }
+        closeReported.countDown();
+        LockSupport.unpark(delivery);
     }
 
     private IOException closedException() {
