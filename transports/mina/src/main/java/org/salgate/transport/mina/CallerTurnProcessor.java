@@ -7,11 +7,13 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.spi.SelectorProvider;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.write.WriteRequest;
@@ -41,12 +43,13 @@ import org.slf4j.LoggerFactory;
  * selector of its own, and delivers what comes, in order, until its answer is in; the whole frames
  * after its answer are left for the loop, which delivers them before it selects again. The loop reads
  * the rest of the time: while nobody waits, and for any caller that found the turn taken. Its reads
- * take the turn too ({@link #read(NioSession, IoBuffer)}), until its next select. Once a caller has
- * had the turn, the loop stops selecting for reads for {@link CallerTurns#CALLER_TURN_NANOS} (it
- * selects in slices that long, and is woken at once when a caller waits without the turn or leaves
- * frames), so that back-to-back calls each find the socket free and the loop asleep. A frame the
- * agent pushes while nobody waits is therefore read at most about that much later. Only the loop
- * changes the session's interest in reading.
+ * take the turn too ({@link #read(NioSession, IoBuffer)}), until its next select. While a caller
+ * holds the turn, and for {@link CallerTurns#CALLER_TURN_NANOS} after a caller's turn, the loop
+ * does not select the session for reads, so that back-to-back calls each find the socket free and
+ * the loop asleep. It is woken when a caller waits without the turn or leaves frames, and by the
+ * caller that gives the turn back while the loop waits for it; it ends the time after a caller's
+ * turn with a select that long. A frame the agent pushes while nobody waits is therefore read at
+ * most about that much later. Only the loop changes the session's interest in reading.
  */
 final class CallerTurnProcessor extends QuietLoopProcessor {
 
@@ -54,8 +57,9 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
 
     /**
      * A caller waits for the socket in slices of at most this long at first, doubling up to
-     * {@link #LONGEST_WAIT_SLICE_MILLIS} while nothing comes, and looks at its answer between them:
-     * an answer another thread completes cannot end the wait.
+     * {@link #LONGEST_WAIT_SLICE_MILLIS} while nothing comes, and looks at its answer between them,
+     * for an answer that is no {@link CompletionStage}: another thread can complete it without ending
+     * the wait. A stage's completion elsewhere ends the wait, and its caller waits in the longest slices.
      */
     static final long FIRST_WAIT_SLICE_MILLIS = 1;
     static final long LONGEST_WAIT_SLICE_MILLIS = 50;
@@ -75,6 +79,15 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
     private volatile Selector callersSelector;
     /** Set once the session closes or the processor is disposed: callers read no more. */
     private volatile boolean closing;
+    /** Set while the loop, having found a caller with the turn, selects until that caller wakes it. */
+    private volatile boolean loopWaitsForTurn;
+    /** Ends the wait of the caller holding the turn, unless it is the completing thread. */
+    private final BiConsumer<Object, Throwable> wakeCaller = (result, failure) -> {
+        Selector selector = callersSelector;
+        if (selector != null && !turn.isHeldByCurrentThread()) {
+            selector.wakeup();
+        }
+    };
     /** Read by tests: writes made whole on the sender's thread, and those whose rest the loop wrote. */
     private final AtomicLong writtenBySenders = new AtomicLong();
     private final AtomicLong restsLeftToLoop = new AtomicLong();
@@ -153,7 +166,12 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
         }
         try {
             Selector selector = callersSelector(s);
-            long sliceMillis = FIRST_WAIT_SLICE_MILLIS;
+            boolean woken = answer instanceof CompletionStage<?>;
+            if (answer instanceof CompletionStage<?> stage) {
+                stage.whenComplete(wakeCaller);
+            }
+            long firstSliceMillis = woken ? LONGEST_WAIT_SLICE_MILLIS : FIRST_WAIT_SLICE_MILLIS;
+            long sliceMillis = firstSliceMillis;
             while (!inputEnded && !deliverUntilDone(answer, frames, deliver)) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0 || s.isClosing()) {
@@ -162,7 +180,7 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
                 int read = frames.readFrom(s.getChannel());
                 if (read > 0) {
                     s.increaseReadBytes(read, System.currentTimeMillis());
-                    sliceMillis = FIRST_WAIT_SLICE_MILLIS;
+                    sliceMillis = firstSliceMillis;
                 } else if (read < 0) {
                     inputEnded = true;
                 } else {
@@ -184,7 +202,7 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
             turns.callerReads();
             leftUndelivered = frames.holdsWholeFrame();
             turn.unlock();
-            if (inputEnded || leftUndelivered || turns.someoneWaitsWithoutTurn()) {
+            if (loopWaitsForTurn || inputEnded || leftUndelivered || turns.someoneWaitsWithoutTurn()) {
                 super.wakeup();
             }
         }
@@ -244,6 +262,7 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
 
     @Override
     protected long beforeSelect(long timeout) throws Exception {
+        loopWaitsForTurn = false;
         releaseLoopsTurn();
         NioSession s = session;
         if (s == null || closing || !s.isConnected()) {
@@ -258,6 +277,8 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
                 turn.unlock();
             }
         }
+        // Set before the turn is looked at: a caller that gives it back after the look sees the flag.
+        loopWaitsForTurn = true;
         // A caller holds the turn (the loop has just given back its own): it reads whatever comes.
         boolean callerReads = turn.isLocked();
         long away = turns.ownThreadAwayNanos();
@@ -267,11 +288,11 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
             setInterestedInRead(s, !leaveToCallers);
             readsLeftToCallers = leaveToCallers;
         }
-        if (!leaveToCallers) {
-            return timeout;
+        if (leaveToCallers && callerReads) {
+            return timeout; // until the caller gives the turn back and wakes the loop
         }
-        long sliceMillis = callerReads ? 1 : TimeUnit.NANOSECONDS.toMillis(away) + 1;
-        return Math.max(1, Math.min(timeout, sliceMillis));
+        loopWaitsForTurn = false;
+        return leaveToCallers ? Math.max(1, Math.min(timeout, TimeUnit.NANOSECONDS.toMillis(away) + 1)) : timeout;
     }
 
     /** The loop reads only with the turn, which it keeps until its next select; a caller's turn means nothing to read. */

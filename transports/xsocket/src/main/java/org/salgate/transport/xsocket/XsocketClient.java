@@ -5,6 +5,7 @@ import java.nio.channels.ClosedChannelException;
 import java.net.InetAddress;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import org.salgate.transport.CallerTurns;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
@@ -99,6 +101,12 @@ final class XsocketClient implements TransportClient {
     private volatile boolean waitsForMessages;
     /** Set once the close is reported (or being reported): nothing is delivered after it. */
     private volatile boolean ended;
+    /** Ends the wait of the caller holding the turn, unless it is the completing thread. */
+    private final BiConsumer<Object, Throwable> wakeCaller = (result, failure) -> {
+        if (turn.isLocked() && !turn.isHeldByCurrentThread()) {
+            inbound.add(Nudge.INSTANCE);
+        }
+    };
 
     XsocketClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
@@ -189,8 +197,8 @@ final class XsocketClient implements TransportClient {
         synchronized (flowLock) {
             inbound.add(new Inbound(message, frameBytes));
             queuedBytes += frameBytes;
-            if (waitsForMessages) {
-                LockSupport.unpark(delivery);
+            if (waitsForMessages && !turn.isLocked()) {
+                LockSupport.unpark(delivery); // while a caller holds the turn, it delivers this
             }
             if (queuedBytes >= readBufferBytes) {
                 // Repeated while over the limit: harmless, and it restores a suspension lost to a race.
@@ -239,7 +247,12 @@ final class XsocketClient implements TransportClient {
             return;
         }
         try {
-            long sliceNanos = FIRST_WAIT_SLICE_NANOS;
+            boolean woken = answer instanceof CompletionStage<?>;
+            if (answer instanceof CompletionStage<?> stage) {
+                stage.whenComplete(wakeCaller);
+            }
+            long firstSliceNanos = woken ? LONGEST_WAIT_SLICE_NANOS : FIRST_WAIT_SLICE_NANOS;
+            long sliceNanos = firstSliceNanos;
             while (!answer.isDone() && !ended) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
@@ -248,8 +261,8 @@ final class XsocketClient implements TransportClient {
                 Object next = inbound.poll(Math.min(sliceNanos, left), TimeUnit.NANOSECONDS);
                 if (next == null) {
                     sliceNanos = Math.min(2 * sliceNanos, LONGEST_WAIT_SLICE_NANOS);
-                } else {
-                    sliceNanos = FIRST_WAIT_SLICE_NANOS;
+                } else if (next != Nudge.INSTANCE) {
+                    sliceNanos = firstSliceNanos;
                     deliverOne(next);
                 }
             }
@@ -259,8 +272,10 @@ final class XsocketClient implements TransportClient {
             handlerFailed(e);
         } finally {
             turns.callerReads();
-            leftUndelivered = !inbound.isEmpty();
             turn.unlock();
+            // After the unlock: a message queued while the turn was held, which its queueing left to
+            // this caller, is seen here.
+            leftUndelivered = hasMessages();
             if (leftUndelivered || ended || turns.someoneWaitsWithoutTurn()) {
                 LockSupport.unpark(delivery);
             }
@@ -296,23 +311,26 @@ final class XsocketClient implements TransportClient {
                     LockSupport.parkNanos(this, away);
                     continue;
                 }
-                if (inbound.isEmpty()) {
+                if (!hasMessages() || turn.isLocked()) {
+                    // Nothing to deliver, or a caller delivers: a message queued while the turn is
+                    // free wakes this thread, and so does a caller that leaves messages behind.
                     waitsForMessages = true;
-                    if (inbound.isEmpty() && !ended) {
+                    if ((!hasMessages() || turn.isLocked()) && !ended) {
                         LockSupport.park(this);
                     }
                     waitsForMessages = false;
                     continue;
                 }
                 if (!turn.tryLock()) {
-                    LockSupport.parkNanos(this, CallerTurns.CALLER_TURN_NANOS); // a caller delivers, and wakes us as it leaves
                     continue;
                 }
                 try {
                     leftUndelivered = false;
                     Object next;
                     while (!ended && (next = inbound.poll()) != null) {
-                        deliverOne(next);
+                        if (next != Nudge.INSTANCE) {
+                            deliverOne(next);
+                        }
                     }
                 } finally {
                     turn.unlock();
@@ -323,6 +341,16 @@ final class XsocketClient implements TransportClient {
         } finally {
             closeReported.countDown();
         }
+    }
+
+    /** Whether a message or the close waits to be delivered. */
+    private boolean hasMessages() {
+        Object head = inbound.peek();
+        while (head == Nudge.INSTANCE) {
+            inbound.remove(head);
+            head = inbound.peek();
+        }
+        return head != null;
     }
 
     /** Delivers one message, or the close; with the turn held. */
@@ -380,6 +408,12 @@ final class XsocketClient implements TransportClient {
     private record Inbound(Message message, int frameBytes) {}
 
     private enum End { INSTANCE }
+
+    /**
+     * Queued when a waiting caller's answer is completed by another thread, to end its wait for the
+     * next message; whoever takes it skips it.
+     */
+    private enum Nudge { INSTANCE }
 
     /** NONTHREADED: cut frames on the dispatcher thread, without blocking it. */
     @Execution(Execution.NONTHREADED)
