@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bookkeeping of a client connection whose reading takes turns between waiting callers
@@ -16,6 +17,27 @@ public final class CallerTurns {
 
     /** How long the connection's own thread leaves the connection to callers after a caller's turn. */
     public static final long CALLER_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** How long a caller waits for the turn to be given back before it leaves the work to the holder. */
+    public static final long TURN_WAIT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    /**
+     * Takes {@code turn} if it is free, or becomes free within {@link #TURN_WAIT_NANOS}: the
+     * connection's own thread, having just delivered an answer, gives the turn back a moment later,
+     * and a caller that gave up at once would leave the next answer to that thread too, and the
+     * one after, and so on. An interrupted caller does not take it, and keeps its interrupt.
+     */
+    public static boolean takeSoon(ReentrantLock turn) {
+        if (turn.tryLock()) {
+            return true;
+        }
+        try {
+            return turn.tryLock(TURN_WAIT_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller's own wait then ends as interrupted
+            return false;
+        }
+    }
 
     /** Answers (and their deadlines) whose callers wait without the turn. */
     private final Map<Future<?>, Long> waitingWithoutTurn = new ConcurrentHashMap<>();

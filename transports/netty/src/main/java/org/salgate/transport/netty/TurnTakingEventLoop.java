@@ -67,9 +67,6 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
      */
     private static final long DRIVER_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    /** How long a caller waits for the turn to be given back before it leaves the wait to the holder. */
-    private static final long TURN_WAIT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-
     private static final int RUNNING = 0;
     private static final int SHUTTING_DOWN = 1;
     private static final int TERMINATED = 2;
@@ -160,7 +157,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
             return;
         }
         turns.callerReads();
-        if (!takeTurnSoon()) {
+        if (!CallerTurns.takeSoon(turn)) {
             turns.waitsWithoutTurn(answer, deadlineNanos);
             LockSupport.unpark(driver); // the holder may have left before the put
             return;
@@ -236,24 +233,6 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
             delivery.run();
         } catch (RuntimeException e) {
             LOG.warn("the client handler failed", e);
-        }
-    }
-
-    /**
-     * Takes the turn if it is free, or becomes free within {@link #TURN_WAIT_NANOS}: the
-     * connection's thread that has just delivered an answer gives it back a moment later, and a
-     * caller that gave up at once would leave the next answer to that thread too, and the one
-     * after, and so on.
-     */
-    private boolean takeTurnSoon() {
-        if (turn.tryLock()) {
-            return true;
-        }
-        try {
-            return turn.tryLock(TURN_WAIT_NANOS, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // the caller's own wait then ends as interrupted
-            return false;
         }
     }
 

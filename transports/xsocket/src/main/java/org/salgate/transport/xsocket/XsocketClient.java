@@ -70,8 +70,6 @@ final class XsocketClient implements TransportClient {
      */
     private static final long FIRST_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long LONGEST_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** How long a caller waits for the turn to be given back before it leaves the delivering to its holder. */
-    private static final long TURN_WAIT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
@@ -241,7 +239,7 @@ final class XsocketClient implements TransportClient {
             return;
         }
         turns.callerReads();
-        if (!takeTurnSoon()) {
+        if (!CallerTurns.takeSoon(turn)) {
             turns.waitsWithoutTurn(answer, deadlineNanos);
             LockSupport.unpark(delivery); // the holder may have left before the note
             return;
@@ -279,22 +277,6 @@ final class XsocketClient implements TransportClient {
             if (leftUndelivered || ended || turns.someoneWaitsWithoutTurn()) {
                 LockSupport.unpark(delivery);
             }
-        }
-    }
-
-    /**
-     * Takes the turn if it is free, or becomes free within {@link #TURN_WAIT_NANOS}: the delivery
-     * thread that has just delivered an answer gives it back a moment later.
-     */
-    private boolean takeTurnSoon() {
-        if (turn.tryLock()) {
-            return true;
-        }
-        try {
-            return turn.tryLock(TURN_WAIT_NANOS, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 
