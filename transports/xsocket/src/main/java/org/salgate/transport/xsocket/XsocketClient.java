@@ -95,8 +95,11 @@ final class XsocketClient implements TransportClient {
     private final CallerTurns turns = new CallerTurns();
     /** Set as a caller leaves the turn with messages still queued: the delivery thread delivers them at once. */
     private volatile boolean leftUndelivered;
-    /** Set while the delivery thread waits for a message to arrive (not while it stays away from callers). */
-    private volatile boolean waitsForMessages;
+    /**
+     * Set while the delivery thread waits for a message to arrive (not while it stays away from
+     * callers); the first message queued meanwhile clears it and wakes the thread, the rest do not.
+     */
+    private final AtomicBoolean waitsForMessages = new AtomicBoolean();
     /** Set once the close is reported (or being reported): nothing is delivered after it. */
     private volatile boolean ended;
     /** Ends the wait of the caller holding the turn, unless it is the completing thread. */
@@ -195,14 +198,15 @@ final class XsocketClient implements TransportClient {
         synchronized (flowLock) {
             inbound.add(new Inbound(message, frameBytes));
             queuedBytes += frameBytes;
-            if (waitsForMessages && !turn.isLocked()) {
-                LockSupport.unpark(delivery); // while a caller holds the turn, it delivers this
-            }
             if (queuedBytes >= readBufferBytes) {
                 // Repeated while over the limit: harmless, and it restores a suspension lost to a race.
                 receivingSuspended = true;
                 c.suspendReceiving();
             }
+        }
+        // While a caller holds the turn, it delivers this, and wakes the thread as it leaves if needed.
+        if (!turn.isLocked() && waitsForMessages.compareAndSet(true, false)) {
+            LockSupport.unpark(delivery);
         }
     }
 
@@ -296,11 +300,11 @@ final class XsocketClient implements TransportClient {
                 if (!hasMessages() || turn.isLocked()) {
                     // Nothing to deliver, or a caller delivers: a message queued while the turn is
                     // free wakes this thread, and so does a caller that leaves messages behind.
-                    waitsForMessages = true;
+                    waitsForMessages.set(true);
                     if ((!hasMessages() || turn.isLocked()) && !ended) {
                         LockSupport.park(this);
                     }
-                    waitsForMessages = false;
+                    waitsForMessages.set(false);
                     continue;
                 }
                 if (!turn.tryLock()) {
