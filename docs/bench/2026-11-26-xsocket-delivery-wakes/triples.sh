@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The agent's streaming of small readings (Table V's asynchronous part) on xSocket, three builds in
 # one sitting: before the delivery turns (f2ac67f), with them (21e8799), and with the delivery
-# thread woken once per wait (the commit after 21e8799). One repetition per run; each round runs
+# thread woken once per wait (dee94ae). One repetition per run; each round runs
 # the three builds once, the order rotating round by round. Run from the repository root:
 #   OLD=bench.jar of f2ac67f TURNS=bench.jar of 21e8799 NEW=bench.jar under test ROUNDS=9 triples.sh
 set -euo pipefail
