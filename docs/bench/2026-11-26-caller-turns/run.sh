@@ -22,11 +22,4 @@ mkdir -p /tmp/stream-pairs
 for r in 1 2 3 4; do
   if [ $((r % 2)) -eq 1 ]; then stream "$OLD" old $r; stream "$NEW" new $r; else stream "$NEW" new $r; stream "$OLD" old $r; fi
 done
-java -jar "$NEW" transport --methods rtt --clients 1 --reps 5 --rtt-calls 20000 \
-    --rtt-warmup-calls 5000 --warmup 5s --interleave --out "$out/transport-1-client"
-java -jar "$NEW" transport --methods rtt --clients 10,100 --reps 3 --warmup 5s --interleave \
-    --out "$out/transport-10-100-clients"
-java -jar "$NEW" agent --methods sync --transports netty,mina,xsocket,socket,http,grpc \
-    --clients 1,10,100 --reps 3 --agent-duration 5s --warmup 5s --interleave --out "$out/agent"
-java -jar "$NEW" transport --methods rtt --clients 30,70 --reps 3 --warmup 5s --interleave \
-    --out "$out/transport-30-70-clients"
+docs/bench/sync-against-rmi.sh "$out" "$NEW"
