@@ -4,7 +4,7 @@
 # reference, in one sitting. Each round runs every pair once, in an order that rotates round by
 # round; each run is a fresh client JVM driving the one-connection echo loop
 # (docs/bench/2026-11-25-one-client-trials/EchoLoop.java) for 5 passes of CALLS Integer calls.
-#   split.sh BENCH_JAR ROUNDS CALLS > split.txt; python3 summary.py split.txt > summary.txt
+#   split.sh BENCH_JAR ROUNDS CALLS > split.txt; python3 summary.py split.txt
 set -euo pipefail
 jar=$1 rounds=$2 calls=$3
 loop="$(cd "$(dirname "$0")/../2026-11-25-one-client-trials" && pwd)/EchoLoop.java"
