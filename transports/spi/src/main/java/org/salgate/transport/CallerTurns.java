@@ -1,10 +1,12 @@
 package org.salgate.transport;
 
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 
 /**
  * The bookkeeping of a client connection whose reading takes turns between waiting callers
@@ -37,6 +39,21 @@ public final class CallerTurns {
             Thread.currentThread().interrupt(); // the caller's own wait then ends as interrupted
             return false;
         }
+    }
+
+    /**
+     * Has {@code wake} run when {@code answer} completes, if it is a {@link CompletionStage}: a
+     * caller waiting for I/O is then woken when another thread completes its answer, and need not
+     * look at it in short slices. Other futures cannot tell; their callers look between slices.
+     *
+     * @return whether {@code wake} will run on completion
+     */
+    public static boolean wakeWhenDone(Future<?> answer, BiConsumer<Object, Throwable> wake) {
+        if (answer instanceof CompletionStage<?> stage) {
+            stage.whenComplete(wake);
+            return true;
+        }
+        return false;
     }
 
     /** Answers (and their deadlines) whose callers wait without the turn. */

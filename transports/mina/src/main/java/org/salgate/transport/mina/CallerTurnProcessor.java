@@ -166,11 +166,8 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
         }
         try {
             Selector selector = callersSelector(s);
-            boolean woken = answer instanceof CompletionStage<?>;
-            if (answer instanceof CompletionStage<?> stage) {
-                stage.whenComplete(wakeCaller);
-            }
-            long firstSliceMillis = woken ? LONGEST_WAIT_SLICE_MILLIS : FIRST_WAIT_SLICE_MILLIS;
+            long firstSliceMillis = CallerTurns.wakeWhenDone(answer, wakeCaller)
+                    ? LONGEST_WAIT_SLICE_MILLIS : FIRST_WAIT_SLICE_MILLIS;
             long sliceMillis = firstSliceMillis;
             while (!inputEnded && !deliverUntilDone(answer, frames, deliver)) {
                 long left = deadlineNanos - System.nanoTime();

@@ -165,10 +165,8 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
         try {
             owner = Thread.currentThread();
             callersAnswer = answer;
-            if (answer instanceof CompletionStage<?> stage) {
-                // completed on another thread (by a stream's delivery, say): the wait for I/O ends then
-                stage.whenComplete(wakeIfWaiting);
-            }
+            // completed on another thread (by a stream's delivery, say): the wait for I/O ends then
+            CallerTurns.wakeWhenDone(answer, wakeIfWaiting);
             EventExecutor old = ThreadExecutorMap.setCurrentExecutor(this);
             try {
                 initialize();

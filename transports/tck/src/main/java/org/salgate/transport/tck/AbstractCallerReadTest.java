@@ -363,6 +363,44 @@ public abstract class AbstractCallerReadTest {
         assertEquals(new Result.Echoed(Value.of("after")), call("after", 10_000).get(10, TimeUnit.SECONDS));
     }
 
+    /**
+     * How late, at most, the best of the callers in
+     * {@link #aCallerWhoseStageAnotherThreadCompletesLeavesAtOnce} leaves after the completion: a
+     * client whose wait for I/O the completion ends leaves within this; one that reads in slices
+     * leaves at a slice's end, and overrides it.
+     */
+    protected long latestLeaveAfterCompletionElsewhereMillis() {
+        return 10;
+    }
+
+    @Test
+    void aCallerWhoseStageAnotherThreadCompletesLeavesAtOnce() throws Exception {
+        connect();
+        long bestLateNanos = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 20; attempt++) {
+            callOnce();
+            CompletableFuture<String> doneElsewhere = new CompletableFuture<>();
+            AtomicLong completedAt = new AtomicLong();
+            // 125 ms: well inside a 50 ms slice of a wait that nothing ends early (50, 100, 150 ms)
+            later.schedule(() -> {
+                completedAt.set(System.nanoTime());
+                doneElsewhere.complete("done");
+            }, 125, TimeUnit.MILLISECONDS);
+            long started = System.nanoTime();
+            client.readWhileWaiting(doneElsewhere, started + TimeUnit.SECONDS.toNanos(20));
+            long returned = System.nanoTime();
+            assertEquals("done", doneElsewhere.get(10, TimeUnit.SECONDS));
+            if (returned - started >= TimeUnit.MILLISECONDS.toNanos(120)) { // it read until the stage was done
+                bestLateNanos = Math.min(bestLateNanos, returned - completedAt.get());
+            }
+        }
+        assertTrue(bestLateNanos != Long.MAX_VALUE, "in 20 attempts, no caller found the connection free to read");
+        long bestLateMillis = TimeUnit.NANOSECONDS.toMillis(bestLateNanos);
+        assertTrue(bestLateMillis <= latestLeaveAfterCompletionElsewhereMillis(), "the quickest caller left "
+                + bestLateMillis + " ms after another thread completed its stage");
+        assertEquals(new Result.Echoed(Value.of("after")), call("after", 10_000).get(10, TimeUnit.SECONDS));
+    }
+
     @Test
     void theAgentClosingWhileACallerReadsEndsTheConnectionOnceAndFreesTheCaller() throws Exception {
         EchoServer handler = connect();

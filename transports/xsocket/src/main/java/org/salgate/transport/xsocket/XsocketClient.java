@@ -5,7 +5,6 @@ import java.nio.channels.ClosedChannelException;
 import java.net.InetAddress;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -249,11 +248,8 @@ final class XsocketClient implements TransportClient {
             return;
         }
         try {
-            boolean woken = answer instanceof CompletionStage<?>;
-            if (answer instanceof CompletionStage<?> stage) {
-                stage.whenComplete(wakeCaller);
-            }
-            long firstSliceNanos = woken ? LONGEST_WAIT_SLICE_NANOS : FIRST_WAIT_SLICE_NANOS;
+            long firstSliceNanos = CallerTurns.wakeWhenDone(answer, wakeCaller)
+                    ? LONGEST_WAIT_SLICE_NANOS : FIRST_WAIT_SLICE_NANOS;
             long sliceNanos = firstSliceNanos;
             while (!answer.isDone() && !ended) {
                 long left = deadlineNanos - System.nanoTime();
