@@ -3,7 +3,7 @@ package org.salgate.bench.restgrpc;
 import java.util.concurrent.TimeUnit;
 
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyChannelBuilder;
 import org.salgate.transport.grpc.proto.SalGrpc;
 import org.salgate.wire.proto.WireProto.Execute;
 import org.salgate.wire.proto.WireProto.ListSensors;

@@ -8,17 +8,16 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.TlsChannelCredentials;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
-import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.EventLoopGroup;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.transport.ClientHandler;
@@ -27,6 +26,9 @@ import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.transport.netty.EventLoops;
+import org.salgate.transport.netty.NettyIo;
+import org.salgate.transport.netty.TurnTakingEventLoop;
 import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
@@ -39,6 +41,13 @@ import org.slf4j.LoggerFactory;
  * on it. The agent's frames reach the {@link ClientHandler} in order, one at a time; a handler that
  * blocks holds this connection only, and gRPC flow control then stops the agent pushing to it.
  * Requests wait in the connection's {@link OutboundQueue} and go to gRPC while the stream is ready.
+ *
+ * <p>The channel runs on the netty transport's client event loop where the I/O mechanism allows
+ * (epoll, NIO: a {@link TurnTakingEventLoop}): a caller that finds it free hands its request to gRPC
+ * and writes it on its own thread, and a caller waiting for its answer runs the loop and reads the
+ * answer itself ({@link #readWhileWaiting}), with gRPC's callbacks run where they are read (the
+ * direct executor). Frames reach the handler through the loop's in-order deliveries, so a caller
+ * whose answer is in leaves what came after it to the connection's own thread.
  */
 final class GrpcTransportClient implements TransportClient {
 
@@ -51,6 +60,8 @@ final class GrpcTransportClient implements TransportClient {
     private final OutboundQueue<byte[]> queue;
     private final AtomicBoolean reported = new AtomicBoolean();
     private EventLoopGroup group;
+    /** The connection's event loop if callers may run it, else null. */
+    private volatile TurnTakingEventLoop callersLoop;
     private ManagedChannel channel;
     private volatile ClientCallStreamObserver<EncodedFrame> call;
     private volatile ClientHandler handler;
@@ -60,7 +71,7 @@ final class GrpcTransportClient implements TransportClient {
     GrpcTransportClient(ClientOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.codec = new ConnectionCodec(options.codec());
-        this.queue = OutboundQueue.forClient(options, this::drain);
+        this.queue = OutboundQueue.forClient(options, this::wake);
     }
 
     @Override
@@ -73,11 +84,13 @@ final class GrpcTransportClient implements TransportClient {
             throw new IllegalStateException("this client is connected already");
         }
         this.handler = handler;
-        group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        NettyIo io = EventLoops.current();
+        group = EventLoops.createClient(io, "salgate-grpc-client");
+        callersLoop = group instanceof TurnTakingEventLoop loop ? loop : null;
         NettyChannelBuilder builder = (options.tls() == null ? NettyChannelBuilder.forAddress(options.host(), options.port())
                         : NettyChannelBuilder.forAddress(options.host(), options.port(), credentials(options.tls())))
                 .eventLoopGroup(group)
-                .channelType(NioSocketChannel.class)
+                .channelType(io.socketChannel())
                 .maxInboundMessageSize(options.maxFrameBytes())
                 .flowControlWindow(GrpcTransportServer.FLOW_CONTROL_WINDOW_BYTES);
         if (options.tls() == null) {
@@ -178,6 +191,52 @@ final class GrpcTransportClient implements TransportClient {
         queue.offerRequest(codec.encode(message), target());
     }
 
+    /**
+     * The queue's wake: drains on this thread if the connection's event loop is free (gRPC's write
+     * and flush then happen here too), else on the loop.
+     */
+    private void wake() {
+        TurnTakingEventLoop loop = callersLoop;
+        if (loop == null) {
+            drain();
+            return;
+        }
+        try {
+            loop.runNowOrExecute(this::drain);
+        } catch (RejectedExecutionException e) {
+            queue.discard(); // the event loop has stopped, and the channel with it
+        }
+    }
+
+    /** On epoll and NIO, the waiting caller runs the connection's event loop itself when it is free. */
+    @Override
+    public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
+        TurnTakingEventLoop loop = callersLoop;
+        if (loop != null) {
+            loop.runUntilDone(answer, deadlineNanos);
+        }
+    }
+
+    /**
+     * Runs a delivery to the handler in order with the others: through the loop's in-order
+     * deliveries on the loop, queued to the loop from elsewhere (gRPC ends a call it cancels on the
+     * cancelling thread), and at once where there is no such loop or it has stopped.
+     */
+    private void deliver(Runnable delivery) {
+        TurnTakingEventLoop loop = callersLoop;
+        if (loop == null) {
+            delivery.run();
+        } else if (loop.inEventLoop()) {
+            loop.deliverInOrder(delivery);
+        } else {
+            try {
+                loop.execute(() -> loop.deliverInOrder(delivery));
+            } catch (RejectedExecutionException e) {
+                delivery.run();
+            }
+        }
+    }
+
     /** Hands waiting requests to the stream while it is ready; its on-ready handler calls this again. */
     private void drain() {
         ClientCallStreamObserver<EncodedFrame> c = call;
@@ -244,11 +303,13 @@ final class GrpcTransportClient implements TransportClient {
         if (!reported.compareAndSet(false, true)) {
             return;
         }
-        try {
-            handler.closed(cause);
-        } catch (RuntimeException e) {
-            LOG.warn("the client handler failed on close", e);
-        }
+        deliver(() -> {
+            try {
+                handler.closed(cause);
+            } catch (RuntimeException e) {
+                LOG.warn("the client handler failed on close", e);
+            }
+        });
     }
 
     private String target() {
@@ -280,11 +341,13 @@ final class GrpcTransportClient implements TransportClient {
                 shutdown();
                 return;
             }
-            try {
-                handler.messageReceived(message);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on a message", e);
-            }
+            deliver(() -> {
+                try {
+                    handler.messageReceived(message);
+                } catch (RuntimeException e) {
+                    LOG.warn("the client handler failed on a message", e);
+                }
+            });
         }
 
         @Override

@@ -5,9 +5,10 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.netty.NettyIo;
 
 /**
- * The gRPC transport (grpc-java over its own shaded Netty). The agent serves two services of
+ * The gRPC transport (grpc-java on Netty, on the netty transport's event loops). The agent serves two services of
  * {@code salgate_service.proto}: {@code SalSession}, one bidirectional stream per client carrying the
  * salgate frames (what {@link #createClient} speaks), and {@code Sal}, the SAL API as typed calls for
  * programs in any language. Registered in
@@ -20,7 +21,7 @@ public final class GrpcTransportProvider implements TransportProvider {
 
     /**
      * Server and client property: which executor runs gRPC's callbacks, {@value #EXECUTOR_DIRECT}
-     * (the default: on gRPC's Netty threads) or {@value #EXECUTOR_POOL} (grpc-java's default cached
+     * (the default: on the connection's Netty event loop) or {@value #EXECUTOR_POOL} (grpc-java's default cached
      * thread pool). See the README's gRPC section for the measurement behind the default.
      */
     public static final String EXECUTOR = "grpc.executor";
@@ -35,7 +36,7 @@ public final class GrpcTransportProvider implements TransportProvider {
     @Override
     public boolean isAvailable() {
         try {
-            Class.forName("io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder", false, getClass().getClassLoader());
+            Class.forName("io.grpc.netty.NettyServerBuilder", false, getClass().getClassLoader());
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
@@ -44,7 +45,8 @@ public final class GrpcTransportProvider implements TransportProvider {
 
     @Override
     public String description() {
-        return "gRPC (HTTP/2): the session as a bidirectional stream, and the SAL API as typed calls for any language";
+        return "gRPC (HTTP/2): the session as a bidirectional stream, and the SAL API as typed calls for any language; on "
+                + NettyIo.describeCurrent();
     }
 
     @Override

@@ -5,11 +5,8 @@ import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
-import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -26,7 +23,11 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.bridge.BridgeSession;
+import org.salgate.transport.netty.EventLoops;
+import org.salgate.transport.netty.NettyIo;
 import org.salgate.transport.tls.TlsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A gRPC server with the {@code SalSession} and {@code Sal} services. Messages above the frame
@@ -35,6 +36,8 @@ import org.salgate.transport.tls.TlsConfig;
  * flow control, with the server's high-water mark as each stream's ready threshold, says it is ready.
  */
 final class GrpcTransportServer implements TransportServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GrpcTransportServer.class);
 
     /** How long closing waits for the calls to end before cancelling them. */
     private static final long CLOSE_GRACE_MILLIS = 2_000;
@@ -81,11 +84,11 @@ final class GrpcTransportServer implements TransportServer {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
             builder.directExecutor();
         }
-        if (options.ioThreads() > 0) {
-            boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-            workers = new MultiThreadIoEventLoopGroup(options.ioThreads(), NioIoHandler.newFactory());
-            builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers).channelType(NioServerSocketChannel.class);
-        }
+        // On the process's I/O mechanism, as the netty and http transports (salgate.netty.io).
+        NettyIo io = EventLoops.current();
+        boss = EventLoops.create(io, 1, "salgate-grpc-accept", false);
+        workers = EventLoops.create(io, options.ioThreads(), "salgate-grpc-io", false);
+        builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers).channelType(io.serverChannel());
         server = builder.build();
         try {
             server.start();
@@ -95,6 +98,7 @@ final class GrpcTransportServer implements TransportServer {
             throw bindFailure(options.host() + ":" + options.port(), e);
         }
         bound = (InetSocketAddress) server.getListenSockets().get(0);
+        LOG.info("{} transport on {}", GrpcTransportProvider.NAME, io.describe());
     }
 
     /** TLS with the config's key, through gRPC's own TLS (which enables TLS 1.3 and 1.2). */

@@ -1,6 +1,6 @@
 package org.salgate.transport.grpc;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.CallStreamObserver;
 import java.util.function.BooleanSupplier;
@@ -41,7 +41,7 @@ final class StreamWriter {
                     handed += batch.bytes();
                     try {
                         for (byte[] frame : batch.items()) {
-                            out.onNext(EncodedFrame.newBuilder().setFrame(ByteString.copyFrom(frame)).build());
+                            out.onNext(EncodedFrame.newBuilder().setFrame(UnsafeByteOperations.unsafeWrap(frame)).build());
                         }
                     } catch (IllegalStateException | StatusRuntimeException e) {
                         queue.discard(); // the stream is ending; what waits cannot be sent

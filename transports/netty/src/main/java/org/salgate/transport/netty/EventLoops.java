@@ -13,8 +13,8 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Creates and stops the event loop groups of this transport, and of the HTTP transport, also on
- * Netty, on the I/O mechanism a {@link NettyIo} names.
+ * Creates and stops the event loop groups of this transport, and of the HTTP and gRPC transports,
+ * also on Netty, on the I/O mechanism a {@link NettyIo} names.
  */
 public final class EventLoops {
 
@@ -34,7 +34,7 @@ public final class EventLoops {
      * run it themselves, where the mechanism's I/O handler may change threads (epoll, NIO), and a
      * one-thread group otherwise.
      */
-    static EventLoopGroup createClient(NettyIo io, String name) {
+    public static EventLoopGroup createClient(NettyIo io, String name) {
         IoHandlerFactory factory = io.handlerFactory();
         if (factory.isChangingThreadSupported()) {
             return TurnTakingEventLoop.start(factory, name);
@@ -47,7 +47,7 @@ public final class EventLoops {
      *
      * @throws IOException if {@value NettyIo#PROPERTY} asks for one that does not load here, saying why
      */
-    static NettyIo current() throws IOException {
+    public static NettyIo current() throws IOException {
         try {
             return NettyIo.current();
         } catch (IllegalStateException e) {

@@ -175,7 +175,7 @@ public final class NettyIo {
     }
 
     /** The listening channel class that runs on this mechanism's event loops. */
-    Class<? extends ServerSocketChannel> serverChannel() {
+    public Class<? extends ServerSocketChannel> serverChannel() {
         return switch (kind) {
             case EPOLL -> EpollServerSocketChannel.class;
             case IO_URING -> IoUringServerSocketChannel.class;
@@ -184,7 +184,7 @@ public final class NettyIo {
     }
 
     /** The connection channel class that runs on this mechanism's event loops. */
-    Class<? extends SocketChannel> socketChannel() {
+    public Class<? extends SocketChannel> socketChannel() {
         return switch (kind) {
             case EPOLL -> EpollSocketChannel.class;
             case IO_URING -> IoUringSocketChannel.class;

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * here the turn's lock orders the runs, and {@link #inEventLoop(Thread)} is true for the thread
  * that holds it, so that Netty writes and reads on that thread directly.
  */
-final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implements IoEventLoop {
+public final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implements IoEventLoop {
 
     private static final Logger LOG = LoggerFactory.getLogger(TurnTakingEventLoop.class);
 
@@ -118,10 +118,11 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
     }
 
     /**
-     * Runs {@code task} on this thread now if the turn is free (after the tasks queued before it),
-     * or queues it as {@link #execute} does.
+     * Runs {@code task} on this thread now if the turn is free (after the tasks queued before it,
+     * and followed by those it queued itself, such as the flush a library queues for a write), or
+     * queues it as {@link #execute} does.
      */
-    void runNowOrExecute(Runnable task) {
+    public void runNowOrExecute(Runnable task) {
         Objects.requireNonNull(task, "task");
         if (inEventLoop()) {
             task.run();
@@ -138,6 +139,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
                 initialize();
                 runTasks();
                 safeExecute(task);
+                runQueuedTasks();
             } finally {
                 ThreadExecutorMap.setCurrentExecutor(old);
                 owner = null;
@@ -152,7 +154,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
      * the turn is free; otherwise notes that a caller waits, so that the connection's thread runs
      * the loop for it, and returns at once.
      */
-    void runUntilDone(java.util.concurrent.Future<?> answer, long deadlineNanos) {
+    public void runUntilDone(java.util.concurrent.Future<?> answer, long deadlineNanos) {
         if (answer.isDone() || inEventLoop() || state.get() != RUNNING) {
             return;
         }
@@ -199,7 +201,7 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
      * may; a caller whose answer is in, and a sender, may not, so that neither is held up by a
      * handler (a stream's listener, say) busy with what came after its answer.
      */
-    void deliverInOrder(Runnable delivery) {
+    public void deliverInOrder(Runnable delivery) {
         if (!inEventLoop()) {
             throw new IllegalStateException("deliveries run on the event loop");
         }
@@ -305,6 +307,20 @@ final class TurnTakingEventLoop extends AbstractScheduledEventExecutor implement
         fetchFromScheduledTaskQueue(tasks);
         Runnable task;
         while ((task = tasks.poll()) != null) {
+            safeExecute(task);
+        }
+    }
+
+    /**
+     * Runs the tasks queued now, not those they queue in turn (a drain that reschedules itself to
+     * stay fair, say), which are left to the next holder; with the turn held.
+     */
+    private void runQueuedTasks() {
+        for (int queued = tasks.size(); queued > 0; queued--) {
+            Runnable task = tasks.poll();
+            if (task == null) {
+                return;
+            }
             safeExecute(task);
         }
     }

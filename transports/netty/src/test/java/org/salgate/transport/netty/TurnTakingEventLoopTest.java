@@ -130,6 +130,39 @@ class TurnTakingEventLoopTest {
         assertTrue(ranOnCaller, "in 50 attempts, no task queued during a caller's turn ran on the caller");
     }
 
+    /**
+     * What a library's write does when handed a request on the sender's thread (gRPC's): it queues
+     * its flush on the loop. The flush then runs on the sender before it gives the turn back; what
+     * that flush queues in turn is left to the loop.
+     */
+    @ParameterizedTest
+    @EnumSource(Io.class)
+    void aSenderWithTheTurnRunsWhatItsTaskQueuedBeforeItLeaves(Io io) throws Exception {
+        start(io);
+        boolean ranOnSender = false;
+        for (int attempt = 0; attempt < 50 && !ranOnSender; attempt++) {
+            roundTrip();
+            CompletableFuture<Thread> flushedOn = new CompletableFuture<>();
+            CompletableFuture<Thread> afterFlushOn = new CompletableFuture<>();
+            CompletableFuture<Thread> sentOn = new CompletableFuture<>();
+            loop.runNowOrExecute(() -> {
+                sentOn.complete(Thread.currentThread());
+                loop.execute(() -> {
+                    flushedOn.complete(Thread.currentThread());
+                    loop.execute(() -> afterFlushOn.complete(Thread.currentThread()));
+                });
+            });
+            Thread sender = sentOn.get(5, TimeUnit.SECONDS);
+            Thread flusher = flushedOn.get(5, TimeUnit.SECONDS);
+            assertTrue(afterFlushOn.get(5, TimeUnit.SECONDS) != null, "what the flush queued ran on the loop");
+            if (sender == Thread.currentThread()) { // the turn was free: the sender ran its task
+                assertEquals(sender, flusher, "the flush its task queued ran on the sender too");
+                ranOnSender = true;
+            }
+        }
+        assertTrue(ranOnSender, "in 50 attempts, the sender never found the turn free");
+    }
+
     @ParameterizedTest
     @EnumSource(Io.class)
     void afterShutdownTheLoopTerminatesAndRefusesTasks(Io io) throws Exception {

@@ -3,7 +3,7 @@ package org.salgate.transport.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyChannelBuilder;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;

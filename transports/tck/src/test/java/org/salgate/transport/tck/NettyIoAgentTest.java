@@ -6,21 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.salgate.transport.grpc.GrpcTransportProvider;
 import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.netty.NettyIo;
 import org.salgate.transport.netty.NettyTransportProvider;
 
 /**
  * The agent program (a child JVM, see {@link AgentProcess}) names the I/O mechanism its
- * Netty-based transport runs on, and does not start on one asked for that it cannot use.
+ * Netty-based transports run on, and does not start on one asked for that it cannot use.
  */
 class NettyIoAgentTest {
 
     @Test
     @Timeout(120)
-    void theAgentLogNamesTheMechanismOfTheNettyAndHttpTransports() throws Exception {
+    void theAgentLogNamesTheMechanismOfTheNettyHttpAndGrpcTransports() throws Exception {
         String expected = NettyIo.current().describe();
-        for (String transport : List.of(NettyTransportProvider.NAME, HttpTransportProvider.NAME)) {
+        for (String transport : List.of(NettyTransportProvider.NAME, HttpTransportProvider.NAME,
+                GrpcTransportProvider.NAME)) {
             try (AgentProcess agent = AgentProcess.start(transport, 0)) {
                 List<String> lines = agent.outputLines();
                 assertTrue(lines.stream().anyMatch(l -> l.endsWith(transport + " transport on " + expected)),
