@@ -9,9 +9,9 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.NettyChannelBuilder;
-import io.netty.channel.EventLoopGroup;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -62,6 +62,8 @@ final class GrpcTransportClient implements TransportClient {
     private EventLoopGroup group;
     /** The connection's event loop if callers may run it, else null. */
     private volatile TurnTakingEventLoop callersLoop;
+    /** Whether gRPC's callbacks run where they are read (the direct executor), not on its pool. */
+    private volatile boolean callbacksOnLoop;
     private ManagedChannel channel;
     private volatile ClientCallStreamObserver<EncodedFrame> call;
     private volatile ClientHandler handler;
@@ -84,6 +86,7 @@ final class GrpcTransportClient implements TransportClient {
             throw new IllegalStateException("this client is connected already");
         }
         this.handler = handler;
+        callbacksOnLoop = GrpcTransportProvider.directExecutor(options.properties());
         NettyIo io = EventLoops.current();
         group = EventLoops.createClient(io, "salgate-grpc-client");
         callersLoop = group instanceof TurnTakingEventLoop loop ? loop : null;
@@ -96,7 +99,7 @@ final class GrpcTransportClient implements TransportClient {
         if (options.tls() == null) {
             builder.usePlaintext();
         }
-        if (GrpcTransportProvider.directExecutor(options.properties())) {
+        if (callbacksOnLoop) {
             // Safe: this channel has its own I/O thread, so a handler that blocks holds this connection only.
             builder.directExecutor();
         }
@@ -218,23 +221,26 @@ final class GrpcTransportClient implements TransportClient {
     }
 
     /**
-     * Runs a delivery to the handler in order with the others: through the loop's in-order
-     * deliveries on the loop, queued to the loop from elsewhere (gRPC ends a call it cancels on the
-     * cancelling thread), and at once where there is no such loop or it has stopped.
+     * Runs a delivery to the handler in order with the others. With the direct executor: through
+     * the loop's in-order deliveries on the loop, and queued to the loop from elsewhere (gRPC ends a
+     * call it cancels on the cancelling thread). On gRPC's pool, whose executor keeps the order, or
+     * where there is no such loop or it has stopped: at once.
      */
     private void deliver(Runnable delivery) {
         TurnTakingEventLoop loop = callersLoop;
-        if (loop == null) {
-            delivery.run();
-        } else if (loop.inEventLoop()) {
-            loop.deliverInOrder(delivery);
-        } else {
+        if (loop != null && callbacksOnLoop) {
+            if (loop.inEventLoop()) {
+                loop.deliverInOrder(delivery);
+                return;
+            }
             try {
                 loop.execute(() -> loop.deliverInOrder(delivery));
+                return;
             } catch (RejectedExecutionException e) {
-                delivery.run();
+                // stopped: nothing is left to keep this one behind
             }
         }
+        delivery.run();
     }
 
     /** Hands waiting requests to the stream while it is ready; its on-ready handler calls this again. */

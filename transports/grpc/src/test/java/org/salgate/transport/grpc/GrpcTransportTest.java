@@ -222,6 +222,56 @@ class GrpcTransportTest {
         assertEchoes(client(server, MAX));
     }
 
+    /** Records the thread each message is delivered on. */
+    private static final class ThreadRecorder extends RecordingClientHandler {
+        final BlockingQueue<String> threads = new LinkedBlockingQueue<>();
+
+        @Override
+        public void messageReceived(Message message) {
+            threads.add(Thread.currentThread().getName());
+            super.messageReceived(message);
+        }
+    }
+
+    /** The names of the threads that delivered a hello's reply and 20 answers, with {@code executor}. */
+    private List<String> deliveringThreads(String executor) throws Exception {
+        TransportServer server = server(new RecordingServerHandler());
+        TransportClient client = new GrpcTransportProvider().createClient(ClientOptions.builder().host("127.0.0.1")
+                .port(server.localAddress().getPort()).maxFrameBytes(MAX)
+                .properties(Map.of(GrpcTransportProvider.EXECUTOR, executor)).build());
+        resources.add(client);
+        ThreadRecorder recorder = new ThreadRecorder();
+        client.connect(recorder);
+        client.send(Hello.of(ProtobufCodec.NAME, "test"));
+        for (int i = 1; i <= 20; i++) {
+            client.send(new Request(i, new Call.Echo(Value.of(i))));
+        }
+        List<String> threads = new java.util.ArrayList<>();
+        for (int i = 0; i < 21; i++) {
+            String thread = recorder.threads.poll(10, TimeUnit.SECONDS);
+            assertNotNull(thread, "only " + i + " of 21 messages arrived");
+            threads.add(thread);
+        }
+        return threads;
+    }
+
+    @Test
+    @Timeout(30)
+    void onGrpcsPoolTheHandlerRunsOffTheConnectionsEventLoop() throws Exception {
+        for (String thread : deliveringThreads(GrpcTransportProvider.EXECUTOR_POOL)) {
+            assertTrue(!thread.startsWith("salgate-grpc-client"), "delivered on " + thread);
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void withTheDirectExecutorTheHandlerRunsOnTheConnectionsEventLoop() throws Exception {
+        // nobody waits for these answers with readWhileWaiting, so the connection's own thread reads them all
+        for (String thread : deliveringThreads(GrpcTransportProvider.EXECUTOR_DIRECT)) {
+            assertTrue(thread.startsWith("salgate-grpc-client"), "delivered on " + thread);
+        }
+    }
+
     // ------------------------------------------------------------------ the typed service
 
     /** Greets only the token "letmein", answers ListSensors with one sensor and fails everything else. */
