@@ -8,10 +8,10 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.netty.NettyIo;
 
 /**
- * The gRPC transport (grpc-java on Netty, on the netty transport's event loops). The agent serves two services of
- * {@code salgate_service.proto}: {@code SalSession}, one bidirectional stream per client carrying the
- * salgate frames (what {@link #createClient} speaks), and {@code Sal}, the SAL API as typed calls for
- * programs in any language. Registered in
+ * The gRPC transport (grpc-java on Netty, on the netty transport's event loops). The agent serves
+ * two services of {@code salgate_service.proto}: {@code SalSession}, one bidirectional stream per
+ * client carrying the salgate frames (what {@link #createClient} speaks), and {@code Sal}, the SAL
+ * API as typed calls for programs in any language. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  */
 public final class GrpcTransportProvider implements TransportProvider {
@@ -21,8 +21,9 @@ public final class GrpcTransportProvider implements TransportProvider {
 
     /**
      * Server and client property: which executor runs gRPC's callbacks, {@value #EXECUTOR_DIRECT}
-     * (the default: on the connection's Netty event loop) or {@value #EXECUTOR_POOL} (grpc-java's default cached
-     * thread pool). See the README's gRPC section for the measurement behind the default.
+     * (the default: on the connection's Netty event loop) or {@value #EXECUTOR_POOL} (grpc-java's
+     * default cached thread pool). See the README's gRPC section for the measurement behind the
+     * default.
      */
     public static final String EXECUTOR = "grpc.executor";
     public static final String EXECUTOR_DIRECT = "direct";
