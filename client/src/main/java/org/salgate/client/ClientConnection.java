@@ -287,21 +287,25 @@ final class ClientConnection implements ClientHandler {
 
     /**
      * Hands an event to the listeners. Events this client missed because it was not reading reach
-     * them as an {@link Event.Type#EVENTS_MISSED} event first, so that no loss goes unseen.
+     * them as an {@link Event.Type#EVENTS_MISSED} event first, so that no loss goes unseen; they are
+     * counted in {@link #missedEvents()} once the listeners have been told, so that a count seen
+     * from any thread never runs ahead of what the listeners were handed.
      */
     private void deliverEvent(EventNotice notice) {
         Event event = notice.event();
-        if (notice.missedBefore() > 0) {
-            missedEvents.addAndGet(notice.missedBefore());
-            LOG.info("{} events from {} were not delivered because this client was not reading",
-                    notice.missedBefore(), address);
+        long missed = notice.missedBefore();
+        if (missed > 0) {
+            LOG.info("{} events from {} were not delivered because this client was not reading", missed, address);
             if (event.type() != Event.Type.EVENTS_MISSED) {
                 Event gap = new Event(Event.Type.EVENTS_MISSED, "", null, event.timestampMicros(),
-                        notice.missedBefore() + " events were not delivered because this client was not reading");
+                        missed + " events were not delivered because this client was not reading");
                 eventSubscriptions.forEach(s -> s.deliver(gap));
             }
         }
         eventSubscriptions.forEach(s -> s.deliver(event));
+        if (missed > 0) {
+            missedEvents.addAndGet(missed);
+        }
     }
 
     /** Events the agent did not deliver to this client because it was not reading. */

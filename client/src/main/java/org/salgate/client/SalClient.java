@@ -270,7 +270,11 @@ public final class SalClient implements AutoCloseable {
 
     // ---- diagnostics
 
-    /** How many events the agent did not deliver to this client because it was not reading. */
+    /**
+     * How many events the agent did not deliver to this client because it was not reading, counted
+     * once the event listeners have been handed the {@link Event.Type#EVENTS_MISSED} event (and the
+     * event that came with the notice).
+     */
     public long missedEvents() {
         return connection.missedEvents();
     }
