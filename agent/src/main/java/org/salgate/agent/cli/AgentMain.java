@@ -20,6 +20,7 @@ import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.Pcml;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.transport.ProcessSerialFilter;
+import org.salgate.transport.ProgramDefaults;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
@@ -167,6 +168,7 @@ public final class AgentMain implements Callable<Integer> {
     TlsOptions tls;
 
     public static void main(String[] args) {
+        ProgramDefaults.apply();
         int code = run(args);
         if (code != 0) {
             System.exit(code);
@@ -276,6 +278,9 @@ public final class AgentMain implements Callable<Integer> {
             return EXIT_FAILED;
         }
         logLoaded(agent);
+        LOG.info("Netty's buffer leak detection: {} (-D{}=simple or paranoid turns it on)",
+                System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION, "simple, Netty's default"),
+                ProgramDefaults.NETTY_LEAK_DETECTION);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             agent.close();

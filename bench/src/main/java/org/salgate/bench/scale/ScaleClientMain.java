@@ -21,6 +21,7 @@ import org.salgate.bench.workload.BenchChannel;
 import org.salgate.bench.workload.StreamCounter;
 import org.salgate.bench.workload.StreamSpec;
 import org.salgate.bench.workload.TransportChannel;
+import org.salgate.transport.ProgramDefaults;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 import org.salgate.transport.tls.TlsConfig;
@@ -109,6 +110,7 @@ public final class ScaleClientMain implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        ProgramDefaults.apply();
         System.setProperty("java.awt.headless", "true");
         System.exit(new CommandLine(new ScaleClientMain(System.out)).setCaseInsensitiveEnumValuesAllowed(true)
                 .execute(args));

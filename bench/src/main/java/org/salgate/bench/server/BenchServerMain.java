@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import org.salgate.bench.limits.RawSocketServer;
+import org.salgate.transport.ProgramDefaults;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
@@ -39,6 +40,7 @@ public final class BenchServerMain {
     private BenchServerMain() {}
 
     public static void main(String[] args) {
+        ProgramDefaults.apply();
         try {
             AutoCloseable server = start(args);
             waitForStop(server);

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Map;
 
 import org.salgate.transport.ProcessSerialFilter;
+import org.salgate.transport.ProgramDefaults;
 import org.salgate.wire.Framing;
 
 import picocli.CommandLine;
@@ -17,6 +18,7 @@ public final class ClientMain {
 
     /** Runs the CLI and exits with its exit code (see {@link ExitCodes}); library logs show from WARN up. */
     public static void main(String[] args) {
+        ProgramDefaults.apply();
         if (!Arrays.asList(args).contains("--verbose")) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                     System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
