@@ -278,9 +278,7 @@ public final class AgentMain implements Callable<Integer> {
             return EXIT_FAILED;
         }
         logLoaded(agent);
-        LOG.info("Netty's buffer leak detection: {} (-D{}=simple or paranoid turns it on)",
-                System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION, "simple, Netty's default"),
-                ProgramDefaults.NETTY_LEAK_DETECTION);
+        logLeakDetection();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             agent.close();
@@ -297,6 +295,18 @@ public final class AgentMain implements Callable<Integer> {
 
     private PlatformConfig defaultPlatform() {
         return Agent.defaultPlatform(dummySensors, dummyPayloadBytes);
+    }
+
+    /** Which level Netty's buffer leak detector runs at: main turns it off unless the operator chose one. */
+    private static void logLeakDetection() {
+        String level = System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION);
+        if (ProgramDefaults.NETTY_LEAK_DETECTION_DEFAULT.equalsIgnoreCase(level)) {
+            LOG.info("Netty's buffer leak detection: disabled (-D{}=simple or paranoid turns it on)",
+                    ProgramDefaults.NETTY_LEAK_DETECTION);
+        } else {
+            LOG.info("Netty's buffer leak detection: {} (-D{})", level == null ? "simple, Netty's default" : level,
+                    ProgramDefaults.NETTY_LEAK_DETECTION);
+        }
     }
 
     private static void logLoaded(Agent agent) {

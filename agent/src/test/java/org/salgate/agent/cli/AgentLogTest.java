@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -83,13 +84,15 @@ class AgentLogTest {
         }
     }
 
-    @Test
-    void logsTheAddressAndEachConnectRefusalAndDisconnectAtInfo() throws Exception {
+    /** Starts the agent CLI as its own process, with these JVM options, and collects its log lines. */
+    private void startAgent(String... jvmOptions) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        agent = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info", AgentMain.class.getName(),
-                "--transport", "netty", "--host", "127.0.0.1", "--port", "0", "--dummy-sensors", "1"))
-                .redirectErrorStream(true).start();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of(AgentMain.class.getName(),
+                "--transport", "netty", "--host", "127.0.0.1", "--port", "0", "--dummy-sensors", "1"));
+        agent = new ProcessBuilder(command).redirectErrorStream(true).start();
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(agent.getInputStream(),
                     StandardCharsets.UTF_8))) {
@@ -102,6 +105,11 @@ class AgentLogTest {
         }, "agent-log");
         reader.setDaemon(true);
         reader.start();
+    }
+
+    @Test
+    void logsTheAddressAndEachConnectRefusalAndDisconnectAtInfo() throws Exception {
+        startAgent();
 
         Matcher listening = LISTENING.matcher(awaitLine("where it listens", LISTENING));
         assertTrue(listening.find());
@@ -114,5 +122,18 @@ class AgentLogTest {
         HelloReply refused = hello(port, "json", "wrong-codec");
         assertTrue(!refused.accepted(), "a client with another codec is refused");
         awaitLine("the refusal", Pattern.compile("\\[INFO\\] AgentServerHandler - client 'wrong-codec' from .* refused: codec 'json'"));
+    }
+
+    @Test
+    void runsWithNettysLeakDetectorOffUnlessTheOperatorSetsALevelAndLogsWhichRuns() throws Exception {
+        startAgent();
+        awaitLine("that the leak detector is off",
+                Pattern.compile("\\[INFO\\] AgentMain - Netty's buffer leak detection: disabled "));
+        stop();
+        log.clear();
+
+        startAgent("-Dio.netty.leakDetection.level=paranoid");
+        awaitLine("the operator's level",
+                Pattern.compile("\\[INFO\\] AgentMain - Netty's buffer leak detection: paranoid "));
     }
 }
