@@ -299,13 +299,12 @@ public final class AgentMain implements Callable<Integer> {
 
     /** Which level Netty's buffer leak detector runs at: main turns it off unless the operator chose one. */
     private static void logLeakDetection() {
-        String level = System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION);
+        String level = ProgramDefaults.leakDetection();
         if (ProgramDefaults.NETTY_LEAK_DETECTION_DEFAULT.equalsIgnoreCase(level)) {
             LOG.info("Netty's buffer leak detection: disabled (-D{}=simple or paranoid turns it on)",
                     ProgramDefaults.NETTY_LEAK_DETECTION);
         } else {
-            LOG.info("Netty's buffer leak detection: {} (-D{})", level == null ? "simple, Netty's default" : level,
-                    ProgramDefaults.NETTY_LEAK_DETECTION);
+            LOG.info("Netty's buffer leak detection: {} (-D{})", level, ProgramDefaults.NETTY_LEAK_DETECTION);
         }
     }
 

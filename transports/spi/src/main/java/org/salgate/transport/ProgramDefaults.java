@@ -19,8 +19,14 @@ public final class ProgramDefaults {
     /** Netty's system property for its buffer leak detector's level. */
     public static final String NETTY_LEAK_DETECTION = "io.netty.leakDetection.level";
 
+    /** The older name of that property, which Netty still reads when the newer one is not set. */
+    public static final String NETTY_LEAK_DETECTION_OLD = "io.netty.leakDetectionLevel";
+
     /** The level this project's programs run with when the operator gave none. */
     public static final String NETTY_LEAK_DETECTION_DEFAULT = "disabled";
+
+    /** Netty's own default level, which runs when no one chose one. */
+    public static final String NETTY_LEAK_DETECTION_NETTY_DEFAULT = "simple";
 
     private ProgramDefaults() {
     }
@@ -32,11 +38,25 @@ public final class ProgramDefaults {
      * @return the leak detector's level in effect for this process
      */
     public static String apply() {
-        String chosen = System.getProperty(NETTY_LEAK_DETECTION);
-        if (chosen == null || chosen.isBlank()) {
+        if (chosenLeakDetection() == null) {
             System.setProperty(NETTY_LEAK_DETECTION, NETTY_LEAK_DETECTION_DEFAULT);
-            return NETTY_LEAK_DETECTION_DEFAULT;
         }
-        return chosen;
+        return leakDetection();
+    }
+
+    /** The level Netty's leak detector runs at in this process, as Netty reads its properties. */
+    public static String leakDetection() {
+        String chosen = chosenLeakDetection();
+        return chosen != null ? chosen : NETTY_LEAK_DETECTION_NETTY_DEFAULT;
+    }
+
+    private static String chosenLeakDetection() {
+        for (String property : new String[] {NETTY_LEAK_DETECTION, NETTY_LEAK_DETECTION_OLD}) {
+            String level = System.getProperty(property);
+            if (level != null && !level.isBlank()) {
+                return level.trim();
+            }
+        }
+        return null;
     }
 }

@@ -1,6 +1,7 @@
 package org.salgate.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -9,24 +10,33 @@ import org.junit.jupiter.api.Test;
 class ProgramDefaultsTest {
 
     private String before;
+    private String beforeOld;
 
     @BeforeEach
     void remember() {
         before = System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION);
+        beforeOld = System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION_OLD);
+        System.clearProperty(ProgramDefaults.NETTY_LEAK_DETECTION);
+        System.clearProperty(ProgramDefaults.NETTY_LEAK_DETECTION_OLD);
     }
 
     @AfterEach
     void restore() {
-        if (before == null) {
-            System.clearProperty(ProgramDefaults.NETTY_LEAK_DETECTION);
+        restore(ProgramDefaults.NETTY_LEAK_DETECTION, before);
+        restore(ProgramDefaults.NETTY_LEAK_DETECTION_OLD, beforeOld);
+    }
+
+    private static void restore(String property, String value) {
+        if (value == null) {
+            System.clearProperty(property);
         } else {
-            System.setProperty(ProgramDefaults.NETTY_LEAK_DETECTION, before);
+            System.setProperty(property, value);
         }
     }
 
     @Test
     void nettysLeakDetectorIsTurnedOffWhenTheOperatorChoseNoLevel() {
-        System.clearProperty(ProgramDefaults.NETTY_LEAK_DETECTION);
+        assertEquals("simple", ProgramDefaults.leakDetection());
 
         assertEquals("disabled", ProgramDefaults.apply());
         assertEquals("disabled", System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION));
@@ -45,5 +55,13 @@ class ProgramDefaultsTest {
         System.setProperty(ProgramDefaults.NETTY_LEAK_DETECTION, " ");
 
         assertEquals("disabled", ProgramDefaults.apply());
+    }
+
+    @Test
+    void aLevelSetByNettysOlderPropertyNameIsKept() {
+        System.setProperty(ProgramDefaults.NETTY_LEAK_DETECTION_OLD, "advanced");
+
+        assertEquals("advanced", ProgramDefaults.apply());
+        assertNull(System.getProperty(ProgramDefaults.NETTY_LEAK_DETECTION));
     }
 }
