@@ -525,14 +525,14 @@ class SalClientTest {
     void missedEventsAreCountedOnlyOnceTheListenersHaveBeenToldOfThem() throws Exception {
         connect();
         List<Event> events = new CopyOnWriteArrayList<>();
-        java.util.concurrent.CountDownLatch told = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch told = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         AutoCloseable subscription = await(client.subscribeEvents(event -> {
             events.add(event);
             if (event.type() == Event.Type.EVENTS_MISSED) {
                 told.countDown();
                 try {
-                    release.await(10, java.util.concurrent.TimeUnit.SECONDS); // the listener is still being told
+                    release.await(10, TimeUnit.SECONDS); // the listener is still being told
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -541,7 +541,7 @@ class SalClientTest {
         agent.expectCall(Call.SubscribeEvents.class);
         Event state = new Event(Event.Type.SENSOR_STATE, "DUMMY_0", SensorState.IDLE, FakeAgent.TIMESTAMP_MICROS, "");
         agent.push(new EventNotice(state, 7));
-        assertTrue(told.await(10, java.util.concurrent.TimeUnit.SECONDS), "no EVENTS_MISSED event reached the listener");
+        assertTrue(told.await(10, TimeUnit.SECONDS), "no EVENTS_MISSED event reached the listener");
         assertEquals(0, client.missedEvents(), "the loss was counted while the listener was still being told of it");
         release.countDown();
         awaitTrue(() -> client.missedEvents() == 7);
