@@ -95,7 +95,12 @@ final class GrpcTransportClient implements TransportClient {
                 .eventLoopGroup(group)
                 .channelType(io.socketChannel())
                 .maxInboundMessageSize(options.maxFrameBytes())
-                .flowControlWindow(GrpcTransportServer.FLOW_CONTROL_WINDOW_BYTES);
+                .flowControlWindow(GrpcTransportServer.FLOW_CONTROL_WINDOW_BYTES)
+                // The session is one long stream, never to be replayed by gRPC on a stream of its own: a
+                // lost connection ends it and the handler hears so. Without retries gRPC also keeps no copy
+                // of what goes out before the agent's first answer, and hands each frame that comes in to
+                // the call without a queue of its own in between.
+                .disableRetry();
         if (options.tls() == null) {
             builder.usePlaintext();
         }
