@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# System calls and context switches per call at 30 clients: a bench server and ManyEchoLoop.java
+# (30 connections, 5 rounds of 4 s after WARMUP_SECONDS), and `perf stat` on both processes for 4 s
+# from 8 s into the measured rounds. Run from the repository root on an otherwise idle machine:
+#   run.sh TRANSPORT WARMUP_SECONDS OUT_DIR      (this folder's files: grpc 40, netty 20)
+# Calls in the window: the client's writev (gRPC) or sendto (Netty) count, one per call.
+set -euo pipefail
+t=$1 warm=$2 out=$3
+jar=bench/target/bench.jar
+mkdir -p "$out"
+log=$out/server-$t.log
+(sleep 3600 | java -Dsalgate.bench.cpu=1 -cp $jar org.salgate.bench.server.BenchServerMain transport "$t" > "$log" 2>&1 &)
+for _ in $(seq 100); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
+port=$(grep -o 'LISTENING [0-9]*' "$log" | grep -o '[0-9]*' | head -1)
+spid=$(pgrep -f "salgate.bench.cpu=1 .*BenchServerMain transport $t\$" | head -1)
+java -Dwarmup.seconds="$warm" -Dloop.mark=1 -cp $jar docs/bench/2026-11-27-many-clients/ManyEchoLoop.java \
+    "$t" "$port" i 30 4 "$spid" > "$out/sc-loop-$t.txt" 2>&1 &
+sleep $((warm + 8))
+cpid=$(pgrep -f "loop.mark=1" | head -1)
+ev=syscalls:sys_enter_epoll_pwait2,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_futex,syscalls:sys_enter_write
+ev=$ev,syscalls:sys_enter_writev,syscalls:sys_enter_sendto,syscalls:sys_enter_read,syscalls:sys_enter_recvfrom
+ev=$ev,syscalls:sys_enter_readv,raw_syscalls:sys_enter,context-switches
+perf stat -e "$ev" -p "$spid" -o "$out/sc-perf-server-$t.txt" sleep 4 &
+perf stat -e "$ev" -p "$cpid" -o "$out/sc-perf-client-$t.txt" sleep 4
+wait
+sleep 12
+kill "$spid"
