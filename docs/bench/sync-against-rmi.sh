@@ -8,9 +8,9 @@ set -euo pipefail
 out=$1 jar=${2:-bench/target/bench.jar}
 java -jar "$jar" transport --methods rtt --clients 1 --reps 5 --rtt-calls 20000 \
     --rtt-warmup-calls 5000 --warmup 5s --interleave --out "$out/transport-1-client"
-java -jar "$jar" transport --methods rtt --clients 10,100 --reps 3 --warmup 5s --interleave \
+java -jar "$jar" transport --methods rtt --clients 10,100 --reps 5 --warmup 5s --interleave \
     --out "$out/transport-10-100-clients"
 java -jar "$jar" agent --methods sync --transports netty,mina,xsocket,socket,http,grpc \
     --clients 1,10,100 --reps 3 --agent-duration 5s --warmup 5s --interleave --out "$out/agent"
-java -jar "$jar" transport --methods rtt --clients 30,70 --reps 3 --warmup 5s --interleave \
+java -jar "$jar" transport --methods rtt --clients 30,70 --reps 5 --warmup 5s --interleave \
     --out "$out/transport-30-70-clients"

@@ -8,14 +8,9 @@
 set -euo pipefail
 transport=$1 old=$2 new=$3 rounds=$4 calls=$5 payload=$6
 loop="$(cd "$(dirname "$0")/../2026-11-25-one-client-trials" && pwd)/EchoLoop.java"
-start() { # jar log
-  (sleep 3600 | java -cp "$1" org.salgate.bench.server.BenchServerMain transport "$transport" > "$2" 2>&1 &)
-  for _ in $(seq 50); do grep -q LISTENING "$2" 2>/dev/null && break; sleep 0.2; done
-  grep -o '[0-9]*' "$2" | head -1
-}
-old_log=$(mktemp) new_log=$(mktemp)
-old_port=$(start "$old" "$old_log")
-new_port=$(start "$new" "$new_log")
+source "$(dirname "$0")/../bench-server.sh"
+old_port=$(start_bench_server "$old" "$transport" "$(mktemp)")
+new_port=$(start_bench_server "$new" "$transport" "$(mktemp)")
 trap 'pkill -f "BenchServerMain transport $transport" || true' EXIT
 for r in $(seq "$rounds"); do
   java -cp "$old" "$loop" "$transport" "$old_port" "$payload" "$calls" | sed "s/^/round $r before /"

@@ -8,13 +8,11 @@
 set -euo pipefail
 jar=$1 rounds=$2 calls=$3
 loop="$(cd "$(dirname "$0")/../2026-11-25-one-client-trials" && pwd)/EchoLoop.java"
+source "$(dirname "$0")/../bench-server.sh"
 framed=(netty mina socket xsocket)
 declare -A port
 for t in "${framed[@]}" rmi; do
-  log=$(mktemp)
-  (sleep 3600 | java -cp "$jar" org.salgate.bench.server.BenchServerMain transport "$t" > "$log" 2>&1 &)
-  for _ in $(seq 50); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
-  port[$t]=$(grep -o '[0-9]*' "$log" | head -1)
+  port[$t]=$(start_bench_server "$jar" "$t" "$(mktemp)")
 done
 trap 'pkill -f "BenchServerMain transport" || true' EXIT
 pairs=("rmi rmi")

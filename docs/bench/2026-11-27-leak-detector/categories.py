@@ -5,34 +5,25 @@ stack-trace filling under them).
   perf report -i perf-T.data --no-children -g none --sort comm,dso,sym --stdio > flat-T.txt
   perf script -i perf-T.data > script-T.txt      (for the leak detector's share)
   python3 categories.py flat-T.txt script-T.txt"""
-import re, sys
+import os, sys
 from collections import Counter
 
-PACKAGES = ['io.netty.handler.codec.http2', 'io.grpc', 'io.netty.handler.codec.http', 'io.netty.handler.codec',
-            'io.netty.handler', 'io.netty.buffer', 'io.netty.util.concurrent', 'io.netty.util', 'io.netty.channel.epoll',
-            'io.netty.channel', 'org.salgate.transport', 'org.salgate.wire', 'org.salgate', 'com.google.protobuf',
-            'java.util.concurrent', 'java.', 'jdk.']
-LINE = re.compile(r'\s+([\d.]+)%\s+(\S+)\s+(\[JIT\] tid \d+|\[[^\]]+\]|\S+)\s+\[(.)\]\s+(.*)')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from perf_categories import BY_THREAD, category
 
 def side(comm):
     return 'client' if comm == 'java' else 'server' if comm.startswith('salgate-') and comm.endswith('-i') or comm.endswith('-io') else None
 
 cats = Counter()
 for line in open(sys.argv[1]):
-    m = LINE.match(line)
+    m = BY_THREAD.match(line)
     if not m:
         continue
     pct, comm, dso, kind, sym = float(m.group(1)), m.group(2), m.group(3), m.group(4), m.group(5)
     s = side(comm)
     if s is None:
         continue
-    if kind == 'k':
-        c = 'kernel'
-    elif dso.startswith('[JIT]'):
-        c = 'Java ' + next((p for p in PACKAGES if p in sym), 'other (stubs, interpreter)')
-    else:
-        c = dso
-    cats[(s, c)] += pct
+    cats[(s, category(dso, kind, sym))] += pct
 print('| side | where | % of all samples |')
 print('|---|---|---:|')
 for (s, c), v in sorted(cats.items(), key=lambda x: (x[0][0], -x[1])):

@@ -8,17 +8,15 @@
 set -euo pipefail
 jar=$1 rounds=$2 calls=$3 payload=$4
 loop="$(cd "$(dirname "$0")/../2026-11-25-one-client-trials" && pwd)/EchoLoop.java"
+source "$(dirname "$0")/../bench-server.sh"
 transports=(netty http grpc mina)
 declare -A port
 logs=$(mktemp -d)
 trap 'pkill -f "salgate.bench.pairs" || true' EXIT
 for t in "${transports[@]}"; do
   for level in simple disabled; do
-    log="$logs/$t-$level.log"
-    (sleep 3600 | java -Dsalgate.bench.pairs=1 -Dio.netty.leakDetection.level=$level -cp "$jar" \
-        org.salgate.bench.server.BenchServerMain transport "$t" > "$log" 2>&1 &)
-    for _ in $(seq 100); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
-    port[$t-$level]=$(grep -o 'LISTENING [0-9]*' "$log" | grep -o '[0-9]*' | head -1)
+    port[$t-$level]=$(start_bench_server "$jar" "$t" "$logs/$t-$level.log" \
+        -Dsalgate.bench.pairs=1 -Dio.netty.leakDetection.level=$level)
   done
 done
 for r in $(seq "$rounds"); do

@@ -9,10 +9,8 @@ jar=$1 t=$2 out=$3
 mkdir -p "$out"
 jvm="-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer"
 loop="$(cd "$(dirname "$0")/../2026-11-25-one-client-trials" && pwd)/EchoLoop.java"
-log="$out/server-$t.log"
-(sleep 3600 | java $jvm -Dsalgate.bench.profile=1 -cp "$jar" org.salgate.bench.server.BenchServerMain transport "$t" > "$log" 2>&1 &)
-for _ in $(seq 100); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
-port=$(grep -o 'LISTENING [0-9]*' "$log" | grep -o '[0-9]*' | head -1)
+source "$(dirname "$0")/../bench-server.sh"
+port=$(start_bench_server "$jar" "$t" "$out/server-$t.log" $jvm -Dsalgate.bench.profile=1)
 java $jvm -cp "$jar" "$loop" "$t" "$port" i 100000 > "$out/client-$t.txt" &
 client=$!
 sleep 6

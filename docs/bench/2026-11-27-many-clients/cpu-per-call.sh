@@ -9,12 +9,10 @@ jar=$1 out=$2 clients=$3 secs=$4 payload=$5
 shift 5
 mkdir -p "$out"
 loop="$(cd "$(dirname "$0")" && pwd)/ManyEchoLoop.java"
+source "$(dirname "$0")/../bench-server.sh"
 for t in "$@"; do
-    log="$out/server-$t-$clients.log"
-    (sleep 3600 | java ${JVM_OPTS:-} -Dsalgate.bench.cpu=1 -cp "$jar" org.salgate.bench.server.BenchServerMain transport "$t" > "$log" 2>&1 &)
-    for _ in $(seq 100); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
-    port=$(grep -o 'LISTENING [0-9]*' "$log" | grep -o '[0-9]*' | head -1)
-    pid=$(pgrep -f "salgate.bench.cpu=1 .*BenchServerMain transport $t\$" | head -1)
+    port=$(start_bench_server "$jar" "$t" "$out/server-$t-$clients.log" ${JVM_OPTS:-} -Dsalgate.bench.cpu=1)
+    pid=$(bench_server_pid salgate.bench.cpu=1 "$t")
     java ${JVM_OPTS:-} -Dwarmup.seconds=${WARMUP:-5} -cp "$jar" "$loop" "$t" "$port" "$payload" "$clients" "$secs" "$pid" | tee -a "$out/loop-$clients.txt"
     kill "$pid"
     sleep 2

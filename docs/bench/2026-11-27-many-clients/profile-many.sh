@@ -9,11 +9,9 @@ jar=$1 t=$2 n=$3 out=$4 warm=${WARMUP:-40}
 mkdir -p "$out"
 jvm="-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer"
 loop="$(cd "$(dirname "$0")" && pwd)/ManyEchoLoop.java"
-log="$out/server-$t.log"
-(sleep 3600 | java $jvm -Dsalgate.bench.profile=1 -cp "$jar" org.salgate.bench.server.BenchServerMain transport "$t" > "$log" 2>&1 &)
-for _ in $(seq 100); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
-port=$(grep -o 'LISTENING [0-9]*' "$log" | grep -o '[0-9]*' | head -1)
-pid=$(pgrep -f "salgate.bench.profile=1 .*BenchServerMain transport $t\$" | head -1)
+source "$(dirname "$0")/../bench-server.sh"
+port=$(start_bench_server "$jar" "$t" "$out/server-$t.log" $jvm -Dsalgate.bench.profile=1)
+pid=$(bench_server_pid salgate.bench.profile=1 "$t")
 java $jvm -Dwarmup.seconds="$warm" -cp "$jar" "$loop" "$t" "$port" i "$n" 6 "$pid" > "$out/client-$t.txt" &
 client=$!
 sleep $((warm + 8))

@@ -7,12 +7,9 @@ set -euo pipefail
 t=$1 out=$2
 jar=bench/target/bench.jar
 mkdir -p "$out"
-log=$out/server-$t.txt
-(sleep 3600 | java -Dsalgate.bench.cpu=1 -XX:+PrintCompilation -cp $jar org.salgate.bench.server.BenchServerMain \
-    transport "$t" > "$log" 2>&1 &)
-for _ in $(seq 100); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
-port=$(grep -o 'LISTENING [0-9]*' "$log" | grep -o '[0-9]*' | head -1)
-spid=$(pgrep -f "salgate.bench.cpu=1 .*BenchServerMain transport $t\$" | head -1)
+source docs/bench/bench-server.sh
+port=$(start_bench_server $jar "$t" "$out/server-$t.txt" -Dsalgate.bench.cpu=1 -XX:+PrintCompilation)
+spid=$(bench_server_pid salgate.bench.cpu=1 "$t")
 java -Dwarmup.seconds=30 -XX:+PrintCompilation -cp $jar docs/bench/2026-11-27-many-clients/ManyEchoLoop.java \
     "$t" "$port" i 30 6 "$spid" > "$out/client-$t.txt" 2>&1
 kill "$spid"

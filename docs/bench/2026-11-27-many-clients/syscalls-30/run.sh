@@ -8,11 +8,9 @@ set -euo pipefail
 t=$1 warm=$2 out=$3
 jar=bench/target/bench.jar
 mkdir -p "$out"
-log=$out/server-$t.log
-(sleep 3600 | java -Dsalgate.bench.cpu=1 -cp $jar org.salgate.bench.server.BenchServerMain transport "$t" > "$log" 2>&1 &)
-for _ in $(seq 100); do grep -q LISTENING "$log" 2>/dev/null && break; sleep 0.2; done
-port=$(grep -o 'LISTENING [0-9]*' "$log" | grep -o '[0-9]*' | head -1)
-spid=$(pgrep -f "salgate.bench.cpu=1 .*BenchServerMain transport $t\$" | head -1)
+source docs/bench/bench-server.sh
+port=$(start_bench_server $jar "$t" "$out/server-$t.log" -Dsalgate.bench.cpu=1)
+spid=$(bench_server_pid salgate.bench.cpu=1 "$t")
 java -Dwarmup.seconds="$warm" -Dloop.mark=1 -cp $jar docs/bench/2026-11-27-many-clients/ManyEchoLoop.java \
     "$t" "$port" i 30 4 "$spid" > "$out/sc-loop-$t.txt" 2>&1 &
 sleep $((warm + 8))
