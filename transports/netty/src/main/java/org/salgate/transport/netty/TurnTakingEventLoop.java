@@ -40,10 +40,12 @@ import org.slf4j.LoggerFactory;
  * answer on its own thread ({@link #runNowOrExecute}, {@link #runUntilDone}): the request and the
  * answer then cross no thread, as a blocking-socket client such as RMI's does not. The
  * connection's thread runs the loop the rest of the time: while nobody waits, and for any caller
- * that found the turn taken. Once a caller has had the turn, that thread stays away for
- * {@link CallerTurns#CALLER_TURN_NANOS}, so that back-to-back calls each find the turn free; a caller that
- * waits meanwhile without the turn gets it back at once. A frame the agent pushes while nobody
- * waits is therefore read at most that much later.
+ * that found the turn taken. While callers have the turn, and for
+ * {@link CallerTurns#CALLER_TURN_NANOS} after a caller's turn, that thread stays away, looking in
+ * at times that lengthen while callers keep reading, up to {@link CallerTurns#LONGEST_STAY_AWAY_NANOS},
+ * so that back-to-back calls each find the turn free; a caller that waits meanwhile without the
+ * turn gets it back at once. A frame the agent pushes while nobody waits is therefore read at most
+ * that much later.
  *
  * <p>The I/O is Netty's own {@link IoHandler} (epoll or NIO). Netty runs such a handler on one
  * thread at a time but lets that thread change ({@link IoHandlerFactory#isChangingThreadSupported});
@@ -61,12 +63,6 @@ public final class TurnTakingEventLoop extends AbstractScheduledEventExecutor im
      */
     private static final long LONGEST_CALLER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-    /**
-     * How long the connection's thread, having found the turn taken, waits before it looks again:
-     * whoever gives the turn back wakes it, so this is only a safety net.
-     */
-    private static final long DRIVER_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
     private static final int RUNNING = 0;
     private static final int SHUTTING_DOWN = 1;
     private static final int TERMINATED = 2;
@@ -81,8 +77,6 @@ public final class TurnTakingEventLoop extends AbstractScheduledEventExecutor im
     private final Promise<Void> terminated = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
     /** Who waits without the turn, and how long the connection's thread stays away after a caller's. */
     private final CallerTurns turns = new CallerTurns();
-    /** Set while the connection's thread found the turn taken and waits for it to be given back. */
-    private volatile boolean driverWaitsForTurn;
     /** How the handler may wait; guarded by {@link #turn}. */
     private final Waiting waiting = new Waiting();
     /** Guarded by {@link #turn}. */
@@ -239,27 +233,30 @@ public final class TurnTakingEventLoop extends AbstractScheduledEventExecutor im
     /** Gives the turn back, and wakes the connection's thread if it waits for the turn or has work now. */
     private void leaveTurn() {
         turn.unlock();
-        if (driverWaitsForTurn || holding || state.get() != RUNNING || !tasks.isEmpty()
-                || turns.someoneWaitsWithoutTurn()) {
+        if (holding || state.get() != RUNNING || !tasks.isEmpty() || turns.someoneWaitsWithoutTurn()) {
             LockSupport.unpark(driver);
         }
     }
 
-    /** The connection's thread: runs the loop whenever no caller does, then shuts it down. */
+    /**
+     * The connection's thread: runs the loop whenever no caller does, then shuts it down. For
+     * reading alone it looks in on {@link CallerTurns}' timer; for held deliveries, tasks, a caller
+     * waiting without the turn and the end, whoever gives the turn back wakes it.
+     */
     private void drive() {
         while (state.get() == RUNNING) {
-            long away = turns.ownThreadAwayNanos();
-            if (away > 0 && !holding && tasks.isEmpty() && !turns.someoneWaitsWithoutTurn()) {
-                LockSupport.parkNanos(this, away);
-                continue;
+            if (!holding && tasks.isEmpty() && !turns.someoneWaitsWithoutTurn()) {
+                long stay = turns.ownThreadStaysAwayNanos(turn.isLocked());
+                if (stay > 0) {
+                    LockSupport.parkNanos(this, stay);
+                    continue;
+                }
             }
-            driverWaitsForTurn = true; // before the try: a caller that leaves after it failed sees the flag
             if (!turn.tryLock()) {
-                LockSupport.parkNanos(this, DRIVER_RECHECK_NANOS); // a caller runs the loop, and wakes us as it leaves
-                driverWaitsForTurn = false;
+                // a caller runs the loop; it wakes this thread as it leaves if work is left for it
+                LockSupport.parkNanos(this, turns.ownThreadStaysAwayNanos(true));
                 continue;
             }
-            driverWaitsForTurn = false;
             try {
                 owner = Thread.currentThread();
                 ThreadExecutorMap.setCurrentExecutor(this);

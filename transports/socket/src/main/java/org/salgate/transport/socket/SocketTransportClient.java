@@ -33,9 +33,11 @@ import org.salgate.wire.Framing;
  * the socket free reads it on its own thread, delivering whatever arrives, until its answer is in:
  * the answer then needs no hand-off from another thread, as a blocking-socket peer such as RMI's
  * pays none. The connection's reader thread reads the rest of the time: while nobody waits, and
- * for any caller that found the socket taken. Once a caller has read, the reader thread stays away
- * for {@link CallerTurns#CALLER_TURN_NANOS}, so that back-to-back calls each find the socket free; a caller
- * that waits meanwhile without the socket gets the reader thread back at once. A caller reads in
+ * for any caller that found the socket taken. While callers read, and for
+ * {@link CallerTurns#CALLER_TURN_NANOS} after a caller has read, the reader thread stays away,
+ * looking in at times that lengthen while callers keep reading, up to
+ * {@link CallerTurns#LONGEST_STAY_AWAY_NANOS}, so that back-to-back calls each find the socket
+ * free; a caller that waits meanwhile without the socket gets the reader thread back at once. A caller reads in
  * short slices ({@link #FIRST_READ_SLICE_MILLIS}), so that it also leaves soon after another thread
  * completes its answer. So a frame the
  * agent pushes (a stream's reading, an event) while nobody waits is read at most that much later.
@@ -48,11 +50,14 @@ final class SocketTransportClient implements TransportClient {
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportClient.class);
     private static final long CLOSE_JOIN_MILLIS = 2_000;
     /**
-     * A caller reads in slices of at most this long at first, doubling up to
-     * {@link #LONGEST_READ_SLICE_MILLIS} while nothing comes, and looks at its answer between
-     * them: an answer that another thread completes (a stage derived on another thread, a
-     * document parsed off the reading thread) cannot end a blocking read, so the slice bounds how
-     * long the caller reads on after it.
+     * A caller reads in slices and looks at its answer between them: an answer that another
+     * thread completes (a stage derived on another thread, a document parsed off the reading
+     * thread) cannot end a blocking read, so the slice bounds how long the caller reads on after
+     * it. The first slice is twice as long as the connection's last answer took to come, at least
+     * this long and at most {@link #LONGEST_READ_SLICE_MILLIS}; a slice that runs out with nothing
+     * read doubles the next, up to that longest. So a caller whose answer comes when answers
+     * usually do reads it in one go, without a read that times out on the way, and one whose
+     * answer another thread completes leaves about as soon as that answer would have come.
      */
     static final long FIRST_READ_SLICE_MILLIS = 1;
     static final long LONGEST_READ_SLICE_MILLIS = 50;
@@ -71,6 +76,8 @@ final class SocketTransportClient implements TransportClient {
     /** Who waits without the turn, and how long the reader thread stays away after a caller's. */
     private final CallerTurns turns = new CallerTurns();
     private volatile boolean callersRead;
+    /** A caller's first read slice, from how long the last answer a caller read took. */
+    private volatile long firstSliceMillis = FIRST_READ_SLICE_MILLIS;
     private InputStream in;
     /** Guarded by {@link #turn}. */
     private FrameReader frames;
@@ -144,8 +151,9 @@ final class SocketTransportClient implements TransportClient {
             noteWaitingWithoutTurn(answer, deadlineNanos);
             return;
         }
+        long started = System.nanoTime();
         try {
-            long sliceMillis = FIRST_READ_SLICE_MILLIS;
+            long sliceMillis = firstSliceMillis;
             while (!inputEnded && !deliverUntilDone(answer)) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
@@ -157,7 +165,7 @@ final class SocketTransportClient implements TransportClient {
                     if (frames.readFrom(in) < 0) {
                         endInput(null);
                     }
-                    sliceMillis = FIRST_READ_SLICE_MILLIS; // something came: the answer may be done now, elsewhere too
+                    sliceMillis = firstSliceMillis; // something came: the answer may be done now, elsewhere too
                 } catch (SocketTimeoutException e) {
                     sliceMillis = Math.min(2 * sliceMillis, LONGEST_READ_SLICE_MILLIS);
                 } catch (IOException | RuntimeException e) {
@@ -167,6 +175,10 @@ final class SocketTransportClient implements TransportClient {
         } catch (CodecException | IOException | RuntimeException e) {
             endInput(e); // the socket is closed, or what it held did not decode
         } finally {
+            if (answer.isDone()) {
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                firstSliceMillis = Math.max(FIRST_READ_SLICE_MILLIS, Math.min(LONGEST_READ_SLICE_MILLIS, 2 * tookMillis));
+            }
             turns.callerReads();
             leftUndelivered = frames.holdsWholeFrame();
             turn.unlock();
@@ -273,14 +285,16 @@ final class SocketTransportClient implements TransportClient {
         Throwable failure = null;
         try {
             while (!closed.get()) {
-                long away = turns.ownThreadAwayNanos();
-                if (away > 0 && !leftUndelivered && !turns.someoneWaitsWithoutTurn()) {
-                    LockSupport.parkNanos(this, away);
-                    continue;
+                if (!leftUndelivered && !turns.someoneWaitsWithoutTurn()) {
+                    long stay = turns.ownThreadStaysAwayNanos(turn.isLocked());
+                    if (stay > 0) {
+                        LockSupport.parkNanos(this, stay);
+                        continue;
+                    }
                 }
                 if (!turn.tryLock()) {
                     // a caller reads; it wakes this thread as it leaves if others wait
-                    LockSupport.parkNanos(this, CallerTurns.CALLER_TURN_NANOS);
+                    LockSupport.parkNanos(this, turns.ownThreadStaysAwayNanos(true));
                     continue;
                 }
                 try {

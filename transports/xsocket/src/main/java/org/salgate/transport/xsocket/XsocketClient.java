@@ -39,8 +39,8 @@ import org.xsocket.connection.NonBlockingConnection;
  * close. Delivering takes turns, as reading does on the socket and Netty clients: a caller waiting
  * for an answer ({@link #readWhileWaiting}) that finds the turn free takes the queued messages and
  * delivers them itself until its answer is in, so that the answer needs no hand-off from the
- * delivery thread; after a caller's turn, the delivery thread stays away for
- * {@link CallerTurns#CALLER_TURN_NANOS} unless messages are left or a caller waits without the turn. When the queue holds its limit of unread bytes the connection stops receiving, and it
+ * delivery thread; while callers have the turn and for a while after, the delivery thread stays
+ * away (see {@link CallerTurns}) unless messages are left or a caller waits without the turn. When the queue holds its limit of unread bytes the connection stops receiving, and it
  * resumes once the handler has taken half of them: a handler that blocks makes this one client stop
  * reading, as a slow client should look to the agent. Each data callback takes everything xSocket
  * has read (see {@link ConnectionReader}): resuming from the delivery thread can move the callbacks
@@ -282,16 +282,20 @@ final class XsocketClient implements TransportClient {
 
     /**
      * The delivery thread: delivers messages in arrival order, then the close, once, whenever no
-     * caller does. After a caller's turn it stays away for {@link CallerTurns#CALLER_TURN_NANOS},
-     * unless that caller left messages or another waits without the turn.
+     * caller does. While callers have the turn, and for {@link CallerTurns#CALLER_TURN_NANOS} after
+     * a caller's turn, it stays away (looking in at times that lengthen while callers keep
+     * delivering, up to {@link CallerTurns#LONGEST_STAY_AWAY_NANOS}), unless a caller left messages
+     * or another waits without the turn.
      */
     private void deliver() {
         try {
             while (!ended) {
-                long away = turns.ownThreadAwayNanos();
-                if (away > 0 && !leftUndelivered && !turns.someoneWaitsWithoutTurn()) {
-                    LockSupport.parkNanos(this, away);
-                    continue;
+                if (!leftUndelivered && !turns.someoneWaitsWithoutTurn()) {
+                    long stay = turns.ownThreadStaysAwayNanos(turn.isLocked());
+                    if (stay > 0) {
+                        LockSupport.parkNanos(this, stay);
+                        continue;
+                    }
                 }
                 if (!hasMessages() || turn.isLocked()) {
                     // Nothing to deliver, or a caller delivers: a message queued while the turn is
