@@ -230,7 +230,10 @@ public final class TurnTakingEventLoop extends AbstractScheduledEventExecutor im
         }
     }
 
-    /** Gives the turn back, and wakes the connection's thread if it waits for the turn or has work now. */
+    /**
+     * Gives the turn back, and wakes the connection's thread if it has work now: held deliveries,
+     * tasks, a caller waiting without the turn, the end.
+     */
     private void leaveTurn() {
         turn.unlock();
         if (holding || state.get() != RUNNING || !tasks.isEmpty() || turns.someoneWaitsWithoutTurn()) {

@@ -37,10 +37,10 @@ import org.salgate.wire.Framing;
  * {@link CallerTurns#CALLER_TURN_NANOS} after a caller has read, the reader thread stays away,
  * looking in at times that lengthen while callers keep reading, up to
  * {@link CallerTurns#LONGEST_STAY_AWAY_NANOS}, so that back-to-back calls each find the socket
- * free; a caller that waits meanwhile without the socket gets the reader thread back at once. A caller reads in
- * short slices ({@link #FIRST_READ_SLICE_MILLIS}), so that it also leaves soon after another thread
- * completes its answer. So a frame the
- * agent pushes (a stream's reading, an event) while nobody waits is read at most that much later.
+ * free; a caller that waits meanwhile without the socket gets the reader thread back at once. So
+ * a frame the agent pushes (a stream's reading, an event) while nobody waits is read at most that
+ * much later. A caller reads in slices ({@link #FIRST_READ_SLICE_MILLIS}), so that it also leaves
+ * soon after another thread completes its answer.
  * Only a plain socket is read by callers. A caller's read has its deadline as a timeout, and
  * whether a TLS socket stays usable after a read timed out part-way through a record is not
  * checked here, so a TLS connection keeps its reader thread for everything.
