@@ -46,10 +46,13 @@ import org.slf4j.LoggerFactory;
  * take the turn too ({@link #read(NioSession, IoBuffer)}), until its next select. While a caller
  * holds the turn, and for {@link CallerTurns#CALLER_TURN_NANOS} after a caller's turn, the loop
  * does not select the session for reads, so that back-to-back calls each find the socket free and
- * the loop asleep. It is woken when a caller waits without the turn or leaves frames, and by the
- * caller that gives the turn back while the loop waits for it; it ends the time after a caller's
- * turn with a select that long. A frame the agent pushes while nobody waits is therefore read at
- * most about that much later. Only the loop changes the session's interest in reading.
+ * the loop asleep. The loop looks in again on {@link CallerTurns}' timer, a select that ends when
+ * the stay does, and the stay lengthens while it keeps finding callers reading
+ * ({@link CallerTurns#ownThreadStaysAwayNanos}); a caller that leaves wakes it only if it leaves
+ * work: frames after its answer, a caller waiting without the turn, the end of the stream. A caller
+ * waiting without the turn wakes it too. A frame the agent pushes while nobody waits is therefore
+ * read at most {@link CallerTurns#LONGEST_STAY_AWAY_NANOS} later. Only the loop changes the
+ * session's interest in reading.
  */
 final class CallerTurnProcessor extends QuietLoopProcessor {
 
@@ -79,8 +82,6 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
     private volatile Selector callersSelector;
     /** Set once the session closes or the processor is disposed: callers read no more. */
     private volatile boolean closing;
-    /** Set while the loop, having found a caller with the turn, selects until that caller wakes it. */
-    private volatile boolean loopWaitsForTurn;
     /** Ends the wait of the caller holding the turn, unless it is the completing thread. */
     private final BiConsumer<Object, Throwable> wakeCaller = (result, failure) -> {
         Selector selector = callersSelector;
@@ -199,7 +200,7 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
             turns.callerReads();
             leftUndelivered = frames.holdsWholeFrame();
             turn.unlock();
-            if (loopWaitsForTurn || inputEnded || leftUndelivered || turns.someoneWaitsWithoutTurn()) {
+            if (inputEnded || leftUndelivered || turns.someoneWaitsWithoutTurn()) {
                 super.wakeup();
             }
         }
@@ -259,7 +260,6 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
 
     @Override
     protected long beforeSelect(long timeout) throws Exception {
-        loopWaitsForTurn = false;
         releaseLoopsTurn();
         NioSession s = session;
         if (s == null || closing || !s.isConnected()) {
@@ -274,22 +274,27 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
                 turn.unlock();
             }
         }
-        // Set before the turn is looked at: a caller that gives it back after the look sees the flag.
-        loopWaitsForTurn = true;
-        // A caller holds the turn (the loop has just given back its own): it reads whatever comes.
+        // A caller holds the turn (the loop has just given back its own): it reads whatever comes,
+        // and wakes the loop as it leaves if it leaves work (frames, a caller without the turn, the end).
         boolean callerReads = turn.isLocked();
-        long away = turns.ownThreadAwayNanos();
-        boolean leaveToCallers = !inputEnded
-                && (callerReads || away > 0 && !leftUndelivered && !turns.someoneWaitsWithoutTurn());
+        long stay;
+        if (inputEnded) {
+            stay = 0;
+        } else if (!callerReads && (leftUndelivered || turns.someoneWaitsWithoutTurn())) {
+            stay = 0;
+        } else {
+            stay = turns.ownThreadStaysAwayNanos(callerReads);
+        }
+        boolean leaveToCallers = stay > 0;
         if (leaveToCallers != readsLeftToCallers) {
             setInterestedInRead(s, !leaveToCallers);
             readsLeftToCallers = leaveToCallers;
         }
-        if (leaveToCallers && callerReads) {
-            return timeout; // until the caller gives the turn back and wakes the loop
+        if (!leaveToCallers) {
+            return timeout;
         }
-        loopWaitsForTurn = false;
-        return leaveToCallers ? Math.max(1, Math.min(timeout, TimeUnit.NANOSECONDS.toMillis(away) + 1)) : timeout;
+        long stayMillis = TimeUnit.NANOSECONDS.toMillis(stay + TimeUnit.MILLISECONDS.toNanos(1) - 1);
+        return Math.max(1, Math.min(timeout, stayMillis));
     }
 
     /** The loop reads only with the turn, which it keeps until its next select; a caller's turn means nothing to read. */
