@@ -92,6 +92,8 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
     /** Read by tests: writes made whole on the sender's thread, and those whose rest the loop wrote. */
     private final AtomicLong writtenBySenders = new AtomicLong();
     private final AtomicLong restsLeftToLoop = new AtomicLong();
+    /** Read by tests: how many callers woke the loop as they gave the turn back. */
+    private final AtomicLong loopWokenByLeavingCallers = new AtomicLong();
 
     CallerTurnProcessor(Executor executor, SelectorProvider provider) {
         super(executor, provider);
@@ -139,6 +141,11 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
     /** How many writes the socket took in part on the sender's thread, the rest left to the loop. */
     long restsLeftToLoop() {
         return restsLeftToLoop.get();
+    }
+
+    /** How many callers woke the loop as they gave the turn back, leaving it work. */
+    long loopWokenByLeavingCallers() {
+        return loopWokenByLeavingCallers.get();
     }
 
     /** The loop's selector, which MINA replaces when it takes the loop for spinning; for tests. */
@@ -201,6 +208,7 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
             leftUndelivered = frames.holdsWholeFrame();
             turn.unlock();
             if (inputEnded || leftUndelivered || turns.someoneWaitsWithoutTurn()) {
+                loopWokenByLeavingCallers.incrementAndGet();
                 super.wakeup();
             }
         }
