@@ -79,8 +79,8 @@ public final class CallerTurns {
         ownThreadAwayUntil = System.nanoTime() + CALLER_TURN_NANOS;
     }
 
-    /** How much longer the own thread stays away; zero or less when it should read now. */
-    public long ownThreadAwayNanos() {
+    /** How much longer the own thread stays away after the last caller's turn; zero or less once over. */
+    private long ownThreadAwayNanos() {
         return ownThreadAwayUntil - System.nanoTime();
     }
 

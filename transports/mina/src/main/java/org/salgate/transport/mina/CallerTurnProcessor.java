@@ -285,14 +285,8 @@ final class CallerTurnProcessor extends QuietLoopProcessor {
         // A caller holds the turn (the loop has just given back its own): it reads whatever comes,
         // and wakes the loop as it leaves if it leaves work (frames, a caller without the turn, the end).
         boolean callerReads = turn.isLocked();
-        long stay;
-        if (inputEnded) {
-            stay = 0;
-        } else if (!callerReads && (leftUndelivered || turns.someoneWaitsWithoutTurn())) {
-            stay = 0;
-        } else {
-            stay = turns.ownThreadStaysAwayNanos(callerReads);
-        }
+        boolean loopHasWork = inputEnded || !callerReads && (leftUndelivered || turns.someoneWaitsWithoutTurn());
+        long stay = loopHasWork ? 0 : turns.ownThreadStaysAwayNanos(callerReads);
         boolean leaveToCallers = stay > 0;
         if (leaveToCallers != readsLeftToCallers) {
             setInterestedInRead(s, !leaveToCallers);
