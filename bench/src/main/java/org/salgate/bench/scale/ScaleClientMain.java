@@ -37,8 +37,9 @@ import picocli.CommandLine.Option;
  * own, and takes its orders on stdin, one word a line:
  * <ol>
  *   <li>at start it reports {@link ProcessReport#READY} and waits: the bench lets the processes connect
- *       only once all of them are up, so that no client's hello waits behind other JVMs' start-up (over
- *       TLS it first runs handshakes in memory, {@link TlsWarmUp});</li>
+ *       only once all of them are up, so that no client's hello waits behind other JVMs' start-up (it
+ *       first makes one connection of its transport to a throwaway server in its own JVM,
+ *       {@link ConnectionWarmUp}, and over TLS runs handshakes in memory, {@link TlsWarmUp});</li>
  *   <li>{@code connect}: connects its clients one after the other, pausing {@code --connect-pause-ms}
  *       between two (and process p {@code p / processes} of that before its first), each completing its
  *       hello, then reports {@link ProcessReport#CONNECTED};</li>
@@ -142,6 +143,11 @@ public final class ScaleClientMain implements Callable<Integer> {
         Duration timeout = Duration.ofMillis(timeoutMs);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
+            try {
+                ConnectionWarmUp.warmUp(provider, timeout);
+            } catch (Exception e) {
+                note("the warm-up connection failed: " + message(e));
+            }
             if (tlsPin != null) {
                 try {
                     TlsWarmUp.warmUp();
