@@ -5,11 +5,13 @@
 # round; each run is a fresh client JVM driving the one-connection echo loop
 # (docs/bench/2026-11-25-one-client-trials/EchoLoop.java) for 5 passes of CALLS Integer calls.
 #   split.sh BENCH_JAR ROUNDS CALLS > split.txt; python3 summary.py split.txt
+# PAYLOAD (i, o or s: Integer, Object, String) and FRAMED (the framed transports, "netty mina
+# socket xsocket" unless set) change the call and the pairs; summary.py then takes the transports.
 set -euo pipefail
 jar=$1 rounds=$2 calls=$3
 loop="$(cd "$(dirname "$0")/../2026-11-25-one-client-trials" && pwd)/EchoLoop.java"
 source "$(dirname "$0")/../bench-server.sh"
-framed=(netty mina socket xsocket)
+read -r -a framed <<< "${FRAMED:-netty mina socket xsocket}"
 declare -A port
 for t in "${framed[@]}" rmi; do
   port[$t]=$(start_bench_server "$jar" "$t" "$(mktemp)")
@@ -21,6 +23,6 @@ n=${#pairs[@]}
 for r in $(seq "$rounds"); do
   for i in $(seq 0 $((n - 1))); do
     read -r c s <<< "${pairs[$(( (i + r) % n ))]}"
-    java -cp "$jar" "$loop" "$c" "${port[$s]}" i "$calls" | sed "s/^/round $r client $c server $s: /"
+    java -cp "$jar" "$loop" "$c" "${port[$s]}" "${PAYLOAD:-i}" "$calls" | sed "s/^/round $r client $c server $s: /"
   done
 done

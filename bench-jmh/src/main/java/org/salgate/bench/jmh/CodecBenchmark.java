@@ -30,8 +30,9 @@ import org.salgate.wire.Value;
  * does with the frame (append it to the connection's frame reader, cut it, decode it). Run with
  * {@code -prof gc} for the bytes allocated per operation ({@code gc.alloc.rate.norm}).
  *
- * <p>The messages: a streamed reading (the streaming path), and the answer to a sensor list of 10
- * and of 100 sensors (the request path).
+ * <p>The messages: a streamed reading (the streaming path), the answer to a sensor list of 10
+ * and of 100 sensors (the request path), and the answer to an echo of a 3,408-character text, the
+ * transport bench's String call (the size of a typical SensorML document).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,9 +44,12 @@ public class CodecBenchmark {
             "xml", "xml+gzip", "xml-stax", "xml-dom"})
     public String codec;
 
-    /** {@code reading}, or {@code list-N} for the answer to a list of N sensors. */
-    @Param({"reading", "list-10", "list-100"})
+    /** {@code reading}, {@code list-N} for the answer to a list of N sensors, or {@code echo-text}. */
+    @Param({"reading", "list-10", "list-100", "echo-text"})
     public String message;
+
+    /** The length of the {@code echo-text} message's text, the bench's String payload. */
+    static final int ECHOED_TEXT_CHARS = 3408;
 
     private WireEnd end;
     private Message toSend;
@@ -87,6 +91,14 @@ public class CodecBenchmark {
             }
             return new Response(12, new Result.Sensors(sensors));
         }
-        throw new IllegalArgumentException("unknown message '" + name + "': reading or list-N");
+        if (name.equals("echo-text")) {
+            StringBuilder text = new StringBuilder(ECHOED_TEXT_CHARS);
+            while (text.length() < ECHOED_TEXT_CHARS) {
+                text.append("<swe:Quantity definition=\"urn:ogc:def:property:temperature\"/>\n");
+            }
+            text.setLength(ECHOED_TEXT_CHARS);
+            return new Response(12, new Result.Echoed(new Value.Text(text.toString())));
+        }
+        throw new IllegalArgumentException("unknown message '" + name + "': reading, list-N or echo-text");
     }
 }
