@@ -1,19 +1,16 @@
 package org.salgate.bench.scale;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
-import org.salgate.bench.server.EchoStreamHandler;
+import org.salgate.bench.server.BenchServerMain;
 import org.salgate.bench.workload.Payload;
 import org.salgate.bench.workload.TransportChannel;
-import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
-import org.salgate.transport.TransportServer;
 
 /**
  * One connection of the process's transport before the client process reports ready: to a
- * throwaway echo server of the same transport in this JVM, on loopback, with a hello and
+ * throwaway echo server of the same transport in this JVM, on loopback (the transport bench's
+ * service, {@link BenchServerMain#startEchoService}), with a hello and
  * {@link #WARM_UP_CALLS} echo calls. A process's first connection otherwise loads and initializes
  * the transport's client (Netty's classes and its native epoll library, say) and the wire codec's
  * schema, and runs them cold, between the TCP connect and the hello; and the first connections of
@@ -36,25 +33,13 @@ final class ConnectionWarmUp {
      *     is not answered as an echo within {@code timeout}
      */
     static int warmUp(TransportProvider provider, Duration timeout) throws Exception {
-        ExecutorService pushers = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "scale-warm-up-push");
-            t.setDaemon(true);
-            return t;
-        });
-        TransportServer server = provider.createServer(ServerOptions.builder().host("127.0.0.1").port(0).build());
-        try {
-            server.start(new EchoStreamHandler("scale-warm-up", pushers));
+        try (BenchServerMain.EchoService server = BenchServerMain.startEchoService(provider, null, false);
+             TransportChannel channel = TransportChannel.connect(provider, server.port(), 0, timeout)) {
             Payload payload = Payload.integer();
-            try (TransportChannel channel = TransportChannel.connect(provider, server.localAddress().getPort(), 0,
-                    timeout)) {
-                for (int i = 0; i < WARM_UP_CALLS; i++) {
-                    channel.call(payload);
-                }
+            for (int i = 0; i < WARM_UP_CALLS; i++) {
+                channel.call(payload);
             }
             return WARM_UP_CALLS;
-        } finally {
-            server.close();
-            pushers.shutdownNow();
         }
     }
 }

@@ -17,6 +17,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
+import org.salgate.transport.tls.TlsConfig;
 
 /**
  * The server under test, in its own JVM: {@code transport <name> [--object-echo]} (the echo/stream
@@ -64,24 +65,10 @@ public final class BenchServerMain {
         }
         switch (args[0]) {
             case "transport" -> {
-                TransportProvider provider = Transports.byName(arg(args, 1, "a transport name"));
-                ExecutorService pushers = Executors.newFixedThreadPool(
-                        Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
-                            Thread t = new Thread(r, "bench-push");
-                            t.setDaemon(true);
-                            return t;
-                        });
-                TransportServer server = provider.createServer(ServerOptions.builder().host("127.0.0.1").port(0)
-                        .writeWaterMarks(BenchProtocol.WRITE_LOW_WATER_BYTES, BenchProtocol.WRITE_HIGH_WATER_BYTES)
-                        .tls(parsed.tls()).build());
-                boolean objectEcho = objectEcho(args);
-                EchoStreamHandler echo = new EchoStreamHandler("bench-" + provider.name(), pushers);
-                server.start(objectEcho ? new ObjectEchoHandler(echo) : echo);
-                listening(server.localAddress().getPort());
-                return () -> {
-                    server.close();
-                    pushers.shutdownNow();
-                };
+                EchoService service = startEchoService(Transports.byName(arg(args, 1, "a transport name")),
+                        parsed.tls(), objectEcho(args));
+                listening(service.port());
+                return service;
             }
             case "agent" -> {
                 List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -102,6 +89,50 @@ public final class BenchServerMain {
             }
             default -> throw new IllegalArgumentException("unknown server kind '" + args[0]
                     + "'; use transport, agent or raw");
+        }
+    }
+
+    /**
+     * The transport bench's echo and stream service on 127.0.0.1, at a free port, in this JVM:
+     * {@link EchoStreamHandler} (behind {@link ObjectEchoHandler} if {@code objectEcho}), over TLS
+     * if {@code tls} is set, with the bench's outbound water marks.
+     *
+     * @throws IOException if the server cannot start
+     */
+    public static EchoService startEchoService(TransportProvider provider, TlsConfig tls, boolean objectEcho)
+            throws IOException {
+        ExecutorService pushers = Executors.newFixedThreadPool(
+                Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+                    Thread t = new Thread(r, "bench-push");
+                    t.setDaemon(true);
+                    return t;
+                });
+        TransportServer server = provider.createServer(ServerOptions.builder().host("127.0.0.1").port(0)
+                .writeWaterMarks(BenchProtocol.WRITE_LOW_WATER_BYTES, BenchProtocol.WRITE_HIGH_WATER_BYTES)
+                .tls(tls).build());
+        EchoService service = new EchoService(server, pushers);
+        EchoStreamHandler echo = new EchoStreamHandler("bench-" + provider.name(), pushers);
+        try {
+            server.start(objectEcho ? new ObjectEchoHandler(echo) : echo);
+        } catch (IOException | RuntimeException e) {
+            service.close();
+            throw e;
+        }
+        return service;
+    }
+
+    /** A running echo and stream service; closing it stops the server and its push threads. */
+    public record EchoService(TransportServer server, ExecutorService pushers) implements AutoCloseable {
+
+        /** The port it listens on. */
+        public int port() {
+            return server.localAddress().getPort();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            pushers.shutdownNow();
         }
     }
 
