@@ -3,6 +3,7 @@ package org.salgate.bench.scale;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.salgate.transport.TransportProvider;
 
@@ -19,6 +20,7 @@ final class Processes implements AutoCloseable {
     private final int[] shares;
     private final List<String> failures;
     private final ScaleRunner runner;
+    private final long startedNanos = System.nanoTime();
 
     private Processes(ScaleRunner runner, List<ClientProcess> processes, int[] shares, List<String> failures) {
         this.runner = runner;
@@ -93,11 +95,12 @@ final class Processes implements AutoCloseable {
         }
         if (phase.equals(ProcessReport.READY)) {
             long up = processes.stream().filter(p -> !failed[p.index()]).count();
-            runner.progress(up + " of " + processes.size() + " client processes up; connecting");
+            runner.progress(String.format(Locale.ROOT, "%d of %d client processes up after %.0f s; connecting",
+                    up, processes.size(), (System.nanoTime() - startedNanos) / 1e9));
             return;
         }
         ClientTotals t = ClientTotals.of(reports());
-        runner.progress(String.format(java.util.Locale.ROOT, "%s: %d of %d clients connected, %d connect failures%s",
+        runner.progress(String.format(Locale.ROOT, "%s: %d of %d clients connected, %d connect failures%s",
                 phase, t.connected(), t.clients(), t.connectFailures(),
                 phase.equals(ProcessReport.CONNECTED) ? ", slowest process " + t.slowestConnectMillis() + " ms"
                         : ", " + t.streamsStarted() + " streams"));

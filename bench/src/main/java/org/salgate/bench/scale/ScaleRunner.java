@@ -113,7 +113,7 @@ public final class ScaleRunner {
             before = readOnce(agent.pid());
             procs = Processes.start(this, provider, agent.port(), shared ? ScaleMode.FANOUT : ScaleMode.STREAM,
                     clients, fanout ? 1 : config.dummySensors(), processes, pause, cell, failures);
-            procs.awaitAll(ProcessReport.READY, System.nanoTime() + JVM_START_NANOS);
+            procs.awaitAll(ProcessReport.READY, startDeadline(processes));
             procs.sendAll("connect");
             procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(clients, processes, pause));
             procs.sendAll("start");
@@ -171,7 +171,7 @@ public final class ScaleRunner {
                     listBefore.p50Micros());
             procs = Processes.start(this, provider, agent.port(), ScaleMode.IDLE, sessions, config.dummySensors(),
                     processes, pause, "idle-" + sessions, failures);
-            procs.awaitAll(ProcessReport.READY, System.nanoTime() + JVM_START_NANOS);
+            procs.awaitAll(ProcessReport.READY, startDeadline(processes));
             procs.sendAll("connect");
             procs.awaitAll(ProcessReport.CONNECTED, connectDeadline(sessions, processes, pause));
             long held = System.nanoTime();
@@ -241,8 +241,17 @@ public final class ScaleRunner {
         return args;
     }
 
-    /** How long the client processes' JVMs have to start and report ready: dozens of them share the cores. */
-    private static final long JVM_START_NANOS = TimeUnit.SECONDS.toNanos(120);
+    /**
+     * Starting the client processes, until each reports ready: two minutes, then 3 s per process,
+     * 6 s over TLS. They start at once and share the cores, and each warms up before it reports
+     * ({@link ConnectionWarmUp}, over TLS {@link TlsWarmUp} too). On 2 cores, 40 processes of
+     * netty over TLS took 139 s to all report ready; with a flat two-minute deadline, 20 of them
+     * had missed it (docs/bench/2026-11-27-scale/idle-tls-rate-500).
+     */
+    private long startDeadline(int processes) {
+        long perProcess = config.tls() ? 6 : 3;
+        return System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + perProcess * processes);
+    }
 
     /**
      * Connecting, once every process is up: two minutes, then each process's share at its pace with
