@@ -34,11 +34,12 @@ final class ClientProcess implements AutoCloseable {
 
     private final int index;
     private final Process process;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
     private final Thread killOnExit;
     private String lastBadLine;
 
-    private ClientProcess(int index, Process process) {
+    /** Watches a process already started (the bench's own start, or a test's stand-in). */
+    ClientProcess(int index, Process process) {
         this.index = index;
         this.process = process;
         // a bench stopped with Ctrl-C must not leave its clients behind
@@ -71,12 +72,12 @@ final class ClientProcess implements AutoCloseable {
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
-                lines.add(line);
+                lines.add(new Line(line, System.nanoTime()));
             }
         } catch (IOException e) {
             // the process went away: the EOF below says so
         }
-        lines.add(EOF);
+        lines.add(new Line(EOF, System.nanoTime()));
     }
 
     int index() {
@@ -94,6 +95,9 @@ final class ClientProcess implements AutoCloseable {
         in.flush();
     }
 
+    /** A line of the process's stdout, and when the bench read it. */
+    private record Line(String text, long arrivedNanos) {}
+
     /**
      * Waits for the process's report of {@code phase}.
      *
@@ -101,13 +105,33 @@ final class ClientProcess implements AutoCloseable {
      * @throws IOException if the process exits, says something else, or is silent past the deadline
      */
     ProcessReport await(String phase, long deadlineNanos) throws IOException, InterruptedException {
+        return await(phase, deadlineNanos, 0);
+    }
+
+    /**
+     * Waits for the process's report of {@code phase}, by {@code deadlineNanos} or, while it says it
+     * is getting on ({@value ProcessReport#PROGRESS_PREFIX} lines), by {@code stallNanos} after the
+     * last such line, whichever is later.
+     *
+     * @throws IOException if the process exits, says something else, or is silent past the deadline
+     */
+    ProcessReport await(String phase, long deadlineNanos, long stallNanos) throws IOException, InterruptedException {
+        long deadline = deadlineNanos;
         while (true) {
-            String line = lines.poll(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (line == null) {
-                throw new IOException("client process " + index + " did not report '" + phase + "' in time");
+            Line next = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (next == null) {
+                throw new IOException("client process " + index + " did not report '" + phase + "' in time"
+                        + (deadline > deadlineNanos ? " (it had said it was getting on "
+                        + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - (deadline - stallNanos))
+                        + " s before)" : ""));
+            }
+            String line = next.text();
+            if (line.startsWith(ProcessReport.PROGRESS_PREFIX)) {
+                deadline = Math.max(deadline, next.arrivedNanos() + stallNanos);
+                continue;
             }
             if (line.equals(EOF)) {
-                lines.add(EOF);
+                lines.add(next);
                 String exit = process.waitFor(5, TimeUnit.SECONDS) ? "exit code " + process.exitValue() : "no exit";
                 throw new IOException("client process " + index + " ended before it reported '" + phase + "' ("
                         + exit + (lastBadLine == null ? "" : "; it said: " + lastBadLine) + ")");

@@ -38,6 +38,13 @@ public record ProcessReport(int process, String phase, int clients, int connecte
 
     /** The start of a report line on a client process's stdout. */
     public static final String LINE_PREFIX = "SCALE ";
+    /**
+     * The start of a progress line on a client process's stdout while it connects: followed by how
+     * many of its clients it has tried so far. It comes at most every
+     * {@link #PROGRESS_EVERY_MILLIS}, and only when that number has grown.
+     */
+    public static final String PROGRESS_PREFIX = "SCALE-PROGRESS ";
+    public static final long PROGRESS_EVERY_MILLIS = 5_000;
     /** The process is up and has not connected yet: it waits for the order {@code connect}. */
     public static final String READY = "ready";
     public static final String CONNECTED = "connected";

@@ -83,12 +83,21 @@ final class Processes implements AutoCloseable {
 
     /** Waits for every process still going to report {@code phase}, each by {@code deadlineNanos}. */
     void awaitAll(String phase, long deadlineNanos) throws InterruptedException {
+        awaitAll(phase, deadlineNanos, 0);
+    }
+
+    /**
+     * Waits for every process still going to report {@code phase}, each by {@code deadlineNanos} or
+     * by {@code stallNanos} after it last said it was getting on, whichever is later
+     * ({@link ClientProcess#await(String, long, long)}).
+     */
+    void awaitAll(String phase, long deadlineNanos, long stallNanos) throws InterruptedException {
         for (ClientProcess p : processes) {
             if (failed[p.index()]) {
                 continue;
             }
             try {
-                last[p.index()] = p.await(phase, deadlineNanos);
+                last[p.index()] = p.await(phase, deadlineNanos, stallNanos);
             } catch (IOException e) {
                 fail(p, e.getMessage());
             }

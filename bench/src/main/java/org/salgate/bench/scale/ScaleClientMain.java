@@ -42,7 +42,9 @@ import picocli.CommandLine.Option;
  *       {@link ConnectionWarmUp}, and over TLS runs handshakes in memory, {@link TlsWarmUp});</li>
  *   <li>{@code connect}: connects its clients one after the other, pausing {@code --connect-pause-ms}
  *       between two (and process p {@code p / processes} of that before its first), each completing its
- *       hello, then reports {@link ProcessReport#CONNECTED};</li>
+ *       hello, then reports {@link ProcessReport#CONNECTED}; meanwhile, every few seconds, how many it
+ *       has tried ({@value ProcessReport#PROGRESS_PREFIX}{@code <n>}), so that the bench can tell a
+ *       slow process from a stuck one;</li>
  *   <li>{@code start} (stream and fan-out modes): sets up and starts one stream per client (fan-out: each
  *       client joins the agent's shared stream of DUMMY_0), 16 at a time, then reports
  *       {@link ProcessReport#STARTED};</li>
@@ -196,11 +198,20 @@ public final class ScaleClientMain implements Callable<Integer> {
         long t0 = System.nanoTime();
         // the processes take turns: process p makes its first connect p / processes of a pause after process 0
         Thread.sleep(connectPauseMs * process / processes);
+        long lastProgress = System.nanoTime();
+        int tried = 0;
         for (int i : ScaleConfig.clientsOf(process, processes, clients)) {
             assigned++;
             if (connectPauseMs > 0 && assigned > 1) {
                 Thread.sleep(connectPauseMs);
             }
+            if (tried > 0 && System.nanoTime() - lastProgress >= TimeUnit.MILLISECONDS.toNanos(
+                    ProcessReport.PROGRESS_EVERY_MILLIS)) {
+                out.println(ProcessReport.PROGRESS_PREFIX + tried);
+                out.flush();
+                lastProgress = System.nanoTime();
+            }
+            tried++;
             try {
                 connected.add(new Client(i, TransportChannel.connect(provider, port, i, timeout,
                         tlsPin == null ? null : TlsConfig.clientPinned(tlsPin)),
