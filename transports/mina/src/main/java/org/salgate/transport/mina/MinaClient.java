@@ -12,7 +12,6 @@ import java.util.function.Consumer;
 import org.apache.mina.core.RuntimeIoException;
 import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
-import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketConnector;
@@ -36,6 +35,8 @@ final class MinaClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(MinaClient.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
+    /** How long a close waits for the processor's loop to leave before disposing it anyway. */
+    private static final long LOOP_LEAVES_MILLIS = 1_000;
 
     private final ClientOptions options;
     private final AtomicBoolean connecting = new AtomicBoolean();
@@ -43,7 +44,9 @@ final class MinaClient implements TransportClient {
     private final AtomicBoolean released = new AtomicBoolean();
     private final AtomicBoolean closeReported = new AtomicBoolean();
     private ExecutorService threads;
-    private IoProcessor<NioSession> processor;
+    /** Runs the processor's loop on {@link #threads}, and disposes the processor once it has left. */
+    private ProcessorLoops loops;
+    private QuietLoopProcessor processor;
     /** The processor when waiting callers read their own answers (a plain socket), else null. */
     private volatile CallerTurnProcessor callerTurns;
     private NioSocketConnector connector;
@@ -68,12 +71,13 @@ final class MinaClient implements TransportClient {
             throw new IllegalStateException("this MINA client was already connected; create a new one");
         }
         threads = IoThreads.newPool("salgate-mina-client", 4); // connector and processor, each briefly twice
+        loops = new ProcessorLoops(threads);
         if (options.tls() == null) {
-            CallerTurnProcessor turns = new CallerTurnProcessor(threads, SelectorProvider.provider());
+            CallerTurnProcessor turns = new CallerTurnProcessor(loops, SelectorProvider.provider());
             callerTurns = turns;
             processor = turns;
         } else {
-            processor = new QuietLoopProcessor(threads, SelectorProvider.provider());
+            processor = new QuietLoopProcessor(loops, SelectorProvider.provider());
         }
         connector = new NioSocketConnector(threads, processor);
         connector.setConnectTimeoutMillis(Math.max(1, options.connectTimeout().toMillis()));
@@ -175,7 +179,7 @@ final class MinaClient implements TransportClient {
             return;
         }
         connector.dispose(false);
-        processor.dispose();
+        loops.disposeOnceLeft(processor, LOOP_LEAVES_MILLIS);
         threads.shutdown();
         try {
             threads.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);

@@ -81,6 +81,11 @@ public class QuietLoopProcessor extends NioProcessor {
         return timeout;
     }
 
+    /** Wakes the loop's select, on any thread: what {@link #wakeup} skips, this does not. */
+    final void wakeLoop() {
+        super.wakeup();
+    }
+
     /** Whether the calling thread is the one running the loop. */
     protected final boolean onLoopThread() {
         return Thread.currentThread() == loop;

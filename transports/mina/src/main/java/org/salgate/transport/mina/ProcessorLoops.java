@@ -1,0 +1,92 @@
+package org.salgate.transport.mina;
+
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The executor of one MINA processor's loop, which knows whether a loop of it still runs, so that
+ * the processor is disposed only once none does.
+ *
+ * <p>Why: MINA's processor loop (2.2) ends once it has no session left, and on the way out it
+ * forgets that it runs before it checks whether it may leave. A {@link QuietLoopProcessor#dispose()}
+ * that comes in between finds no loop and starts a second one for the same processor; the first,
+ * leaving while the processor is disposed, closes the selector under the second, which reports a
+ * {@link java.nio.channels.ClosedSelectorException} with its stack trace to MINA's exception monitor
+ * (a WARN in the log). A client closes its one session and disposes its processor right after, so
+ * its close can land in that gap, over TLS about once in a thousand closes (docs/performance.md).
+ * Disposing once the loop has left (it is woken for that, so that it leaves at once rather than at
+ * its select's timeout) leaves one loop to do the disposing: the one {@code dispose()} starts.
+ */
+final class ProcessorLoops implements Executor {
+
+    private static final long LOOK_AGAIN_MILLIS = 10;
+
+    private final Executor pool;
+    /** Loops handed to the pool that have not returned yet; guarded by this. */
+    private int running;
+
+    ProcessorLoops(Executor pool) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+    }
+
+    @Override
+    public void execute(Runnable loop) {
+        synchronized (this) {
+            running++;
+        }
+        try {
+            pool.execute(() -> {
+                try {
+                    loop.run();
+                } finally {
+                    left();
+                }
+            });
+        } catch (RuntimeException e) {
+            left();
+            throw e;
+        }
+    }
+
+    private synchronized void left() {
+        running--;
+        notifyAll();
+    }
+
+    /** Whether a loop handed to this executor has not returned yet. */
+    synchronized boolean running() {
+        return running > 0;
+    }
+
+    /**
+     * Disposes {@code processor}, whose loops run on this executor, once none runs: a loop with no
+     * session left is woken until it has gone, for at most {@code graceMillis}, after which the
+     * processor is disposed anyway (a loop that still has a session to serve disposes it itself).
+     * Call it from a thread of none of the processor's loops; it returns when the processor is
+     * disposed.
+     */
+    void disposeOnceLeft(QuietLoopProcessor processor, long graceMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
+        boolean interrupted = false;
+        synchronized (this) {
+            while (running > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                processor.wakeLoop();
+                try {
+                    wait(Math.max(1, Math.min(LOOK_AGAIN_MILLIS, TimeUnit.NANOSECONDS.toMillis(left))));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    break;
+                }
+            }
+        }
+        processor.dispose();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
