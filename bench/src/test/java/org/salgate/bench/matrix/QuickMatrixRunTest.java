@@ -2,7 +2,6 @@ package org.salgate.bench.matrix;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -32,8 +31,8 @@ class QuickMatrixRunTest {
     @Test
     @Timeout(120)
     void quickMatrixOverNettyAndSocketReportsAPositiveTimeForEveryCell(@TempDir Path out) throws Exception {
-        assumeTrue(Transports.available().keySet().containsAll(List.of("netty", "socket")),
-                "needs the netty and socket transports installed");
+        assertTrue(Transports.available().keySet().containsAll(List.of("netty", "socket")),
+                "the bench depends on the netty and socket transports: they must be found on its class path");
         int code = BenchCommand.commandLine().execute("matrix", "--quick", "--transports", "netty,socket",
                 "--codecs", "json", "--out", out.toString());
         assertEquals(0, code);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -23,14 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
@@ -38,7 +31,6 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.Call;
 import org.salgate.wire.Codecs;
-import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
@@ -50,10 +42,9 @@ import org.salgate.wire.Value;
 /**
  * The transport-level conformance suite: drives a transport's {@link TransportServer} and
  * {@link TransportClient} directly, with the {@link TckServerHandler} on the server side. A
- * transport's test extends this class and implements {@link #provider()}; it overrides the
- * capability methods (such as {@link #byteStream()}) where its transport differs, and
- * {@link #serverOptions()} / {@link #clientOptions} if it needs transport-specific properties.
- * Tests that need a capability the transport lacks are skipped with the reason, never removed.
+ * transport's test extends this class (or {@link AbstractFramedTransportConformanceTest}, for a
+ * transport of this project's framing) and implements {@link #provider()}; it overrides
+ * {@link #tls()}, {@link #serverOptions()} or {@link #clientOptions} where it needs to.
  */
 public abstract class AbstractTransportConformanceTest {
 
@@ -77,14 +68,6 @@ public abstract class AbstractTransportConformanceTest {
 
     /** The transport under test; a new provider or a shared one, it must be usable for many servers and clients. */
     protected abstract TransportProvider provider();
-
-    /**
-     * Whether the transport carries frames as bytes on a socket the suite can open itself, so raw
-     * bytes (oversize or malformed frames) can be sent to it. False for RMI.
-     */
-    protected boolean byteStream() {
-        return true;
-    }
 
     /**
      * Whether the suite runs over TLS: the server presents a certificate of the {@link TestPki}'s
@@ -381,96 +364,6 @@ public abstract class AbstractTransportConformanceTest {
         assertNull(slowStream.violation(), slowStream.toString());
         assertEquals(frames, slowStream.received(), slowStream.toString());
         assertTrue(slowSession.writableEvents() > 0, "the writability listener never ran");
-    }
-
-    // ------------------------------------------------------------------ bad input
-
-    @ParameterizedTest(name = "after hello: {0}")
-    @ValueSource(booleans = {false, true})
-    @Timeout(30)
-    void oversizeFrameClosesOnlyThatSession(boolean afterHello) throws Exception {
-        assumeTrue(byteStream(), "the transport does not carry raw bytes");
-        int max = 1024 * 1024;
-        startServer(o -> o.maxFrameBytes(max));
-        TckClient good = client("good");
-        int before = handler().sessions().size();
-        RawConnection raw = raw();
-        if (afterHello) {
-            raw.hello();
-        }
-        raw.length(max + 1).bytes(new byte[1024]);
-        RecordedSession rawSession = handler().sessionAt(before);
-        Optional<Throwable> cause = Await.result("the oversize session to close", rawSession.closed());
-        assertTrue(cause.isPresent(), "an oversize frame must close the session with a cause");
-        assertTrue(raw.closedByPeer(), "the server kept the connection open after an oversize frame");
-        assertEchoes(good);
-        assertEchoes(client("after"));
-    }
-
-    /** Bad inputs: a description, and whether to send a valid hello first, and the bytes. */
-    static Stream<Arguments> malformedInputs() {
-        byte[] garbage = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1, 2, 3};
-        byte[] requestFirst = new ConnectionCodec(Codecs.defaultCodec()).encode(
-                new Request(1, new Call.ListProtocols()));
-        return Stream.of(
-                Arguments.of("garbage instead of a hello", false, framed(garbage)),
-                Arguments.of("garbage after the hello", true, framed(garbage)),
-                Arguments.of("a request before the hello", false, framed(requestFirst)),
-                Arguments.of("a zero length", true, new byte[] {0, 0, 0, 0}),
-                Arguments.of("a negative length", true, new byte[] {(byte) 0x80, 0, 0, 1, 5, 5}));
-    }
-
-    private static byte[] framed(byte[] body) {
-        byte[] frame = new byte[4 + body.length];
-        java.nio.ByteBuffer.wrap(frame).putInt(body.length).put(body);
-        return frame;
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("malformedInputs")
-    @Timeout(30)
-    void malformedBytesCloseOnlyThatSession(String what, boolean helloFirst, byte[] bytes) throws Exception {
-        assumeTrue(byteStream(), "the transport does not carry raw bytes");
-        startServer();
-        TckClient good = client("good");
-        int before = handler().sessions().size();
-        RawConnection raw = raw();
-        if (helloFirst) {
-            raw.hello();
-        }
-        raw.bytes(bytes);
-        RecordedSession rawSession = handler().sessionAt(before);
-        Optional<Throwable> cause = Await.result("the session that got " + what + " to close", rawSession.closed());
-        assertTrue(cause.isPresent(), what + " must close the session with a cause");
-        assertTrue(raw.closedByPeer(), "the server kept the connection open after " + what);
-        assertEchoes(good);
-        assertEchoes(client("after"));
-    }
-
-    @Test
-    @Timeout(30)
-    void clientRefusesOversizeFrameFromTheServer() throws Exception {
-        assumeTrue(byteStream(), "the transport does not carry raw bytes");
-        startServer();
-        TckClient small = client("small", o -> o.maxFrameBytes(64 * 1024), false);
-        CompletableFuture<Result> answer = small.request(new Call.Echo(Value.of(new byte[128 * 1024])));
-        Throwable cause = Await.result("the client to close on an oversize frame", small.closed());
-        assertTrue(cause != null, "an oversize frame must close the client with a cause");
-        assertTrue(answer.isCompletedExceptionally() || !answer.isDone(), "the oversize answer was delivered");
-        assertEchoes(client("normal"));
-    }
-
-    @Test
-    @Timeout(30)
-    void oversizeFrameDetectedBeforeItsBodyArrives() throws Exception {
-        assumeTrue(byteStream(), "the transport does not carry raw bytes");
-        startServer(o -> o.maxFrameBytes(1024 * 1024));
-        int before = handler().sessions().size();
-        RawConnection raw = raw();
-        raw.hello().length(Integer.MAX_VALUE);
-        RecordedSession rawSession = handler().sessionAt(before);
-        assertTrue(Await.result("the session announcing 2 GiB to close", rawSession.closed()).isPresent(),
-                "announcing a 2 GiB frame must close the session with a cause, without waiting for the body");
     }
 
     // ------------------------------------------------------------------ life cycle

@@ -9,10 +9,12 @@
  * <pre>{@code
  * class RmiTransportConformanceTest extends AbstractTransportConformanceTest {
  *     protected TransportProvider provider() { return Transports.byName("rmi"); }
- *     protected boolean byteStream() { return false; }
  * }
  * }</pre>
  *
- * Tests needing a capability the transport lacks are skipped with their reason, never removed.
+ * The transports of this project's framing (Netty, MINA, xSocket, the socket transport) extend
+ * {@link org.salgate.transport.tck.AbstractFramedTransportConformanceTest} instead, which adds what
+ * they must do with raw bytes no client would send; RMI, HTTP and gRPC test the same on their own
+ * wire. No test here skips itself: a test a transport cannot pass fails.
  */
 package org.salgate.transport.tck;

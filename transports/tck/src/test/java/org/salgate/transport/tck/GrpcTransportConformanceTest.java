@@ -17,9 +17,4 @@ class GrpcTransportConformanceTest extends AbstractTransportConformanceTest {
     protected TransportProvider provider() {
         return Transports.byName("grpc");
     }
-
-    @Override
-    protected boolean byteStream() {
-        return false;
-    }
 }

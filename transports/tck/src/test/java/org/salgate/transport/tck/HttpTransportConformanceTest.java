@@ -18,9 +18,4 @@ class HttpTransportConformanceTest extends AbstractTransportConformanceTest {
     protected TransportProvider provider() {
         return Transports.byName(HttpTransportProvider.NAME);
     }
-
-    @Override
-    protected boolean byteStream() {
-        return false;
-    }
 }

@@ -5,7 +5,7 @@ import org.salgate.transport.Transports;
 import org.salgate.transport.mina.MinaTransportProvider;
 
 /** The MINA transport against the transport-level suite. */
-class MinaTransportConformanceTest extends AbstractTransportConformanceTest {
+class MinaTransportConformanceTest extends AbstractFramedTransportConformanceTest {
 
     @Override
     protected TransportProvider provider() {

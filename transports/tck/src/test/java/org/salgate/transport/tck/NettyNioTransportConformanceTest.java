@@ -9,7 +9,7 @@ import org.salgate.transport.netty.NettyTransportProvider;
  * transport-level suite; {@link NettyTransportConformanceTest} runs the process's choice (native
  * on Linux x86_64).
  */
-class NettyNioTransportConformanceTest extends AbstractTransportConformanceTest {
+class NettyNioTransportConformanceTest extends AbstractFramedTransportConformanceTest {
 
     @Override
     protected TransportProvider provider() {

@@ -4,7 +4,7 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 
 /** The Netty transport against the transport-level suite. */
-class NettyTransportConformanceTest extends AbstractTransportConformanceTest {
+class NettyTransportConformanceTest extends AbstractFramedTransportConformanceTest {
 
     @Override
     protected TransportProvider provider() {

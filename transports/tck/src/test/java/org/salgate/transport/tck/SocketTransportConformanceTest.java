@@ -5,7 +5,7 @@ import org.salgate.transport.Transports;
 import org.salgate.transport.socket.SocketTransportProvider;
 
 /** The blocking-socket transport against the transport-level suite. */
-class SocketTransportConformanceTest extends AbstractTransportConformanceTest {
+class SocketTransportConformanceTest extends AbstractFramedTransportConformanceTest {
 
     @Override
     protected TransportProvider provider() {

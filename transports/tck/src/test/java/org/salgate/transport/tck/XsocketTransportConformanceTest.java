@@ -5,7 +5,7 @@ import org.salgate.transport.Transports;
 import org.salgate.transport.xsocket.XsocketTransportProvider;
 
 /** The xSocket transport against the transport-level suite. */
-class XsocketTransportConformanceTest extends AbstractTransportConformanceTest {
+class XsocketTransportConformanceTest extends AbstractFramedTransportConformanceTest {
 
     @Override
     protected TransportProvider provider() {
