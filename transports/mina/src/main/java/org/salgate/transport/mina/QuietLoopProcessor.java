@@ -1,5 +1,6 @@
 package org.salgate.transport.mina;
 
+import java.io.IOException;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.Iterator;
 import java.util.concurrent.Executor;
@@ -36,6 +37,11 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * system call. Nothing is lost: the selector reports readiness as long as bytes wait (it is
  * level-triggered), so bytes that arrive meanwhile, or the peer's end of stream, are read in the
  * next pass.
+ *
+ * <p>A read that fails on a session's socket (a peer that reset its connection) closes the session
+ * and reaches its handler as MINA's loop would have it, without the ERROR line MINA's loop logs for
+ * each: the transport's handler logs it, at DEBUG for a peer's doing. Bytes read in the same pass
+ * before the failure are still handed on, after it (MINA's loop drops them).
  */
 public class QuietLoopProcessor extends NioProcessor {
 
@@ -49,6 +55,7 @@ public class QuietLoopProcessor extends NioProcessor {
     private volatile long skipped;
     private volatile long wokenFromLoop;
     private volatile long emptyReadsSkipped;
+    private volatile long socketFailures;
 
     /** The constructor {@link org.apache.mina.core.service.SimpleIoProcessorPool} calls. */
     public QuietLoopProcessor(Executor executor, SelectorProvider provider) {
@@ -113,7 +120,12 @@ public class QuietLoopProcessor extends NioProcessor {
         return emptyReadsSkipped;
     }
 
-    /** How many wake-ups the loop's own thread asked for once past its flush, and made. */
+    /** How many reads failed on a session's socket, and closed the session here. */
+    long socketFailures() {
+        return socketFailures;
+    }
+
+        /** How many wake-ups the loop's own thread asked for once past its flush, and made. */
     long wakeupsFromLoopMade() {
         return wokenFromLoop;
     }
@@ -126,9 +138,29 @@ public class QuietLoopProcessor extends NioProcessor {
             return 0;
         }
         int room = buffer.remaining();
-        int read = super.read(session, buffer);
+        int read;
+        try {
+            read = super.read(session, buffer);
+        } catch (IOException e) {
+            drained = null;
+            socketFailed(session, e);
+            return 0; // what this pass read before is delivered; the session closes at the pass's end
+        }
         drained = read > 0 && read < room ? session : null;
         return read;
+    }
+
+    /**
+     * A read that failed on the session's socket (its peer reset the connection, say): closes the
+     * session and tells its filter chain, as MINA's loop does, whose handler reports it (the
+     * transport's, at DEBUG when the failure is a peer's doing). MINA's loop would also log one ERROR
+     * line of its own for it, for every peer that resets; that line is the one thing left out. (A
+     * write that fails MINA reports to the filter chain without a line of its own.)
+     */
+    private void socketFailed(NioSession session, IOException failure) {
+        socketFailures++;
+        session.closeNow();
+        session.getFilterChain().fireExceptionCaught(failure);
     }
 
     @Override

@@ -2,14 +2,18 @@ package org.salgate.transport.mina;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -27,8 +31,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The processor skips the selector wake-ups its own loop asks for before its flush, and makes the
- * ones asked for after it; it skips the read of a socket it has just emptied, and loses no byte. A MINA acceptor with one {@link QuietLoopProcessor} and plain sockets as
- * peers; the handler writes on the loop's thread, as the agent's inline answers do.
+ * ones asked for after it; it skips the read of a socket it has just emptied, and loses no byte; a
+ * peer that resets closes its session with the failure, without MINA's ERROR line. A MINA acceptor
+ * with one {@link QuietLoopProcessor} and plain sockets as peers; the handler writes on the loop's
+ * thread, as the agent's inline answers do.
  */
 @Timeout(60)
 class QuietLoopProcessorTest {
@@ -146,6 +152,67 @@ class QuietLoopProcessorTest {
             assertTrue(processor.wakeupsFromLoopMade() > before,
                     "the write made in the remove phase woke the selector rather than wait for its next event");
         }
+    }
+
+    /** A handler that records the failure and the close of its one session. */
+    private static final class FailureRecorder extends IoHandlerAdapter {
+        final CompletableFuture<IoSession> opened = new CompletableFuture<>();
+        final CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        final CompletableFuture<Void> closed = new CompletableFuture<>();
+        @Override
+        public void sessionOpened(IoSession session) {
+            opened.complete(session);
+        }
+
+        @Override
+        public void exceptionCaught(IoSession session, Throwable cause) {
+            failure.complete(cause);
+            session.closeNow();
+        }
+
+        @Override
+        public void sessionClosed(IoSession session) {
+            closed.complete(null);
+        }
+    }
+
+    /** Runs {@code body} with standard error (where the tests' logging writes) captured; returns it. */
+    private static String stderrOf(ThrowingRunnable body) throws Exception {
+        PrintStream before = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            body.run();
+        } finally {
+            System.setErr(before);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    /** Closes the socket with an RST: no linger, so the kernel resets the connection. */
+    private static void reset(Socket peer) throws IOException {
+        peer.setSoLinger(true, 0);
+        peer.close();
+    }
+
+    @Test
+    void aPeerThatResetsClosesItsSessionWithTheFailureAndNoErrorLine() throws Exception {
+        FailureRecorder handler = new FailureRecorder();
+        acceptor.setHandler(handler);
+        acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
+        String logged = stderrOf(() -> {
+            Socket peer = connect();
+            handler.opened.get(30, TimeUnit.SECONDS);
+            reset(peer);
+            assertInstanceOf(IOException.class, handler.failure.get(30, TimeUnit.SECONDS), "the reset reaches the handler");
+            handler.closed.get(30, TimeUnit.SECONDS);
+        });
+        assertTrue(processor.socketFailures() >= 1, "the failed read closed the session here");
+        assertFalse(logged.contains("occured while trying"), "MINA logged the reset: " + logged);
     }
 
     private Socket connect() throws IOException {
