@@ -159,6 +159,7 @@ class QuietLoopProcessorTest {
         final CompletableFuture<IoSession> opened = new CompletableFuture<>();
         final CompletableFuture<Throwable> failure = new CompletableFuture<>();
         final CompletableFuture<Void> closed = new CompletableFuture<>();
+
         @Override
         public void sessionOpened(IoSession session) {
             opened.complete(session);
