@@ -5,6 +5,7 @@ import java.nio.channels.spi.SelectorProvider;
 import java.util.Iterator;
 import java.util.concurrent.Executor;
 import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.write.WriteRequest;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 
@@ -38,10 +39,11 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * level-triggered), so bytes that arrive meanwhile, or the peer's end of stream, are read in the
  * next pass.
  *
- * <p>A read that fails on a session's socket (a peer that reset its connection) closes the session
- * and reaches its handler as MINA's loop would have it, without the ERROR line MINA's loop logs for
- * each: the transport's handler logs it, at DEBUG for a peer's doing. Bytes read in the same pass
- * before the failure are still handed on, after it (MINA's loop drops them).
+ * <p>A read or write that fails on a session's socket (a peer that reset its connection, or went
+ * while it was written to) closes the session and reaches its handler with the failure, without
+ * the ERROR line MINA's loop logs for each: the transport's handler logs it, at DEBUG for a peer's
+ * doing. Bytes read in the same pass before a failed read are still handed on, after it (MINA's
+ * loop drops them); a failed write's future fails (MINA's loop leaves it undone).
  */
 public class QuietLoopProcessor extends NioProcessor {
 
@@ -120,7 +122,7 @@ public class QuietLoopProcessor extends NioProcessor {
         return emptyReadsSkipped;
     }
 
-    /** How many reads failed on a session's socket, and closed the session here. */
+    /** How many reads and writes failed on a session's socket, and closed the session here. */
     long socketFailures() {
         return socketFailures;
     }
@@ -151,11 +153,31 @@ public class QuietLoopProcessor extends NioProcessor {
     }
 
     /**
-     * A read that failed on the session's socket (its peer reset the connection, say): closes the
-     * session and tells its filter chain, as MINA's loop does, whose handler reports it (the
-     * transport's, at DEBUG when the failure is a peer's doing). MINA's loop would also log one ERROR
-     * line of its own for it, for every peer that resets; that line is the one thing left out. (A
-     * write that fails MINA reports to the filter chain without a line of its own.)
+     * A write that fails on the session's socket (its peer has gone, say) closes the session with
+     * the failure, as a failed read does here. MINA's loop would log an ERROR line for it, close
+     * the session at once without telling the filter chain why, and leave the write's future
+     * forever undone; here the handler hears the failure, and the write's future fails with it.
+     */
+    @Override
+    protected int write(NioSession session, IoBuffer buffer, int length) throws IOException {
+        try {
+            return super.write(session, buffer, length);
+        } catch (IOException e) {
+            WriteRequest failed = session.getCurrentWriteRequest(); // the one being written
+            if (failed != null) {
+                failed.getFuture().setException(e);
+            }
+            socketFailed(session, e);
+            return 0;
+        }
+    }
+
+    /**
+     * A read or write that failed on the session's socket (its peer reset the connection, say):
+     * closes the session and tells its filter chain, as MINA's loop does with a failed read, whose
+     * handler reports it (the transport's, at DEBUG when the failure is a peer's doing). MINA's loop
+     * would also log one ERROR line of its own for each, for every peer that resets or goes; that
+     * line is left out.
      */
     private void socketFailed(NioSession session, IOException failure) {
         socketFailures++;

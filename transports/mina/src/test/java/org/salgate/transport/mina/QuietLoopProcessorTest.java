@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.future.WriteFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The processor skips the selector wake-ups its own loop asks for before its flush, and makes the
  * ones asked for after it; it skips the read of a socket it has just emptied, and loses no byte; a
- * peer that resets closes its session with the failure, without MINA's ERROR line. A MINA acceptor
+ * peer that resets, or a write to one that has gone, closes its session with the failure, without
+ * MINA's ERROR line. A MINA acceptor
  * with one {@link QuietLoopProcessor} and plain sockets as peers; the handler writes on the loop's
  * thread, as the agent's inline answers do.
  */
@@ -214,6 +216,30 @@ class QuietLoopProcessorTest {
         });
         assertTrue(processor.socketFailures() >= 1, "the failed read closed the session here");
         assertFalse(logged.contains("occured while trying"), "MINA logged the reset: " + logged);
+    }
+
+    @Test
+    void aWriteToAPeerThatHasGoneClosesItsSessionWithTheFailureAndNoErrorLine() throws Exception {
+        FailureRecorder handler = new FailureRecorder();
+        acceptor.setHandler(handler);
+        acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
+        AtomicReference<WriteFuture> written = new AtomicReference<>();
+        String logged = stderrOf(() -> {
+            Socket peer = connect();
+            IoSession session = handler.opened.get(30, TimeUnit.SECONDS);
+            session.suspendRead(); // the loop does not read the reset: the write meets it
+            Thread.sleep(100);
+            reset(peer);
+            Thread.sleep(200); // the reset arrives
+            written.set(session.write(IoBuffer.wrap(new byte[64 * 1024])));
+            assertInstanceOf(IOException.class, handler.failure.get(30, TimeUnit.SECONDS),
+                    "the failed write reaches the handler");
+            handler.closed.get(30, TimeUnit.SECONDS);
+            assertTrue(written.get().await(30, TimeUnit.SECONDS), "the write's future is done");
+        });
+        assertFalse(written.get().isWritten(), "the write is not reported written");
+        assertTrue(processor.socketFailures() >= 1, "the failed write closed the session here");
+        assertFalse(logged.contains("while trying to write"), "MINA logged the failed write: " + logged);
     }
 
     private Socket connect() throws IOException {
