@@ -127,7 +127,7 @@ public class QuietLoopProcessor extends NioProcessor {
         return socketFailures;
     }
 
-        /** How many wake-ups the loop's own thread asked for once past its flush, and made. */
+    /** How many wake-ups the loop's own thread asked for once past its flush, and made. */
     long wakeupsFromLoopMade() {
         return wokenFromLoop;
     }
