@@ -34,9 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * The processor skips the selector wake-ups its own loop asks for before its flush, and makes the
  * ones asked for after it; it skips the read of a socket it has just emptied, and loses no byte; a
  * peer that resets, or a write to one that has gone, closes its session with the failure, without
- * MINA's ERROR line. A MINA acceptor
- * with one {@link QuietLoopProcessor} and plain sockets as peers; the handler writes on the loop's
- * thread, as the agent's inline answers do.
+ * MINA's ERROR line. A MINA acceptor with one {@link QuietLoopProcessor} and plain sockets as
+ * peers; the handler writes on the loop's thread, as the agent's inline answers do.
  */
 @Timeout(60)
 class QuietLoopProcessorTest {
