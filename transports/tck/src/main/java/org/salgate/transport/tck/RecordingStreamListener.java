@@ -21,6 +21,7 @@ public final class RecordingStreamListener implements StreamListener {
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong ok = new AtomicLong();
+    private final AtomicLong notErrors = new AtomicLong();
     private final AtomicReference<String> violation = new AtomicReference<>();
     private final AtomicReference<Reading> last = new AtomicReference<>();
     private final AtomicLong readingsAfterEnd = new AtomicLong();
@@ -58,8 +59,11 @@ public final class RecordingStreamListener implements StreamListener {
         }
         if (reading.status() == Reading.Status.ERROR) {
             errors.incrementAndGet();
-        } else if (reading.status() == Reading.Status.OK) {
-            ok.incrementAndGet();
+        } else {
+            notErrors.incrementAndGet();
+            if (reading.status() == Reading.Status.OK) {
+                ok.incrementAndGet();
+            }
         }
         last.set(reading);
         received.incrementAndGet();
@@ -129,6 +133,14 @@ public final class RecordingStreamListener implements StreamListener {
 
     public long ok() {
         return ok.get();
+    }
+
+    /**
+     * Readings whose status was not {@code ERROR}. Unlike {@code received() - errors()}, read while
+     * the stream still delivers, it cannot count a reading that arrived between the two reads.
+     */
+    public long notErrors() {
+        return notErrors.get();
     }
 
     /** The last reading, or null. */
