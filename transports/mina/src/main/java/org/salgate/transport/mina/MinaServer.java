@@ -34,6 +34,8 @@ final class MinaServer implements TransportServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(MinaServer.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
+    /** How long a stop waits for the processors' loops to leave before disposing them anyway. */
+    private static final long LOOPS_LEAVE_MILLIS = 1_000;
 
     private final ServerOptions options;
     private final AtomicBoolean started = new AtomicBoolean();
@@ -41,6 +43,8 @@ final class MinaServer implements TransportServer {
     private final AtomicBoolean closed = new AtomicBoolean();
     private ExecutorService threads;
     private ExecutorService nextBatches;
+    /** Runs the processors' loops on {@link #threads}, and disposes the processors once they have left. */
+    private ProcessorLoops loops;
     private SimpleIoProcessorPool<NioSession> processors;
     private PacedAcceptor acceptor;
     private volatile InetSocketAddress localAddress;
@@ -63,7 +67,8 @@ final class MinaServer implements TransportServer {
         // session left and starts again with the next, so each may briefly need a second thread
         threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1));
         nextBatches = IoThreads.newWorkPool("salgate-mina-write", ioThreads);
-        processors = new SimpleIoProcessorPool<>(QuietLoopProcessor.class, threads, ioThreads, SelectorProvider.provider());
+        loops = new ProcessorLoops(threads);
+        processors = new SimpleIoProcessorPool<>(QuietLoopProcessor.class, loops, ioThreads, SelectorProvider.provider());
         acceptor = new PacedAcceptor(threads, processors, new AcceptBackoff(toString()));
         acceptor.setReuseAddress(true);
         // MINA's default backlog (50) drops the SYNs of a burst of connections, which then wait 1, 3, 7... s
@@ -111,7 +116,11 @@ final class MinaServer implements TransportServer {
 
     private void release() {
         acceptor.dispose(false);
-        processors.dispose();
+        if (IoThreads.onIoThread()) {
+            processors.dispose(); // a loop of this server's may be the caller: it cannot wait for itself
+        } else {
+            loops.disposeOnceLeft(processors, LOOPS_LEAVE_MILLIS);
+        }
         threads.shutdown();
         nextBatches.shutdown();
         if (!IoThreads.onIoThread()) {

@@ -59,9 +59,15 @@ public class QuietLoopProcessor extends NioProcessor {
     private volatile long emptyReadsSkipped;
     private volatile long socketFailures;
 
-    /** The constructor {@link org.apache.mina.core.service.SimpleIoProcessorPool} calls. */
+    /**
+     * The constructor {@link org.apache.mina.core.service.SimpleIoProcessorPool} calls. On a
+     * {@link ProcessorLoops}, the processor makes itself known to it, to be woken when disposed.
+     */
     public QuietLoopProcessor(Executor executor, SelectorProvider provider) {
         super(executor, provider);
+        if (executor instanceof ProcessorLoops loops) {
+            loops.serves(this);
+        }
     }
 
     /** The one select MINA's loop calls; until the loop has run one, no wake-up is skipped. */

@@ -8,18 +8,23 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.transport.socket.nio.NioSession;
+import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.apache.mina.transport.socket.nio.NioSocketConnector;
 import org.apache.mina.util.ExceptionMonitor;
 import org.junit.jupiter.api.AfterEach;
@@ -28,11 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A client's processor is disposed once its loop has left, so that no second loop starts and
- * nothing is reported to MINA's exception monitor. The gap in MINA's loop, between forgetting that
- * it runs and leaving, is held open here for a while (the processor below sleeps in it once), where
- * on its own it lasts a few instructions: the first test shows what a dispose that lands in it does,
- * the second that {@link ProcessorLoops#disposeOnceLeft} waits it out.
+ * A client's processor, and a server's pool of processors, are disposed once their loops have
+ * left, so that no second loop starts and nothing is reported to MINA's exception monitor. The gap
+ * in MINA's loop, between forgetting that it runs and leaving, is held open here for a while (the
+ * processor below sleeps in it once), where on its own it lasts a few instructions: the first test
+ * shows what a dispose that lands in it does, the others that {@link ProcessorLoops#disposeOnceLeft}
+ * waits it out.
  */
 @Timeout(60)
 class ProcessorLoopsTest {
@@ -45,13 +51,18 @@ class ProcessorLoopsTest {
     private NioSocketConnector connector;
     private ServerSocket peer;
 
+    /** Every {@link SlowToLeave} built, in the order built. */
+    private static final List<SlowToLeave> BUILT = new CopyOnWriteArrayList<>();
+
     /** Sleeps once in the gap of its loop's way out, when asked to. */
-    static final class SlowToLeave extends QuietLoopProcessor {
+    public static final class SlowToLeave extends QuietLoopProcessor {
         final AtomicBoolean sleepInGap = new AtomicBoolean();
         final CountDownLatch inGap = new CountDownLatch(1);
 
-        SlowToLeave(ProcessorLoops loops) {
-            super(loops, SelectorProvider.provider());
+        /** The constructor MINA's processor pool looks for. */
+        public SlowToLeave(Executor executor, SelectorProvider provider) {
+            super(executor, provider);
+            BUILT.add(this);
         }
 
         /** MINA asks this between forgetting that the loop runs and leaving (and nowhere else). */
@@ -80,7 +91,8 @@ class ProcessorLoopsTest {
         });
         pool = Executors.newCachedThreadPool();
         loops = new ProcessorLoops(pool);
-        processor = new SlowToLeave(loops);
+        BUILT.clear();
+        processor = new SlowToLeave(loops, SelectorProvider.provider());
         connector = new NioSocketConnector(pool, processor);
         connector.setHandler(new IoHandlerAdapter());
         peer = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
@@ -159,5 +171,47 @@ class ProcessorLoopsTest {
         assertFalse(connected.getSession().isConnected(), "disposing closed the session");
         awaitNoLoop();
         assertEquals(List.of(), reported, "nothing reported to MINA's exception monitor");
+    }
+    @Test
+    void aServersPoolOfProcessorsIsDisposedOnceEveryLoopHasLeftEvenWhenAskedInTheGap() throws Exception {
+        SimpleIoProcessorPool<NioSession> processors =
+                new SimpleIoProcessorPool<>(SlowToLeave.class, loops, 2, SelectorProvider.provider());
+        List<SlowToLeave> pooled = BUILT.subList(1, BUILT.size());
+        assertEquals(2, pooled.size(), "the pool built its processors on the loops' executor");
+        NioSocketAcceptor acceptor = new NioSocketAcceptor(pool, processors);
+        acceptor.setHandler(new IoHandlerAdapter());
+        acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        List<Socket> clients = new CopyOnWriteArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                clients.add(new Socket(InetAddress.getLoopbackAddress(), acceptor.getLocalAddress().getPort()));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (acceptor.getManagedSessionCount() < clients.size() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(clients.size(), acceptor.getManagedSessionCount(), "every client was accepted");
+            pooled.forEach(p -> p.sleepInGap.set(true));
+            acceptor.unbind();
+            for (IoSession session : acceptor.getManagedSessions().values()) {
+                assertTrue(session.closeNow().await(10, TimeUnit.SECONDS), "the session closed");
+            }
+            acceptor.dispose(false);
+            pooled.forEach(QuietLoopProcessor::wakeLoop);
+            for (SlowToLeave p : pooled) { // four sessions with consecutive ids: two on each processor
+                assertTrue(p.inGap.await(10, TimeUnit.SECONDS), "each loop reached the gap");
+            }
+
+            loops.disposeOnceLeft(processors, 10_000);
+
+            assertTrue(processors.isDisposed(), "the pool is disposed");
+            pooled.forEach(p -> assertTrue(p.isDisposed(), "each of its processors is disposed"));
+            awaitNoLoop();
+            assertEquals(List.of(), reported, "nothing reported to MINA's exception monitor");
+        } finally {
+            for (Socket c : clients) {
+                c.close();
+            }
+        }
     }
 }
