@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.mina.core.service.IoProcessor;
 
 /**
- * The executor of one MINA processor's loop, which knows whether a loop of it still runs, so that
- * the processor is disposed only once none does.
+ * The executor of MINA processors' loops (a client's one processor, or a server's pool), which
+ * knows whether a loop still runs, so that the processors are disposed only once none does.
  *
  * <p>Why: MINA's processor loop (2.2) ends once it has no session left, and on the way out it
  * forgets that it runs before it checks whether it may leave. A {@link QuietLoopProcessor#dispose()}

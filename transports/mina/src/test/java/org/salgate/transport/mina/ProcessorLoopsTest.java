@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.spi.SelectorProvider;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +44,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class ProcessorLoopsTest {
 
+    /** Every {@link SlowToLeave} built, in the order built. */
+    private static final List<SlowToLeave> BUILT = new CopyOnWriteArrayList<>();
+
     private final List<Throwable> reported = new CopyOnWriteArrayList<>();
     private ExceptionMonitor monitorBefore;
     private ExecutorService pool;
@@ -50,9 +54,6 @@ class ProcessorLoopsTest {
     private SlowToLeave processor;
     private NioSocketConnector connector;
     private ServerSocket peer;
-
-    /** Every {@link SlowToLeave} built, in the order built. */
-    private static final List<SlowToLeave> BUILT = new CopyOnWriteArrayList<>();
 
     /** Sleeps once in the gap of its loop's way out, when asked to. */
     public static final class SlowToLeave extends QuietLoopProcessor {
@@ -172,6 +173,7 @@ class ProcessorLoopsTest {
         awaitNoLoop();
         assertEquals(List.of(), reported, "nothing reported to MINA's exception monitor");
     }
+
     @Test
     void aServersPoolOfProcessorsIsDisposedOnceEveryLoopHasLeftEvenWhenAskedInTheGap() throws Exception {
         SimpleIoProcessorPool<NioSession> processors =
@@ -181,7 +183,7 @@ class ProcessorLoopsTest {
         NioSocketAcceptor acceptor = new NioSocketAcceptor(pool, processors);
         acceptor.setHandler(new IoHandlerAdapter());
         acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        List<Socket> clients = new CopyOnWriteArrayList<>();
+        List<Socket> clients = new ArrayList<>();
         try {
             for (int i = 0; i < 4; i++) {
                 clients.add(new Socket(InetAddress.getLoopbackAddress(), acceptor.getLocalAddress().getPort()));
