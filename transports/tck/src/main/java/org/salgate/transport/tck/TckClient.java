@@ -42,6 +42,8 @@ public final class TckClient implements ClientHandler, AutoCloseable {
     private final CompletableFuture<Throwable> closed = new CompletableFuture<>();
     private final AtomicInteger closedCalls = new AtomicInteger();
     private final AtomicInteger messagesAfterClose = new AtomicInteger();
+    /** Messages added to {@link #received}. */
+    private final AtomicInteger recorded = new AtomicInteger();
     private volatile CountDownLatch streamGate;
     private volatile boolean blocked;
 
@@ -137,7 +139,10 @@ public final class TckClient implements ClientHandler, AutoCloseable {
     public Message nextReceived() throws InterruptedException {
         Message m = received.poll(Await.DEFAULT.toMillis(), TimeUnit.MILLISECONDS);
         if (m == null) {
-            throw new AssertionError(name + " received nothing within " + Await.DEFAULT.toMillis() + " ms");
+            throw new AssertionError(name + " received nothing within " + Await.DEFAULT.toMillis() + " ms, after "
+                    + recorded.get() + " recorded messages; " + (closed.isDone()
+                    ? "the transport had reported the connection closed (cause: " + closed.getNow(null) + ")"
+                    : "the connection was not reported closed"));
         }
         return m;
     }
@@ -166,7 +171,7 @@ public final class TckClient implements ClientHandler, AutoCloseable {
             if (message instanceof HelloReply reply) {
                 helloReply.complete(reply);
             }
-            received.add(message);
+            record(message);
             return;
         }
         if (message instanceof HelloReply reply) {
@@ -176,7 +181,7 @@ public final class TckClient implements ClientHandler, AutoCloseable {
             if (future != null) {
                 future.complete(response.result());
             } else {
-                received.add(message);
+                record(message);
             }
         } else if (message instanceof StreamData data) {
             holdWhilePaused();
@@ -184,8 +189,13 @@ public final class TckClient implements ClientHandler, AutoCloseable {
         } else if (message instanceof StreamEnded end) {
             stream(end.streamId()).end(end.reason());
         } else {
-            received.add(message);
+            record(message);
         }
+    }
+
+    private void record(Message message) {
+        received.add(message);
+        recorded.incrementAndGet();
     }
 
     private void holdWhilePaused() {

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 import org.salgate.transport.OutboundQueue;
+import org.salgate.wire.Framing;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
 import org.xsocket.connection.INonBlockingConnection;
 import org.xsocket.connection.IWriteCompletionHandler;
-import org.salgate.wire.Framing;
 
 /**
  * Drains a connection's {@link OutboundQueue} into xSocket with at most one buffer in xSocket's
@@ -28,8 +30,15 @@ import org.salgate.wire.Framing;
  *
  * <p>A frame sent while nothing is on its way goes to xSocket at once; frames sent meanwhile wait
  * in the queue and leave merged when xSocket reports the write before them done.
+ *
+ * <p>A close takes the same path: the queue refuses new frames, what it holds leaves part by part
+ * as above, and the connection is closed once xSocket reports the last part written. (Handing
+ * xSocket the rest as one buffer behind the write on its way would be two buffers in its hands,
+ * and over TLS many records: the path that strands bytes.)
  */
 final class ConnectionWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionWriter.class);
 
     /** The most plaintext one TLS record carries (RFC 5246, 6.2.1): what xSocket encrypts as one buffer. */
     static final int TLS_WRITE_BYTES = 16 * 1024;
@@ -42,6 +51,10 @@ final class ConnectionWriter {
     /** The batch on its way, from its first byte not yet handed to xSocket; null between batches. */
     private ByteBuffer batch;
     private long batchQueuedBytes;
+    /** A part is in xSocket's hands and its completion not yet reported: that completion goes on. */
+    private boolean writing;
+    /** Closing: the connection is closed once the queue is written out. */
+    private boolean closing;
 
     /**
      * @param tls whether the connection is TLS: writes are then cut to one record each
@@ -57,11 +70,15 @@ final class ConnectionWriter {
 
     /**
      * The queue's wake, and what follows each completed write: hands xSocket the next part of the
-     * batch on its way or, once that is all written, the next batch, if any.
+     * batch on its way or, once that is all written, the next batch, if any; closing, with nothing
+     * left, closes the connection. Does nothing while a part is in xSocket's hands.
      */
     void writeNext() {
         IOException failed = null;
         synchronized (this) {
+            if (writing) {
+                return;
+            }
             if (!connection.isOpen()) {
                 queue.discard();
                 return;
@@ -69,6 +86,9 @@ final class ConnectionWriter {
             if (batch == null) {
                 OutboundQueue.Batch<byte[]> next = queue.next();
                 if (next.isEmpty()) {
+                    if (closing) {
+                        closeConnection();
+                    }
                     return;
                 }
                 batchQueuedBytes = next.bytes();
@@ -77,9 +97,11 @@ final class ConnectionWriter {
             int length = Math.min(batch.remaining(), maxWriteBytes);
             ByteBuffer part = batch.slice(batch.position(), length);
             batch.position(batch.position() + length);
+            writing = true;
             try {
                 connection.write(part, written);
             } catch (IOException e) {
+                writing = false;
                 failed = e;
             }
         }
@@ -90,25 +112,31 @@ final class ConnectionWriter {
     }
 
     /**
-     * Hands what waits to xSocket (the unsent part of the batch on its way, then the queue) as one
-     * buffer behind the write on its way, and closes the connection; xSocket closes it once those
-     * bytes are written.
+     * Refuses new frames and closes the connection once what was sent before is written: at once
+     * when nothing is queued or on its way, else when xSocket reports the last part written.
      */
-    void close() throws IOException {
+    void close() {
         queue.close();
         synchronized (this) {
-            OutboundQueue.Batch<byte[]> rest = queue.next(Integer.MAX_VALUE, Long.MAX_VALUE);
-            int unsent = batch == null ? 0 : batch.remaining();
-            if ((unsent > 0 || !rest.isEmpty()) && connection.isOpen()) {
-                ByteBuffer queued = Framing.toBuffer(rest.items(), rest.bytes());
-                ByteBuffer all = ByteBuffer.allocate(unsent + queued.remaining());
-                if (unsent > 0) {
-                    all.put(batch);
-                }
-                all.put(queued).flip();
-                connection.write(all);
-            }
+            closing = true;
+        }
+        writeNext();
+    }
+
+    /** Drops what waits and closes the connection now; xSocket may still write the part in its hands. */
+    void closeNow() {
+        queue.discard();
+        synchronized (this) {
+            closing = true;
+            closeConnection();
+        }
+    }
+
+    private void closeConnection() {
+        try {
             connection.close();
+        } catch (IOException e) {
+            LOG.debug("closing {}:{}: {}", connection.getRemoteAddress(), connection.getRemotePort(), e.toString());
         }
     }
 
@@ -119,6 +147,7 @@ final class ConnectionWriter {
         public void onWritten(int bytes) {
             long done = -1;
             synchronized (ConnectionWriter.this) {
+                writing = false;
                 if (batch != null && !batch.hasRemaining()) {
                     done = batchQueuedBytes;
                     batch = null;
@@ -132,6 +161,9 @@ final class ConnectionWriter {
 
         @Override
         public void onException(IOException e) {
+            synchronized (ConnectionWriter.this) {
+                writing = false;
+            }
             queue.discard();
             onFailure.accept(e);
         }

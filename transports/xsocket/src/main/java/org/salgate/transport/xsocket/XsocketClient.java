@@ -163,7 +163,7 @@ final class XsocketClient implements TransportClient {
             return;
         }
         closeConnection();
-        // xSocket holds a close until unsent data is written; the caller is done with the connection anyway.
+        // The connection closes once what was sent is written; the caller is done with it anyway.
         queueEnd();
         if (Thread.currentThread() == delivery || turn.isHeldByCurrentThread()) {
             return; // closing from inside the handler: the close is reported after this delivery
@@ -175,13 +175,9 @@ final class XsocketClient implements TransportClient {
         }
     }
 
-    /** Closes once what was sent before has been handed to xSocket, which writes it before closing. */
+    /** Closes once what was sent before is written. */
     private void closeConnection() {
-        try {
-            writer.close();
-        } catch (IOException e) {
-            LOG.debug("closing the connection to {}:{}: {}", options.host(), options.port(), e.toString());
-        }
+        writer.close();
     }
 
     private void writeFailed(IOException e) {
@@ -189,7 +185,7 @@ final class XsocketClient implements TransportClient {
         if (failure == null) {
             failure = e;
         }
-        closeConnection();
+        writer.closeNow();
     }
 
     /** Called by xSocket's dispatcher for each whole frame. */
@@ -407,6 +403,26 @@ final class XsocketClient implements TransportClient {
 
         @Override
         public boolean onData(INonBlockingConnection c) throws IOException {
+            cutWhatArrived(c);
+            return true;
+        }
+
+        /**
+         * The frames sent before the agent closed come first: what xSocket read before the end may
+         * still wait in its read buffer, not handed to a data callback while receiving was suspended.
+         */
+        @Override
+        public boolean onDisconnect(INonBlockingConnection c) {
+            try {
+                cutWhatArrived(c);
+            } catch (IOException e) {
+                LOG.debug("reading what {}:{} sent before closing: {}", options.host(), options.port(), e.toString());
+            }
+            queueEnd();
+            return true;
+        }
+
+        private void cutWhatArrived(INonBlockingConnection c) throws IOException {
             try {
                 ConnectionReader.drain(c, cutter);
                 while (!endQueued.get()) {
@@ -424,13 +440,6 @@ final class XsocketClient implements TransportClient {
                 LOG.debug("closing the connection to {}:{}: {}", options.host(), options.port(), e.getMessage());
                 c.close();
             }
-            return true;
-        }
-
-        @Override
-        public boolean onDisconnect(INonBlockingConnection c) {
-            queueEnd();
-            return true;
         }
     }
 }

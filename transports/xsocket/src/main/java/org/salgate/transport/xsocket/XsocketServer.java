@@ -110,8 +110,9 @@ final class XsocketServer implements TransportServer {
                 break;
             }
         }
-        // A connection whose disconnect xSocket never reported (its peer stopped reading) still ends here.
+        // A connection whose peer stopped reading has not written out what it held: it ends here.
         for (XsocketSession session : List.copyOf(sessions.values())) {
+            session.closeConnectionNow();
             reportClosed(session);
         }
         workers.shutdown();

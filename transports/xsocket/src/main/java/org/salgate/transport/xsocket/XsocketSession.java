@@ -78,8 +78,7 @@ final class XsocketSession extends QueuedSession {
     @Override
     protected void abort(Throwable cause) {
         fail(cause);
-        queue().discard();
-        close();
+        closeConnectionNow();
         reportClosed.accept(this);
     }
 
@@ -88,15 +87,17 @@ final class XsocketSession extends QueuedSession {
         return open && connection.isOpen();
     }
 
-    /** Closes once what was sent before has been handed to xSocket, which writes it before closing. */
+    /** Closes once what was sent before is written. */
     @Override
     public void close() {
         open = false;
-        try {
-            writer.close();
-        } catch (IOException e) {
-            LOG.debug("closing session {}: {}", id(), e.toString());
-        }
+        writer.close();
+    }
+
+    /** Closes the connection now, dropping what it has not written. */
+    void closeConnectionNow() {
+        open = false;
+        writer.closeNow();
     }
 
     /**
@@ -152,8 +153,6 @@ final class XsocketSession extends QueuedSession {
     private void writeFailed(IOException e) {
         LOG.debug("writing to session {} failed, closing it: {}", id(), e.toString());
         fail(e);
-        if (open) {
-            close();
-        }
+        closeConnectionNow();
     }
 }
