@@ -23,9 +23,14 @@ import org.salgate.wire.Framing;
  * that write, the bench's 100 streaming clients had their stream starts unanswered for 30 s). So
  * when frames wait after a send, the next batch is written from {@code nextBatches}, a pool the
  * server owns, and the I/O thread goes back to reading; with nothing waiting the drain ends where
- * it is. The hand-off costs one client's stream 25-35 % of its rate (docs/performance.md).
+ * it is. The hand-off costs one client's stream 25-35 % of its rate (docs/performance.md), so a
+ * batch written from the pool takes up to {@link #POOL_BATCH_BYTES}, four times a batch written
+ * at once: a stream that keeps the pool busy needs a quarter of the hand-offs.
  */
 final class IoWriter {
+
+    /** The most a batch written from the pool carries. */
+    static final long POOL_BATCH_BYTES = 4L * OutboundQueue.BATCH_BYTES;
 
     private final IoSession io;
     private final OutboundQueue<byte[]> queue;
@@ -41,8 +46,12 @@ final class IoWriter {
 
     /** The queue's wake, and what follows each buffer sent: writes the next batch, if any. */
     void writeNext() {
+        writeNext(OutboundQueue.BATCH_BYTES);
+    }
+
+    private void writeNext(long maxBytes) {
         synchronized (this) {
-            OutboundQueue.Batch<byte[]> batch = queue.next();
+            OutboundQueue.Batch<byte[]> batch = queue.next(Integer.MAX_VALUE, maxBytes);
             if (batch.isEmpty()) {
                 if (closeWhenWritten) {
                     io.closeOnFlush();
@@ -65,7 +74,7 @@ final class IoWriter {
             return;
         }
         try {
-            nextBatches.execute(this::writeNext);
+            nextBatches.execute(() -> writeNext(POOL_BATCH_BYTES));
         } catch (RejectedExecutionException e) {
             queue.discard(); // the server is closing, and this session with it
         }
