@@ -23,25 +23,35 @@ import org.salgate.wire.Framing;
  * that write, the bench's 100 streaming clients had their stream starts unanswered for 30 s). So
  * when frames wait after a send, the next batch is written from {@code nextBatches}, a pool the
  * server owns, and the I/O thread goes back to reading; with nothing waiting the drain ends where
- * it is. The hand-off costs one client's stream 25-35 % of its rate (docs/performance.md), so a
- * batch written from the pool takes up to {@link #POOL_BATCH_BYTES}, four times a batch written
- * at once: a stream that keeps the pool busy needs a quarter of the hand-offs.
+ * it is. The hand-off costs one client's stream 25-35 % of its rate (docs/performance.md), so on a
+ * plain connection a batch written from the pool takes up to {@link #PLAIN_POOL_BATCH_BYTES}, four
+ * times a batch written at once: a stream that keeps the pool busy needs a quarter of the
+ * hand-offs. Over TLS, where the batch is encrypted in that write, the pool's batches stay at
+ * {@link OutboundQueue#BATCH_BYTES}: the larger ones cost 100 streaming TLS clients a quarter to a
+ * half of their rate (measured, not explained; docs/performance.md).
  */
 final class IoWriter {
 
-    /** The most a batch written from the pool carries. */
-    static final long POOL_BATCH_BYTES = 4L * OutboundQueue.BATCH_BYTES;
+    /** The most a batch written from the pool carries on a plain connection. */
+    static final long PLAIN_POOL_BATCH_BYTES = 4L * OutboundQueue.BATCH_BYTES;
 
     private final IoSession io;
     private final OutboundQueue<byte[]> queue;
     private final Executor nextBatches;
+    private final long poolBatchBytes;
     private boolean closeWhenWritten;
 
-    /** A writer whose batches after the first leave from {@code nextBatches} ({@code Runnable::run}: the I/O thread). */
-    IoWriter(IoSession io, OutboundQueue<byte[]> queue, Executor nextBatches) {
+    /**
+     * A writer whose batches after the first leave from {@code nextBatches} ({@code Runnable::run}:
+     * the I/O thread).
+     *
+     * @param tls whether the session is TLS: its batches from the pool then stay at the usual size
+     */
+    IoWriter(IoSession io, OutboundQueue<byte[]> queue, Executor nextBatches, boolean tls) {
         this.io = io;
         this.queue = queue;
         this.nextBatches = nextBatches;
+        this.poolBatchBytes = tls ? OutboundQueue.BATCH_BYTES : PLAIN_POOL_BATCH_BYTES;
     }
 
     /** The queue's wake, and what follows each buffer sent: writes the next batch, if any. */
@@ -74,7 +84,7 @@ final class IoWriter {
             return;
         }
         try {
-            nextBatches.execute(() -> writeNext(POOL_BATCH_BYTES));
+            nextBatches.execute(() -> writeNext(poolBatchBytes));
         } catch (RejectedExecutionException e) {
             queue.discard(); // the server is closing, and this session with it
         }
