@@ -43,15 +43,18 @@ final class IoWriter {
 
     /**
      * A writer whose batches after the first leave from {@code nextBatches} ({@code Runnable::run}:
-     * the I/O thread).
-     *
-     * @param tls whether the session is TLS: its batches from the pool then stay at the usual size
+     * the I/O thread), each of up to {@code nextBatchBytes}.
      */
-    IoWriter(IoSession io, OutboundQueue<byte[]> queue, Executor nextBatches, boolean tls) {
+    IoWriter(IoSession io, OutboundQueue<byte[]> queue, Executor nextBatches, long nextBatchBytes) {
         this.io = io;
         this.queue = queue;
         this.nextBatches = nextBatches;
-        this.poolBatchBytes = tls ? OutboundQueue.BATCH_BYTES : PLAIN_POOL_BATCH_BYTES;
+        this.poolBatchBytes = nextBatchBytes;
+    }
+
+    /** The most a batch written from a server's pool carries: see the class comment. */
+    static long poolBatchBytes(boolean tls) {
+        return tls ? OutboundQueue.BATCH_BYTES : PLAIN_POOL_BATCH_BYTES;
     }
 
     /** The queue's wake, and what follows each buffer sent: writes the next batch, if any. */

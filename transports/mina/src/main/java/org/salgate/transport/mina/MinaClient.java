@@ -199,7 +199,7 @@ final class MinaClient implements TransportClient {
         @Override
         public void sessionCreated(IoSession io) {
             IoReader.attach(io, codec, options.maxFrameBytes());
-            writer = new IoWriter(io, queue, Runnable::run, options.tls() != null);
+            writer = new IoWriter(io, queue, Runnable::run, OutboundQueue.BATCH_BYTES);
         }
 
         @Override

@@ -20,7 +20,7 @@ final class MinaSession extends QueuedSession {
     MinaSession(IoSession io, ServerOptions options, Executor nextBatches) {
         super(io.getId(), options);
         this.io = io;
-        this.writer = new IoWriter(io, queue(), nextBatches, options.tls() != null);
+        this.writer = new IoWriter(io, queue(), nextBatches, IoWriter.poolBatchBytes(options.tls() != null));
     }
 
     static MinaSession of(IoSession io) {
