@@ -110,7 +110,8 @@ final class XsocketServer implements TransportServer {
                 break;
             }
         }
-        // A connection whose peer stopped reading has not written out what it held: it ends here.
+        // xSocket's close above ends the connections it accepted (a peer that stopped reading loses
+        // what was still queued for it); one whose end it has not reported by now is closed here.
         for (XsocketSession session : List.copyOf(sessions.values())) {
             session.closeConnectionNow();
             reportClosed(session);

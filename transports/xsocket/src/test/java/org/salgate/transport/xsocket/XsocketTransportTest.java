@@ -13,6 +13,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -315,6 +316,63 @@ class XsocketTransportTest {
     }
 
     /**
+     * A server stopped while a client has stopped reading, with far more queued for it than the
+     * socket takes: the stop returns within its grace, the session's end is reported once, and the
+     * client meets the end of the connection after what was already on its way. (A session's own
+     * close waits for a slow reader; a stop does not wait for one that never reads.)
+     */
+    @Test
+    @Timeout(60)
+    void serverStopEndsTheConnectionOfAClientThatStoppedReading() throws Exception {
+        serverStopEndsTheConnectionOfAClientThatStoppedReading(null, null);
+    }
+
+    @Test
+    @Timeout(60)
+    void serverStopEndsTheTlsConnectionOfAClientThatStoppedReading() throws Exception {
+        Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1"), 1);
+        serverStopEndsTheConnectionOfAClientThatStoppedReading(TlsConfig.server(identity),
+                TlsConfig.clientTrusting(List.of(identity.certificate()), "the test's certificate"));
+    }
+
+    private void serverStopEndsTheConnectionOfAClientThatStoppedReading(TlsConfig serverTls, TlsConfig clientTls)
+            throws Exception {
+        Recorder handler = new Recorder(true);
+        TransportServer server = provider.createServer(
+                ServerOptions.builder().host("127.0.0.1").port(0).tls(serverTls).build());
+        server.start(handler);
+        RawClient client = new RawClient(server.localAddress(), clientTls);
+        Session session = openBehindASmallSendBuffer(handler, client, "stopped reader");
+        byte[] payload = new byte[10_000];
+        int frames = 2_000;
+        for (int i = 0; i < frames; i++) {
+            session.send(new Response(i, new Result.Echoed(Value.of(payload))));
+        }
+
+        long start = System.nanoTime();
+        server.close();
+        long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(stopMillis < 15_000, "the stop took " + stopMillis + " ms");
+        assertNotNull(handler.closedCauses.poll(WAIT_SECONDS, TimeUnit.SECONDS), "the session's end was not reported");
+        assertEquals(0, handler.closedCauses.size(), "the session's end was reported twice");
+
+        client.setReadTimeout(WAIT_SECONDS);
+        int received = 0;
+        try {
+            while (true) {
+                Response response = assertInstanceOf(Response.class, client.read(), "frame " + received);
+                assertEquals(received, response.id(), "frames out of order");
+                received++;
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the connection stayed open after " + received + " frames", e);
+        } catch (IOException end) {
+            // The end of the connection, or its reset: what the test waits for.
+        }
+        assertTrue(received < frames, "all " + frames + " frames arrived: the stop dropped nothing queued");
+    }
+
+    /**
      * Completes the hello of {@code client} and gives its session a small send buffer: the socket
      * fills after a record or two, so most writes end part-way.
      */
@@ -520,6 +578,10 @@ class XsocketTransportTest {
             byte[] body = new byte[in.readInt()];
             in.readFully(body);
             return codec.decode(body);
+        }
+
+        void setReadTimeout(long seconds) throws IOException {
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(seconds));
         }
 
         /** Whether the peer ended the connection rather than sending more. */
