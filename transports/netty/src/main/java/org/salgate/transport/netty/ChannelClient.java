@@ -100,6 +100,7 @@ public abstract class ChannelClient implements TransportClient {
                 .group(group)
                 .channel(on.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

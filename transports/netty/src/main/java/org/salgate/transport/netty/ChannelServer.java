@@ -68,8 +68,10 @@ public final class ChannelServer {
                 .group(acceptor, workers)
                 .channel(io.serverChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
                 .handler(new AcceptPacer(name + " server " + options.host() + ":" + options.port()))
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
                 .childHandler(new ChannelInitializer<SocketChannel>() {

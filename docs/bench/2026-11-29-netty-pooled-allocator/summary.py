@@ -1,0 +1,29 @@
+"""Medians per cell of the runs of run.sh or rtt-run.sh, side by side, and the new build's median
+over its runs against the old build's. A run folder is named N-old or N-new.
+Usage: python3 summary.py RUN_DIR..."""
+import collections
+import csv
+import os
+import statistics
+import sys
+
+values = collections.defaultdict(lambda: collections.defaultdict(list))  # cell -> run -> values
+runs = []
+for d in sys.argv[1:]:
+    run = os.path.basename(d.rstrip('/'))
+    runs.append(run)
+    for r in csv.DictReader(open(os.path.join(d, 'results.csv'))):
+        if r['error'] or r['metric'] not in ('mb_per_s', 'rtt_us_median'):
+            continue
+        cell = (r['transport'], r['method'], r['type'], int(r['clients']), r['metric'])
+        values[cell][run].append(float(r['value']))
+
+print('cell | ' + ' | '.join(runs) + ' | new/old (medians of every rep of each build)')
+for cell in sorted(values, key=lambda c: (c[0], c[1], c[3], c[2])):
+    by_run = values[cell]
+    meds = [statistics.median(by_run[r]) if by_run[r] else float('nan') for r in runs]
+    old = [v for r in runs if r.endswith('-old') for v in by_run[r]]
+    new = [v for r in runs if r.endswith('-new') for v in by_run[r]]
+    ratio = statistics.median(new) / statistics.median(old) if old and new else float('nan')
+    t, method, size, clients, metric = cell
+    print(f"{t} {method} {size} @{clients} {metric} | " + ' | '.join(f"{m:.0f}" for m in meds) + f" | {ratio:.2f}")
