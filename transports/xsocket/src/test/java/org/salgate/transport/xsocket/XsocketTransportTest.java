@@ -237,12 +237,11 @@ class XsocketTransportTest {
         int frames = 4096;
         byte[] payload = new byte[2048];
         new Random(7).nextBytes(payload);
-        Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1"), 1);
+        LoopbackTls tls = LoopbackTls.create();
         Recorder handler = new Recorder(true);
         TransportServer server = start(ServerOptions.builder().host("127.0.0.1").port(0)
-                .tls(TlsConfig.server(identity)).build(), handler);
-        RawClient client = new RawClient(server.localAddress(),
-                TlsConfig.clientTrusting(List.of(identity.certificate()), "the test's certificate"));
+                .tls(tls.server()).build(), handler);
+        RawClient client = new RawClient(server.localAddress(), tls.client());
         Session session = openBehindASmallSendBuffer(handler, client, "slow tls reader");
 
         Semaphore writable = new Semaphore(0);
@@ -280,9 +279,8 @@ class XsocketTransportTest {
     @Test
     @Timeout(120)
     void closeOverTlsDeliversEverythingQueuedToASlowReaderAndThenEnds() throws Exception {
-        Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1"), 1);
-        closeDeliversEverythingQueuedToASlowReader(TlsConfig.server(identity),
-                TlsConfig.clientTrusting(List.of(identity.certificate()), "the test's certificate"));
+        LoopbackTls tls = LoopbackTls.create();
+        closeDeliversEverythingQueuedToASlowReader(tls.server(), tls.client());
     }
 
     @Test
@@ -330,9 +328,8 @@ class XsocketTransportTest {
     @Test
     @Timeout(60)
     void serverStopEndsTheTlsConnectionOfAClientThatStoppedReading() throws Exception {
-        Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1"), 1);
-        serverStopEndsTheConnectionOfAClientThatStoppedReading(TlsConfig.server(identity),
-                TlsConfig.clientTrusting(List.of(identity.certificate()), "the test's certificate"));
+        LoopbackTls tls = LoopbackTls.create();
+        serverStopEndsTheConnectionOfAClientThatStoppedReading(tls.server(), tls.client());
     }
 
     private void serverStopEndsTheConnectionOfAClientThatStoppedReading(TlsConfig serverTls, TlsConfig clientTls)
@@ -423,6 +420,15 @@ class XsocketTransportTest {
     }
 
     /** Answers hellos and echoes; records what happens. */
+    /** A server and a client TLS configuration for 127.0.0.1, the client trusting only the server's own new certificate. */
+    record LoopbackTls(TlsConfig server, TlsConfig client) {
+        static LoopbackTls create() throws Exception {
+            Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1"), 1);
+            return new LoopbackTls(TlsConfig.server(identity),
+                    TlsConfig.clientTrusting(List.of(identity.certificate()), "the test's certificate"));
+        }
+    }
+
     static class Recorder implements ServerHandler {
         final BlockingQueue<Session> opened = new LinkedBlockingQueue<>();
         final BlockingQueue<Message> messages = new LinkedBlockingQueue<>();
