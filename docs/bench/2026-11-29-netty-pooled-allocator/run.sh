@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
-# The http and netty transports streaming 20, 40 and 80 KB messages to 1, 30 and 100 clients, with
-# RMI as the baseline, on the bench jars given, one run after the other in the order given.
-# Usage: run.sh OUT NAME=JAR [NAME=JAR ...]   e.g. run.sh /tmp/ab old=/tmp/ab/old/bench.jar new=...
+# One bench command on each of the bench jars given, one run after the other in the order given,
+# each run's output in OUT/<n>-<name>. MODE (an environment variable) picks the command:
+#   stream (default)  the http and netty transports streaming 20, 40 and 80 KB messages to 1, 30
+#                     and 100 clients, RMI the baseline
+#   tls-stream        the same over TLS
+#   rtt               round trips on http and netty at 1, 10 and 100 clients, RMI the baseline
+#   idle              10,000 idle sessions on the netty transport (bench scale --mode idle)
+# Usage: [MODE=...] run.sh OUT NAME=JAR [NAME=JAR ...]
+#   e.g. MODE=rtt run.sh /tmp/rtt old=/tmp/ab/old/bench.jar new=/tmp/ab/new/bench.jar new=... old=...
 set -euo pipefail
 out=$1; shift
+mode=${MODE:-stream}
+case $mode in
+  stream)     args=(transport --transports http,netty --methods stream --clients 1,30,100 --reps 3
+                    --no-limits --stream-duration 2s --warmup 5s) ;;
+  tls-stream) args=(transport --transports http,netty --methods stream --clients 1,30,100 --reps 3
+                    --no-limits --stream-duration 2s --warmup 5s --tls) ;;
+  rtt)        args=(transport --transports http,netty --methods rtt --clients 1,10,100 --reps 3
+                    --no-limits --warmup 5s) ;;
+  idle)       args=(scale --mode idle --transports netty --clients 10000) ;;
+  *) echo "unknown MODE $mode" >&2; exit 2 ;;
+esac
+mkdir -p "$out"
 i=0
 for named in "$@"; do
   i=$((i+1))
   name=${named%%=*} jar=${named#*=}
-  java -jar "$jar" transport --transports http,netty --methods stream --clients 1,30,100 --reps 3 \
-      --no-limits --stream-duration 2s --warmup 5s --out "$out/$i-$name" > "$out/$i-$name.log" 2>&1
+  java -jar "$jar" "${args[@]}" --out "$out/$i-$name" > "$out/$i-$name.log" 2>&1
 done
