@@ -6,6 +6,8 @@
 #   tls-stream        the same over TLS
 #   rtt               round trips on http and netty at 1, 10 and 100 clients, RMI the baseline
 #   idle              10,000 idle sessions on the netty transport (bench scale --mode idle)
+#   stream-30         http and netty streaming to 30 clients, 5 rounds in turns with RMI (--interleave)
+#   tls-stream-1      http and netty streaming to 1 client over TLS, 5 rounds in turns with RMI
 # Usage: [MODE=...] run.sh OUT NAME=JAR [NAME=JAR ...]
 #   e.g. MODE=rtt run.sh /tmp/rtt old=/tmp/ab/old/bench.jar new=/tmp/ab/new/bench.jar new=... old=...
 set -euo pipefail
@@ -19,6 +21,10 @@ case $mode in
   rtt)        args=(transport --transports http,netty --methods rtt --clients 1,10,100 --reps 3
                     --no-limits --warmup 5s) ;;
   idle)       args=(scale --mode idle --transports netty --clients 10000) ;;
+  stream-30)  args=(transport --transports http,netty --methods stream --clients 30 --reps 5 --interleave
+                    --no-limits --stream-duration 2s --warmup 5s) ;;
+  tls-stream-1) args=(transport --transports http,netty --methods stream --clients 1 --reps 5 --interleave
+                    --no-limits --stream-duration 2s --warmup 5s --tls) ;;
   *) echo "unknown MODE $mode" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
