@@ -419,7 +419,6 @@ class XsocketTransportTest {
         }
     }
 
-    /** Answers hellos and echoes; records what happens. */
     /** A server and a client TLS configuration for 127.0.0.1, the client trusting only the server's own new certificate. */
     record LoopbackTls(TlsConfig server, TlsConfig client) {
         static LoopbackTls create() throws Exception {
@@ -429,6 +428,7 @@ class XsocketTransportTest {
         }
     }
 
+    /** Answers hellos and echoes; records what happens. */
     static class Recorder implements ServerHandler {
         final BlockingQueue<Session> opened = new LinkedBlockingQueue<>();
         final BlockingQueue<Message> messages = new LinkedBlockingQueue<>();
