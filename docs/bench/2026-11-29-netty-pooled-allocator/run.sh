@@ -11,6 +11,7 @@
 #   http-stream       http streaming to 1, 30 and 100 clients, 3 rounds in turns with RMI
 #   http-tls-stream   the same over TLS
 #   http-stream-30-100  http streaming to 30 and 100 clients, 5 rounds in turns with RMI
+#   tls-stream-turns  http and netty streaming to 1, 30 and 100 clients over TLS, 3 rounds in turns with RMI
 # Usage: [MODE=...] run.sh OUT NAME=JAR [NAME=JAR ...]
 #   e.g. MODE=rtt run.sh /tmp/rtt old=/tmp/ab/old/bench.jar new=/tmp/ab/new/bench.jar new=... old=...
 set -euo pipefail
@@ -34,6 +35,8 @@ case $mode in
                     --no-limits --stream-duration 2s --warmup 5s --tls) ;;
   http-stream-30-100) args=(transport --transports http --methods stream --clients 30,100 --reps 5 --interleave
                     --no-limits --stream-duration 2s --warmup 5s) ;;
+  tls-stream-turns) args=(transport --transports http,netty --methods stream --clients 1,30,100 --reps 3 --interleave
+                    --no-limits --stream-duration 2s --warmup 5s --tls) ;;
   *) echo "unknown MODE $mode" >&2; exit 2 ;;
 esac
 mkdir -p "$out"

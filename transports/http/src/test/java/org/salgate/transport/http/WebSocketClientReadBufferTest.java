@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -19,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.salgate.transport.ClientHandler;
+import org.salgate.transport.netty.ReadRuns;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.HelloReply;
@@ -57,18 +57,7 @@ class WebSocketClientReadBufferTest {
         client.pipeline().fireUserEventTriggered(ClientHandshakeStateEvent.HANDSHAKE_COMPLETE);
         assertTrue(handshake.isDone());
 
-        byte[] wire = agentSending(MESSAGES);
-        long largestHeld = 0;
-        for (int offset = 0; offset < wire.length; ) {
-            List<ByteBuf> run = new ArrayList<>();
-            for (int i = 0; i < READS_PER_RUN && offset < wire.length; i++) {
-                int length = Math.min(READ_BYTES, wire.length - offset);
-                run.add(allocator.heapBuffer(length).writeBytes(wire, offset, length));
-                offset += length;
-            }
-            client.writeInbound(run.toArray());
-            largestHeld = Math.max(largestHeld, allocator.metric().usedHeapMemory());
-        }
+        long largestHeld = ReadRuns.deliver(client, allocator, agentSending(MESSAGES), READ_BYTES, READS_PER_RUN);
 
         assertEquals(List.of(), closes, "the connection stayed open");
         assertEquals(MESSAGES + 1, received.size(), "every message arrived");
@@ -92,14 +81,7 @@ class WebSocketClientReadBufferTest {
             Reading reading = Reading.ok("CAMERA_0", i, i, Value.of(new byte[MESSAGE_BYTES]));
             framer.writeOutbound(binary(agent.encode(new StreamData(1, reading))));
         }
-        ByteBuf wire = Unpooled.buffer();
-        for (ByteBuf part; (part = framer.readOutbound()) != null; ) {
-            wire.writeBytes(part);
-            part.release();
-        }
-        byte[] bytes = new byte[wire.readableBytes()];
-        wire.readBytes(bytes);
-        return bytes;
+        return ReadRuns.written(framer);
     }
 
     private static BinaryWebSocketFrame binary(byte[] message) {

@@ -19,8 +19,9 @@ import io.netty.buffer.PooledByteBufAllocator;
  * arenas per core, whatever the heap. What that costs, measured: the agent's direct memory held
  * 16.6 MB with 10,000 idle netty sessions, four chunks, against 1.3 MB before. And a chunk that
  * was more than a quarter used is freed when it empties, so a use that fills and empties one again
- * and again pays for a fresh zeroed 4 MB each time: the http client's WebSocket decoder did, until
- * {@code WebSocketClientHandler} kept its buffer small.
+ * and again pays for a fresh zeroed 4 MB each time: the http client's WebSocket decoder did, and
+ * Netty's TLS handler on every TLS client, until {@code WebSocketClientHandler} and
+ * {@link TlsHandlers} kept their buffers small.
  */
 final class Buffers {
 

@@ -19,7 +19,7 @@ public final class TlsHandlers {
     /** Adds a server-side TLS handler when {@code tls} is set; a client that does not finish its handshake in time is closed. */
     public static void addServer(Channel ch, TlsConfig tls) {
         if (tls != null) {
-            SslHandler handler = new SslHandler(tls.serverEngine());
+            SslHandler handler = compactingAfterEveryRead(new SslHandler(tls.serverEngine()));
             handler.setHandshakeTimeoutMillis(TlsConfig.HANDSHAKE_TIMEOUT.toMillis());
             ch.pipeline().addFirst(NAME, handler);
         }
@@ -35,9 +35,24 @@ public final class TlsHandlers {
         if (tls == null) {
             return null;
         }
-        SslHandler handler = new SslHandler(tls.clientEngine(host, port));
+        SslHandler handler = compactingAfterEveryRead(new SslHandler(tls.clientEngine(host, port)));
         handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
         ch.pipeline().addFirst(NAME, handler);
+        return handler;
+    }
+
+    /**
+     * Netty's TLS handler (on the JDK's engine) appends each read to one buffer and decrypts the
+     * whole records in it. By default it moves the bytes of a record not yet whole to the buffer's
+     * start only after 16 reads or at the end of a run of reads, and frees the buffer only when no
+     * such bytes are left, which a stream of large messages seldom leaves. So the buffer grew by
+     * reallocation: to 4 MB in runs of 16 reads of 64 KB ({@code TlsReadBufferTest}), and on the
+     * pooled allocator 30 clients streaming over TLS took hundreds of fresh 4 MB chunks where they
+     * now take a few (docs/performance.md). Compacted after every read, it stays about one record
+     * and one read in size; the HTTP client's WebSocket frame decoder does the same.
+     */
+    private static SslHandler compactingAfterEveryRead(SslHandler handler) {
+        handler.setDiscardAfterReads(1);
         return handler;
     }
 
