@@ -12,6 +12,9 @@
 #   http-tls-stream   the same over TLS
 #   http-stream-30-100  http streaming to 30 and 100 clients, 5 rounds in turns with RMI
 #   tls-stream-turns  http and netty streaming to 1, 30 and 100 clients over TLS, 3 rounds in turns with RMI
+#   http-turns  http round trips and streams, plain and over TLS, at 1, 30 and 100 clients, 3 rounds
+#               in turns with RMI (300 round trips per client and cell)
+#   http-tls-1  http streaming to 1 client over TLS, 5 rounds in turns with RMI
 # Usage: [MODE=...] run.sh OUT NAME=JAR [NAME=JAR ...]
 #   e.g. MODE=rtt run.sh /tmp/rtt old=/tmp/ab/old/bench.jar new=/tmp/ab/new/bench.jar new=... old=...
 set -euo pipefail
@@ -37,6 +40,10 @@ case $mode in
                     --no-limits --stream-duration 2s --warmup 5s) ;;
   tls-stream-turns) args=(transport --transports http,netty --methods stream --clients 1,30,100 --reps 3 --interleave
                     --no-limits --stream-duration 2s --warmup 5s --tls) ;;
+  http-turns) args=(transport --transports http --methods rtt,stream --clients 1,30,100 --reps 3 --interleave
+                    --rtt-calls 300 --security plain,tls --no-limits --stream-duration 2s --warmup 5s) ;;
+  http-tls-1) args=(transport --transports http --methods stream --clients 1 --reps 5 --interleave
+                    --security tls --no-limits --stream-duration 2s --warmup 5s) ;;
   *) echo "unknown MODE $mode" >&2; exit 2 ;;
 esac
 mkdir -p "$out"

@@ -31,7 +31,9 @@ import org.salgate.wire.StreamEnded;
  * agent ends the stream, an {@code end} event says why and the connection closes; when the caller
  * goes away, the session closes and the agent stops the stream.
  *
- * <p>Backpressure is the connection's: the session is writable while the channel is, and the
+ * <p>Events are written as they come and flushed once per batch the session hands over
+ * ({@link BridgeSession.Sink#delivered}), so a stream that runs ahead of the socket leaves in few
+ * writes. Backpressure is the connection's: the session is writable while the channel is, and the
  * agent resumes a held stream when the channel drains.
  */
 final class EventStream implements BridgeSession.Sink {
@@ -67,6 +69,7 @@ final class EventStream implements BridgeSession.Sink {
             early = beforeBegin;
             beforeBegin = null;
             early.forEach(this::pushed); // under the lock, so that no later push overtakes them
+            channel.flush();
         }
     }
 
@@ -91,6 +94,11 @@ final class EventStream implements BridgeSession.Sink {
             send(null, "end", node);
             end();
         }
+    }
+
+    @Override
+    public void delivered() {
+        channel.flush();
     }
 
     @Override
@@ -123,7 +131,7 @@ final class EventStream implements BridgeSession.Sink {
             text.append("event: ").append(event).append('\n');
         }
         text.append("data: ").append(data.toString()).append("\n\n");
-        channel.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8)),
+        channel.write(new DefaultHttpContent(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8)),
                 channel.voidPromise());
     }
 

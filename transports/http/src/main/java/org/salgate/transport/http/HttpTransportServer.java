@@ -2,7 +2,6 @@ package org.salgate.transport.http;
 
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
@@ -63,10 +62,9 @@ final class HttpTransportServer implements TransportServer {
             TlsHandlers.addServer(ch, options.tls());
             HeaderDeadline deadline = new HeaderDeadline(limits.headerTimeoutMillis());
             p.addLast("deadline", deadline);
-            // Streams push from their own threads, one message per write: flushes
-            // queued together become one write to the socket.
-            p.addLast("flushes", new FlushConsolidationHandler(
-                    FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+            // Each flush goes straight to the socket: a session's writer flushes once per run of
+            // batches it writes, and a flush put off to a later task would hold the written
+            // messages of every session on this event loop until all of them had written.
             p.addLast("http", new HttpServerCodec(limits.decoderConfig()));
             p.addLast("guard", new RequestGuard(deadline));
             p.addLast("body", new BodyAggregator(limits.maxBodyBytes()));

@@ -51,6 +51,14 @@ public final class BridgeSession implements Session, AutoCloseable {
         /** The agent pushed a stream frame, a stream's end or an event. */
         void pushed(Message message);
 
+        /**
+         * A batch of {@link #pushed} messages is complete: a sink that writes them to its
+         * connection without flushing flushes here, once per batch. Called on the thread that
+         * called {@code pushed}.
+         */
+        default void delivered() {
+        }
+
         /** The session ended; {@code byAgent} when the agent closed it (a refusal, the agent stopping). */
         void closed(boolean byAgent);
     }
@@ -146,6 +154,7 @@ public final class BridgeSession implements Session, AutoCloseable {
                     return;
                 }
                 batch.items().forEach(sink::pushed);
+                sink.delivered();
                 pushed.written(batch.bytes());
             }
         }

@@ -60,11 +60,18 @@ class BridgeSessionTest {
 
     private static final class RecordingSink implements BridgeSession.Sink {
         final List<Message> pushed = new CopyOnWriteArrayList<>();
+        /** How many messages had been pushed at each {@code delivered} call. */
+        final List<Integer> deliveredAt = new CopyOnWriteArrayList<>();
         final CompletableFuture<Boolean> closedByAgent = new CompletableFuture<>();
 
         @Override
         public void pushed(Message message) {
             pushed.add(message);
+        }
+
+        @Override
+        public void delivered() {
+            deliveredAt.add(pushed.size());
         }
 
         @Override
@@ -145,5 +152,27 @@ class BridgeSessionTest {
         }
         assertTrue(session.isWritable());
         assertEquals(1, writableRuns.get());
+    }
+
+    @Test
+    void messagesThatWaitedReachTheSinkAsOneBatchFollowedByOneDeliveredCall() throws Exception {
+        ScriptedAgent agent = new ScriptedAgent();
+        RecordingSink sink = new RecordingSink();
+        java.util.concurrent.atomic.AtomicBoolean callerWritable = new java.util.concurrent.atomic.AtomicBoolean();
+        BridgeSession session = BridgeSession.open(agent, 5, "test", callerWritable::get, sink,
+                org.salgate.transport.ServerOptions.builder().writeWaterMarks(1024, 4096).build());
+
+        for (int i = 0; i < 3; i++) {
+            session.send(new StreamEnded(i, "frame"));
+        }
+        assertEquals(List.of(), sink.deliveredAt, "nothing delivered while the caller cannot take it");
+
+        callerWritable.set(true);
+        session.writableAgain();
+        assertEquals(3, sink.pushed.size());
+        assertEquals(List.of(3), sink.deliveredAt, "one delivered call, after the batch's last message");
+
+        session.send(new StreamEnded(3, "frame"));
+        assertEquals(List.of(3, 4), sink.deliveredAt, "a message sent while writable is a batch of its own");
     }
 }
