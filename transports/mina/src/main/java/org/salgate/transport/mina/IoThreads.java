@@ -1,7 +1,6 @@
 package org.salgate.transport.mina;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -23,17 +22,6 @@ final class IoThreads {
      */
     static ExecutorService newPool(String prefix, int maxThreads) {
         return new ThreadPoolExecutor(0, maxThreads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory(prefix));
-    }
-
-    /**
-     * A pool of {@code threads} named daemon threads for short tasks, which wait in line when all
-     * are busy; a thread ends after 30 s without work.
-     */
-    static ExecutorService newWorkPool(String prefix, int threads) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), factory(prefix));
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
     }
 
     private static ThreadFactory factory(String prefix) {

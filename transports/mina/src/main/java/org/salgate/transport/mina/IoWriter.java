@@ -1,7 +1,6 @@
 package org.salgate.transport.mina;
 
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.session.IoSession;
 import org.salgate.transport.OutboundQueue;
@@ -21,40 +20,42 @@ import org.salgate.wire.Framing;
  * whose client reads as fast as it is written in the flush for good: the I/O thread reads nothing
  * meanwhile, and its other connections' requests wait (over TLS, where each batch is encrypted in
  * that write, the bench's 100 streaming clients had their stream starts unanswered for 30 s). So
- * when frames wait after a send, the next batch is written from {@code nextBatches}, a pool the
- * server owns, and the I/O thread goes back to reading; with nothing waiting the drain ends where
- * it is. The hand-off costs one client's stream 25-35 % of its rate (docs/performance.md), so on a
- * plain connection a batch written from the pool takes up to {@link #PLAIN_POOL_BATCH_BYTES}, four
- * times a batch written at once: a stream that keeps the pool busy needs a quarter of the
- * hand-offs. Over TLS, where the batch is encrypted in that write, the pool's batches stay at
- * {@link OutboundQueue#BATCH_BYTES}: the larger ones cost 100 streaming TLS clients a quarter to a
- * half of their rate (measured, not explained; docs/performance.md).
+ * on a server, when frames wait after a send, the next batch is written as the I/O thread's next
+ * pass starts ({@link QuietLoopProcessor#atNextPass}): after this flush, and before the reads and
+ * the flush of that pass, so that each pass of a streaming session's thread writes one batch and
+ * reads every ready session. With nothing waiting the drain ends where it is. A batch written at
+ * the next pass may take up to {@link #PLAIN_NEXT_PASS_BATCH_BYTES} on a plain connection, four
+ * times a batch written at once, so that a stream needs a quarter of the passes; over TLS, where
+ * the batch is encrypted in that write, {@link OutboundQueue#BATCH_BYTES}, as when these batches
+ * were written from a pool of threads: the larger ones cost 100 streaming TLS clients a quarter to
+ * a half of their rate there (measured, not explained; docs/performance.md).
  */
 final class IoWriter {
 
-    /** The most a batch written from the pool carries on a plain connection. */
-    static final long PLAIN_POOL_BATCH_BYTES = 4L * OutboundQueue.BATCH_BYTES;
+    /** The most a batch written at the I/O thread's next pass carries on a plain connection. */
+    static final long PLAIN_NEXT_PASS_BATCH_BYTES = 4L * OutboundQueue.BATCH_BYTES;
 
     private final IoSession io;
     private final OutboundQueue<byte[]> queue;
     private final Executor nextBatches;
-    private final long poolBatchBytes;
+    private final long nextBatchBytes;
     private boolean closeWhenWritten;
 
     /**
      * A writer whose batches after the first leave from {@code nextBatches} ({@code Runnable::run}:
-     * the I/O thread), each of up to {@code nextBatchBytes}.
+     * at once, inside MINA's flush; {@link QuietLoopProcessor#NEXT_PASS}: at the I/O thread's next
+     * pass), each of up to {@code nextBatchBytes}.
      */
     IoWriter(IoSession io, OutboundQueue<byte[]> queue, Executor nextBatches, long nextBatchBytes) {
         this.io = io;
         this.queue = queue;
         this.nextBatches = nextBatches;
-        this.poolBatchBytes = nextBatchBytes;
+        this.nextBatchBytes = nextBatchBytes;
     }
 
-    /** The most a batch written from a server's pool carries: see the class comment. */
-    static long poolBatchBytes(boolean tls) {
-        return tls ? OutboundQueue.BATCH_BYTES : PLAIN_POOL_BATCH_BYTES;
+    /** The most a batch written at a server's next pass carries: see the class comment. */
+    static long nextPassBatchBytes(boolean tls) {
+        return tls ? OutboundQueue.BATCH_BYTES : PLAIN_NEXT_PASS_BATCH_BYTES;
     }
 
     /** The queue's wake, and what follows each buffer sent: writes the next batch, if any. */
@@ -86,11 +87,7 @@ final class IoWriter {
             writeNext(); // most often ends the drain; a frame offered meanwhile leaves from here
             return;
         }
-        try {
-            nextBatches.execute(() -> writeNext(poolBatchBytes));
-        } catch (RejectedExecutionException e) {
-            queue.discard(); // the server is closing, and this session with it
-        }
+        nextBatches.execute(() -> writeNext(nextBatchBytes));
     }
 
     /** Closes the session once every frame queued so far is written; frames sent later are dropped. */

@@ -42,7 +42,6 @@ final class MinaServer implements TransportServer {
     private final FrameBudget frameBudget;
     private final AtomicBoolean closed = new AtomicBoolean();
     private ExecutorService threads;
-    private ExecutorService nextBatches;
     /** Runs the processors' loops on {@link #threads}, and disposes the processors once they have left. */
     private ProcessorLoops loops;
     private SimpleIoProcessorPool<NioSession> processors;
@@ -66,7 +65,6 @@ final class MinaServer implements TransportServer {
         // the acceptor's thread and one per processor; a processor's loop ends when it has no
         // session left and starts again with the next, so each may briefly need a second thread
         threads = IoThreads.newPool("salgate-mina-server", 2 * (ioThreads + 1));
-        nextBatches = IoThreads.newWorkPool("salgate-mina-write", ioThreads);
         loops = new ProcessorLoops(threads);
         processors = new SimpleIoProcessorPool<>(QuietLoopProcessor.class, loops, ioThreads, SelectorProvider.provider());
         acceptor = new PacedAcceptor(threads, processors, new AcceptBackoff(toString()));
@@ -122,7 +120,6 @@ final class MinaServer implements TransportServer {
             loops.disposeOnceLeft(processors, LOOPS_LEAVE_MILLIS);
         }
         threads.shutdown();
-        nextBatches.shutdown();
         if (!IoThreads.onIoThread()) {
             try {
                 if (!threads.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -165,7 +162,7 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionCreated(IoSession io) {
-            MinaSession session = new MinaSession(io, options, nextBatches);
+            MinaSession session = new MinaSession(io, options);
             IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget));
             io.setAttribute(MinaSession.KEY, session);
         }

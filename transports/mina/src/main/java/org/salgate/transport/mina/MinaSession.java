@@ -1,6 +1,5 @@
 package org.salgate.transport.mina;
 
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
@@ -17,10 +16,11 @@ final class MinaSession extends QueuedSession {
     private final AtomicBoolean closeReported = new AtomicBoolean();
     private volatile Throwable failure;
 
-    MinaSession(IoSession io, ServerOptions options, Executor nextBatches) {
+    MinaSession(IoSession io, ServerOptions options) {
         super(io.getId(), options);
         this.io = io;
-        this.writer = new IoWriter(io, queue(), nextBatches, IoWriter.poolBatchBytes(options.tls() != null));
+        this.writer = new IoWriter(io, queue(), QuietLoopProcessor.NEXT_PASS,
+                IoWriter.nextPassBatchBytes(options.tls() != null));
     }
 
     static MinaSession of(IoSession io) {

@@ -55,6 +55,7 @@ final class ProcessorLoops implements Executor {
                 try {
                     loop.run();
                 } finally {
+                    QuietLoopProcessor.loopLeftThisThread();
                     left();
                 }
             });

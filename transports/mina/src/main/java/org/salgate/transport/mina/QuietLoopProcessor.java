@@ -2,12 +2,15 @@ package org.salgate.transport.mina;
 
 import java.io.IOException;
 import java.nio.channels.spi.SelectorProvider;
+import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.Executor;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.write.WriteRequest;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * MINA's NIO processor, except that its loop does not wake its own selector, nor read a socket
@@ -44,8 +47,32 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * the ERROR line MINA's loop logs for each: the transport's handler logs it, at DEBUG for a peer's
  * doing. Bytes read in the same pass before a failed read are still handed on, after it (MINA's
  * loop drops them); a failed write's future fails (MINA's loop leaves it undone).
+ *
+ * <p>Work can be put off to the loop's next pass ({@link #atNextPass}): it runs on the loop's thread
+ * as that pass starts, before the loop selects, and the loop then selects without waiting, so that
+ * it reads every ready session, and flushes what the work wrote, in the same pass. A server's
+ * {@link IoWriter} writes a stream's next batch there: written inside MINA's flush, a stream whose
+ * client reads as fast as it is written would keep the flush going and the loop from reading anyone;
+ * written from another thread, each batch would cost two thread wake-ups.
  */
 public class QuietLoopProcessor extends NioProcessor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QuietLoopProcessor.class);
+    /** The processor whose loop this thread runs, set as the loop selects. */
+    private static final ThreadLocal<QuietLoopProcessor> RUNNING = new ThreadLocal<>();
+
+    /**
+     * Puts work off to the next pass of the loop that runs on the calling thread
+     * ({@link #atNextPass}), or runs it at once on a thread that runs no loop.
+     */
+    static final Executor NEXT_PASS = work -> {
+        QuietLoopProcessor processor = onThisThread();
+        if (processor != null) {
+            processor.atNextPass(work);
+        } else {
+            work.run();
+        }
+    };
 
     /** The thread that runs the loop, set as it selects. */
     private volatile Thread loop;
@@ -53,11 +80,14 @@ public class QuietLoopProcessor extends NioProcessor {
     private boolean flushFollows;
     /** Written and read by the loop's thread only: the session whose last read was short. */
     private NioSession drained;
+    /** Touched by the loop's thread only: the work for the next pass ({@link #atNextPass}). */
+    private final ArrayDeque<Runnable> nextPass = new ArrayDeque<>();
     /** Written by the loop's thread only; read by tests. */
     private volatile long skipped;
     private volatile long wokenFromLoop;
     private volatile long emptyReadsSkipped;
     private volatile long socketFailures;
+    private volatile long passesWithWork;
 
     /**
      * The constructor {@link org.apache.mina.core.service.SimpleIoProcessorPool} calls. On a
@@ -74,8 +104,18 @@ public class QuietLoopProcessor extends NioProcessor {
     @Override
     protected final int select(long timeout) throws Exception {
         loop = Thread.currentThread();
-        flushFollows = false;
+        RUNNING.set(this);
         drained = null;
+        if (!nextPass.isEmpty()) {
+            flushFollows = true; // what the work writes is flushed in this pass: no wake-up for it
+            runNextPass();
+            int selected = selectNow();
+            if (selected == 0) {
+                wakeupCalled.set(true); // a select that does not wait is no sign of the JDK's epoll spin
+            }
+            return selected;
+        }
+        flushFollows = false;
         long millis = beforeSelect(timeout);
         int selected = super.select(millis);
         if (selected == 0 && millis < timeout) {
@@ -94,6 +134,59 @@ public class QuietLoopProcessor extends NioProcessor {
      */
     protected long beforeSelect(long timeout) throws Exception {
         return timeout;
+    }
+
+    /**
+     * The processor whose loop runs on the calling thread, or null: on a processor's loop (in a
+     * handler's {@code messageSent}, say), the processor of the session at hand.
+     */
+    static QuietLoopProcessor onThisThread() {
+        QuietLoopProcessor processor = RUNNING.get();
+        return processor != null && processor.onLoopThread() ? processor : null;
+    }
+
+    /** Called as a loop leaves its thread, which then runs no loop until it selects again. */
+    static void loopLeftThisThread() {
+        RUNNING.remove();
+    }
+
+    /**
+     * Runs {@code work} on the loop's thread as the loop's next pass starts, before the loop selects
+     * (the class comment says why). Call it on the loop's thread.
+     */
+    final void atNextPass(Runnable work) {
+        if (!onLoopThread()) {
+            throw new IllegalStateException("work for a MINA processor's next pass must be given on its loop's thread");
+        }
+        nextPass.add(work);
+    }
+
+    /** Runs the work given before this pass, not what it gives in turn (that waits for the next). */
+    private void runNextPass() {
+        passesWithWork++;
+        for (int n = nextPass.size(); n > 0; n--) {
+            Runnable work = nextPass.poll();
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                // MINA's loop would log it and pause for a second, every session with it
+                LOG.warn("work put off to a MINA processor's next pass failed", e);
+            }
+        }
+    }
+
+    private int selectNow() throws IOException {
+        selectorLock.readLock().lock();
+        try {
+            return selector.selectNow();
+        } finally {
+            selectorLock.readLock().unlock();
+        }
+    }
+
+    /** How many passes started with work put off to them; read by tests. */
+    long passesWithWork() {
+        return passesWithWork;
     }
 
     /** Wakes the loop's select, on any thread: what {@link #wakeup} skips, this does not. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -19,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.future.WriteFuture;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.Timeout;
  * The processor skips the selector wake-ups its own loop asks for before its flush, and makes the
  * ones asked for after it; it skips the read of a socket it has just emptied, and loses no byte; a
  * peer that resets, or a write to one that has gone, closes its session with the failure, without
- * MINA's ERROR line. A MINA acceptor with one {@link QuietLoopProcessor} and plain sockets as
+ * MINA's ERROR line. Work put off to the next pass runs on the loop's thread as that pass starts,
+ * and the pass goes on to read and flush without waiting. A MINA acceptor with one {@link QuietLoopProcessor} and plain sockets as
  * peers; the handler writes on the loop's thread, as the agent's inline answers do.
  */
 @Timeout(60)
@@ -66,22 +69,13 @@ class QuietLoopProcessorTest {
         acceptor.setHandler(new IoHandlerAdapter() {
             @Override
             public void messageReceived(IoSession session, Object message) {
-                IoBuffer in = (IoBuffer) message;
-                IoBuffer out = IoBuffer.allocate(in.remaining());
-                out.put(in).flip();
-                session.write(out);
+                session.write(copyOf(message));
             }
         });
         acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
         int exchanges = 200;
         try (Socket peer = connect()) {
-            OutputStream out = peer.getOutputStream();
-            InputStream in = peer.getInputStream();
-            for (int i = 0; i < exchanges; i++) {
-                out.write(i & 0x7f);
-                out.flush();
-                assertEquals(i & 0x7f, in.read(), "echo " + i);
-            }
+            echoes(peer, exchanges);
         }
         assertTrue(processor.wakeupsSkipped() >= exchanges,
                 "each answer's wake-up is skipped; skipped " + processor.wakeupsSkipped());
@@ -153,6 +147,106 @@ class QuietLoopProcessorTest {
             assertTrue(processor.wakeupsFromLoopMade() > before,
                     "the write made in the remove phase woke the selector rather than wait for its next event");
         }
+    }
+
+    @Test
+    void workPutOffToTheNextPassRunsOnTheLoopAndWhatItWritesLeavesInThatPass() throws IOException {
+        AtomicReference<String> wrongThread = new AtomicReference<>();
+        acceptor.setHandler(new IoHandlerAdapter() {
+            @Override
+            public void messageReceived(IoSession session, Object message) {
+                IoBuffer out = copyOf(message);
+                Thread loop = Thread.currentThread();
+                QuietLoopProcessor.NEXT_PASS.execute(() -> {
+                    if (Thread.currentThread() != loop) {
+                        wrongThread.set(Thread.currentThread().getName());
+                    }
+                    session.write(out);
+                });
+            }
+        });
+        acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
+        int exchanges = 50;
+        long start = System.nanoTime();
+        try (Socket peer = connect()) {
+            echoes(peer, exchanges);
+        }
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertNull(wrongThread.get(), "the work ran on another thread than the loop's");
+        assertTrue(processor.passesWithWork() >= exchanges, "passes with work: " + processor.passesWithWork());
+        // A pass that waited in its select (for up to a second, MINA's timeout) before it flushed what
+        // the work wrote would take 50 s over these exchanges.
+        assertTrue(tookMillis < 10_000, exchanges + " echoes written at the next pass took " + tookMillis + " ms");
+        assertTrue(processor.wakeupsSkipped() >= exchanges,
+                "the work's writes are flushed in their pass without waking the selector; skipped "
+                        + processor.wakeupsSkipped());
+    }
+
+    @Test
+    void workThatPutsItselfOffPassAfterPassLeavesTheLoopReadingEveryone() throws IOException {
+        AtomicBoolean endless = new AtomicBoolean(true);
+        AtomicBoolean started = new AtomicBoolean();
+        acceptor.setHandler(new IoHandlerAdapter() {
+            @Override
+            public void sessionOpened(IoSession session) {
+                if (started.compareAndSet(false, true)) {
+                    again(endless); // as a stream whose next batch is always ready
+                }
+            }
+
+            @Override
+            public void messageReceived(IoSession session, Object message) {
+                session.write(copyOf(message));
+            }
+        });
+        acceptor.bind(new InetSocketAddress("127.0.0.1", 0));
+        try (Socket first = connect()) {
+            first.getOutputStream().write(1);
+            assertEquals(1, first.getInputStream().read());
+            long passes = processor.passesWithWork();
+            try (Socket other = connect()) {
+                echoes(other, 20);
+            }
+            // each byte is read in a pass of its own (the next is sent once its echo is back), and
+            // every pass starts with the work
+            assertTrue(processor.passesWithWork() >= passes + 20,
+                    "the work ran in " + (processor.passesWithWork() - passes) + " passes during 20 echoes");
+        } finally {
+            endless.set(false);
+        }
+    }
+
+    /** Sends {@code exchanges} bytes one at a time, each once the last has come back. */
+    private static void echoes(Socket peer, int exchanges) throws IOException {
+        OutputStream out = peer.getOutputStream();
+        InputStream in = peer.getInputStream();
+        for (int i = 0; i < exchanges; i++) {
+            out.write(i & 0x7f);
+            out.flush();
+            assertEquals(i & 0x7f, in.read(), "echo " + i);
+        }
+    }
+
+    /** What MINA read, copied into a buffer of its own to be written back. */
+    private static IoBuffer copyOf(Object message) {
+        IoBuffer in = (IoBuffer) message;
+        IoBuffer out = IoBuffer.allocate(in.remaining());
+        out.put(in).flip();
+        return out;
+    }
+
+    /** Puts itself off to the loop's next pass, pass after pass, until {@code going} is false. */
+    private static void again(AtomicBoolean going) {
+        if (going.get()) {
+            QuietLoopProcessor.NEXT_PASS.execute(() -> again(going));
+        }
+    }
+
+    @Test
+    void workPutOffOnAThreadThatRunsNoLoopRunsAtOnce() {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        QuietLoopProcessor.NEXT_PASS.execute(() -> ranOn.set(Thread.currentThread()));
+        assertEquals(Thread.currentThread(), ranOn.get());
     }
 
     /** A handler that records the failure and the close of its one session. */
