@@ -37,9 +37,14 @@ final class IoReader {
         }
     }
 
+    /** Appends what MINA read to the session's reader, for someone else to deliver. */
+    static void append(IoSession io, Object bytes) {
+        reader(io).append(((IoBuffer) bytes).buf());
+    }
+
     /** Hands every whole message received so far to {@code deliver}, in order. */
     static void received(IoSession io, Object bytes, Consumer<Message> deliver) throws CodecException {
-        FrameReader reader = (FrameReader) io.getAttribute(READER);
+        FrameReader reader = reader(io);
         reader.append(((IoBuffer) bytes).buf());
         Message message;
         while (!io.isClosing() && (message = reader.next()) != null) {

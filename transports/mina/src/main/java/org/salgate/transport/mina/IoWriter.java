@@ -78,6 +78,11 @@ final class IoWriter {
         }
     }
 
+    /** Whether the calling thread is writing a batch of this writer's (inside {@link #writeNext}). */
+    boolean writesOnThisThread() {
+        return Thread.holdsLock(this);
+    }
+
     /** MINA wrote one of this writer's buffers. */
     void onSent(Object message) {
         if (message instanceof IoBuffer buffer) {

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The MINA client: its own {@link NioSocketConnector} with one processor thread, on which the
  * {@link ClientHandler} runs. A handler that blocks stops this client's reading and no one else's.
- * On a plain socket the processor is a {@link CallerTurnProcessor}: a sender writes its request, and
- * a waiting caller reads its answer, on its own thread.
+ * The processor is a {@link CallerTurnProcessor}: a sender writes its request, and a waiting caller
+ * reads its answer, on its own thread, over TLS as on a plain socket.
  */
 final class MinaClient implements TransportClient {
 
@@ -46,8 +46,7 @@ final class MinaClient implements TransportClient {
     private ExecutorService threads;
     /** Runs the processor's loop on {@link #threads}, and disposes the processor once it has left. */
     private ProcessorLoops loops;
-    private QuietLoopProcessor processor;
-    /** The processor when waiting callers read their own answers (a plain socket), else null. */
+    /** The processor, whose senders write and whose waiting callers read on their own threads. */
     private volatile CallerTurnProcessor callerTurns;
     private NioSocketConnector connector;
     private volatile IoSession session;
@@ -72,14 +71,8 @@ final class MinaClient implements TransportClient {
         }
         threads = IoThreads.newPool("salgate-mina-client", 4); // connector and processor, each briefly twice
         loops = new ProcessorLoops(threads);
-        if (options.tls() == null) {
-            CallerTurnProcessor turns = new CallerTurnProcessor(loops, SelectorProvider.provider());
-            callerTurns = turns;
-            processor = turns;
-        } else {
-            processor = new QuietLoopProcessor(loops, SelectorProvider.provider());
-        }
-        connector = new NioSocketConnector(threads, processor);
+        callerTurns = new CallerTurnProcessor(loops, SelectorProvider.provider(), options.tls() != null);
+        connector = new NioSocketConnector(threads, callerTurns);
         connector.setConnectTimeoutMillis(Math.max(1, options.connectTimeout().toMillis()));
         connector.getSessionConfig().setTcpNoDelay(true);
         TlsFilters.addClient(connector.getFilterChain(), options.tls(), options.host(), options.port());
@@ -123,18 +116,17 @@ final class MinaClient implements TransportClient {
         queue.offerRequest(codec.encode(message), options.host() + ":" + options.port());
     }
 
-    /** The processor whose callers do their own I/O, on a plain socket; null over TLS. */
+    /** The processor, whose callers do their own I/O. */
     CallerTurnProcessor callerTurns() {
         return callerTurns;
     }
 
-    /** On a plain socket, the waiting caller reads its own answer when the socket is free. */
+    /** The waiting caller reads its own answer when the socket is free. */
     @Override
     public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
-        CallerTurnProcessor turns = callerTurns;
         IoSession s = session;
-        if (turns != null && s != null) {
-            turns.readWhileWaiting(answer, deadlineNanos, IoReader.reader(s), delivered);
+        if (s != null) {
+            callerTurns.readWhileWaiting(answer, deadlineNanos, IoReader.reader(s), delivered);
         }
     }
 
@@ -179,7 +171,7 @@ final class MinaClient implements TransportClient {
             return;
         }
         connector.dispose(false);
-        loops.disposeOnceLeft(processor, LOOP_LEAVES_MILLIS);
+        loops.disposeOnceLeft(callerTurns, LOOP_LEAVES_MILLIS);
         threads.shutdown();
         try {
             threads.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
@@ -200,6 +192,7 @@ final class MinaClient implements TransportClient {
         public void sessionCreated(IoSession io) {
             IoReader.attach(io, codec, options.maxFrameBytes());
             writer = new IoWriter(io, queue, Runnable::run, OutboundQueue.BATCH_BYTES);
+            callerTurns.writesOf(writer);
         }
 
         @Override
@@ -209,7 +202,11 @@ final class MinaClient implements TransportClient {
 
         @Override
         public void messageReceived(IoSession io, Object bytes) throws CodecException {
-            IoReader.received(io, bytes, handler::messageReceived);
+            if (callerTurns.readByCallerHere()) {
+                IoReader.append(io, bytes); // what a caller's read decrypted: the caller delivers it
+            } else {
+                IoReader.received(io, bytes, handler::messageReceived);
+            }
         }
 
         @Override
@@ -231,16 +228,11 @@ final class MinaClient implements TransportClient {
             closed.set(true);
             queue.discard();
             if (closeReported.compareAndSet(false, true)) {
-                CallerTurnProcessor turns = callerTurns;
-                if (turns != null) {
-                    turns.closing(); // after the messages a caller delivers
-                }
+                callerTurns.closing(); // after the messages a caller delivers
                 try {
                     handler.closed(failure);
                 } finally {
-                    if (turns != null) {
-                        turns.closedReported();
-                    }
+                    callerTurns.closedReported();
                     release();
                 }
             }

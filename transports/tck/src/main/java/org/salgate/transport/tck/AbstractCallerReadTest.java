@@ -47,7 +47,8 @@ import org.salgate.wire.Value;
 /**
  * The suite of a transport whose client lets a waiting caller read its own answer
  * ({@link TransportClient#readWhileWaiting}): the caller does read it on its own thread, and nothing
- * is lost to it, whether it is a caller or the connection's own thread that reads.
+ * is lost to it, whether it is a caller or the connection's own thread that reads. A transport whose
+ * callers read over TLS too runs it again with {@link #tls()}.
  */
 @Timeout(60)
 public abstract class AbstractCallerReadTest {
@@ -61,6 +62,14 @@ public abstract class AbstractCallerReadTest {
 
     /** The transport under test. */
     protected abstract TransportProvider provider();
+
+    /**
+     * Whether the suite runs over TLS: the server presents a certificate of the {@link TestPki}'s
+     * CA for 127.0.0.1, and the client trusts that CA.
+     */
+    protected boolean tls() {
+        return false;
+    }
 
     @AfterEach
     void tearDown() {
@@ -154,10 +163,12 @@ public abstract class AbstractCallerReadTest {
 
     private EchoServer connect() throws Exception {
         EchoServer handler = new EchoServer();
-        server = provider.createServer(ServerOptions.builder().build());
+        server = provider.createServer(ServerOptions.builder().host("127.0.0.1")
+                .tls(tls() ? TestPki.shared().serverTls() : null).build());
         server.start(handler);
         answers = new Answers();
-        client = provider.createClient(ClientOptions.builder().port(server.localAddress().getPort()).build());
+        client = provider.createClient(ClientOptions.builder().host("127.0.0.1").port(server.localAddress().getPort())
+                .tls(tls() ? TestPki.shared().clientTls() : null).build());
         client.connect(answers);
         client.send(Hello.of(ProtobufCodec.NAME, "test"));
         assertNotNull(answers.hello.get(10, TimeUnit.SECONDS));
