@@ -54,11 +54,17 @@ final class GrpcTransportClient implements TransportClient {
     private static final Logger LOG = LoggerFactory.getLogger(GrpcTransportClient.class);
     /** How long a closing client waits for its channel, then for its I/O thread, to stop. */
     private static final long SHUTDOWN_WAIT_SECONDS = 5;
+    /** How long a closing client waits for the agent to end the session it half-closed. */
+    private static final long GOODBYE_WAIT_MILLIS = 2_000;
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
     private final OutboundQueue<byte[]> queue;
     private final AtomicBoolean reported = new AtomicBoolean();
+    /** Completed once the session has ended, however it ended. */
+    private final CompletableFuture<Void> sessionEnded = new CompletableFuture<>();
+    /** The thread calling the handler, if any: a close made there cannot wait for what gRPC delivers next. */
+    private volatile Thread inHandler;
     private EventLoopGroup group;
     /** The connection's event loop if callers may run it, else null. */
     private volatile TurnTakingEventLoop callersLoop;
@@ -231,7 +237,16 @@ final class GrpcTransportClient implements TransportClient {
      * call it cancels on the cancelling thread). On gRPC's pool, whose executor keeps the order, or
      * where there is no such loop or it has stopped: at once.
      */
-    private void deliver(Runnable delivery) {
+    private void deliver(Runnable handlerCall) {
+        Runnable delivery = () -> {
+            Thread outer = inHandler;
+            inHandler = Thread.currentThread();
+            try {
+                handlerCall.run();
+            } finally {
+                inHandler = outer;
+            }
+        };
         TurnTakingEventLoop loop = callersLoop;
         if (loop != null && callbacksOnLoop) {
             if (loop.inEventLoop()) {
@@ -273,14 +288,48 @@ final class GrpcTransportClient implements TransportClient {
             c = call;
         }
         if (c != null && !ended) {
-            synchronized (c) {
-                c.cancel("the client closed the connection", null);
-            }
+            sayGoodbye(c);
         }
         if (handler != null && c == null) {
             report(null);
         }
         shutdown();
+    }
+
+    /**
+     * Ends the session as the agent hears a client leave: half-closes the stream, waits (up to
+     * {@link #GOODBYE_WAIT_MILLIS}, and neither on the connection's own thread, which must read the
+     * agent's end, nor inside the handler, after which gRPC delivers it) for the agent to complete
+     * it, and cancels it if the agent has not. A cancel sent as the connection closed raced the
+     * connection's end: the agent could still have the session open when its next write on the
+     * connection met the closed socket's reset, and it then ended the session as an I/O error. What
+     * the agent sends meanwhile is read and not delivered: the client is closed.
+     */
+    private void sayGoodbye(ClientCallStreamObserver<EncodedFrame> c) {
+        try {
+            synchronized (c) {
+                c.onCompleted();
+            }
+        } catch (IllegalStateException e) {
+            LOG.debug("the session to {} had ended already: {}", target(), e.toString());
+        }
+        EventLoopGroup g = group;
+        if (g != null && !g.next().inEventLoop() && Thread.currentThread() != inHandler) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GOODBYE_WAIT_MILLIS);
+            readWhileWaiting(sessionEnded, deadline);
+            try {
+                sessionEnded.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // not ended in time: cancelled below
+            }
+        }
+        if (!ended) {
+            synchronized (c) {
+                c.cancel("the client closed the connection", null);
+            }
+        }
     }
 
     /**
@@ -310,6 +359,7 @@ final class GrpcTransportClient implements TransportClient {
 
     private void report(Throwable cause) {
         ended = true;
+        sessionEnded.complete(null);
         queue.discard();
         if (!reported.compareAndSet(false, true)) {
             return;
@@ -338,7 +388,7 @@ final class GrpcTransportClient implements TransportClient {
 
         @Override
         public void onNext(EncodedFrame frame) {
-            if (ended) {
+            if (ended || closing) {
                 return;
             }
             Message message;
