@@ -158,8 +158,8 @@ public final class AgentServerHandler implements ServerHandler {
     private void dispatch(Session session, SessionState state, Request request) {
         if (!state.role.mayCall(request.call())) {
             String operation = Role.adminOperation(request.call());
-            LOG.info("session {} ({}, client '{}') denied {}: its token has the {} role", session.id(),
-                    session.remoteAddress(), state.clientName, operation, state.role.label());
+            LOG.info("client '{}' from {} (session {}) denied {}: its token has the {} role", state.clientName,
+                    session.remoteAddress(), session.id(), operation, state.role.label());
             session.send(Response.failure(request.id(), ErrorCode.PERMISSION_DENIED, "permission denied: '"
                     + operation + "' needs the admin role, and this connection's token has the "
                     + state.role.label() + " role; connect with an admin token."));
