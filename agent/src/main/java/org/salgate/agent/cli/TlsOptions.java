@@ -3,6 +3,8 @@ package org.salgate.agent.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.salgate.transport.tls.Certificates;
@@ -65,7 +67,29 @@ public final class TlsOptions {
         }
         TlsConfig config = TlsConfig.serverFromPem(certificate, key);
         out.println("serving " + config);
+        String dates = outOfDate(Certificates.readCertificates(certificate).get(0), Instant.now());
+        if (dates != null) {
+            out.println("warning: " + dates);
+        }
         out.flush();
         return config;
+    }
+
+    /**
+     * Why a client will refuse the agent's certificate at {@code now} for its dates, or null when
+     * they hold. Not a reason to stop: a gateway's clock may be wrong until it has synchronized.
+     */
+    static String outOfDate(X509Certificate certificate, Instant now) {
+        Instant notAfter = certificate.getNotAfter().toInstant();
+        Instant notBefore = certificate.getNotBefore().toInstant();
+        if (now.isAfter(notAfter)) {
+            return "the certificate of --tls-cert expired at " + notAfter + ", and clients refuse it;"
+                    + " give the agent a new one";
+        }
+        if (now.isBefore(notBefore)) {
+            return "the certificate of --tls-cert is valid only from " + notBefore + ", and clients refuse it"
+                    + " until then; check this machine's clock (" + now + ")";
+        }
+        return null;
     }
 }

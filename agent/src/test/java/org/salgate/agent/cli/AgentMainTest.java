@@ -24,6 +24,10 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.salgate.agent.Agent;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.transport.Transports;
+import org.salgate.transport.tls.Certificates;
 import picocli.CommandLine;
 
 @Timeout(30)
@@ -306,6 +311,33 @@ class AgentMainTest {
         Path cert = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\n");
         assertEquals(2, run("--port", "0", "--tls-cert", cert.toString()));
         assertTrue(err.toString().contains("--tls-cert and --tls-key go together"), err.toString());
+    }
+
+    @Test
+    void anExpiredCertificateIsServedWithAWarningThatClientsRefuseIt(@TempDir Path dir) throws Exception {
+        KeyPair keys = Certificates.newKeyPair();
+        Instant now = Instant.now();
+        X509Certificate expired = Certificates.issue("CN=localhost", keys, null, keys.getPrivate(),
+                now.minus(Duration.ofDays(10)), now.minus(Duration.ofDays(1)), false, List.of("127.0.0.1"));
+        Path cert = Files.writeString(dir.resolve("cert.pem"), Certificates.toPem(expired));
+        Path key = Files.writeString(dir.resolve("key.pem"), Certificates.toPem(keys.getPrivate()));
+        AgentMain main = new AgentMain();
+        new CommandLine(main).parseArgs("--tls-cert", cert.toString(), "--tls-key", key.toString());
+        StringWriter console = new StringWriter();
+        main.tls.config("127.0.0.1", new PrintWriter(console));
+        assertTrue(console.toString().contains("warning: the certificate of --tls-cert expired at "
+                + expired.getNotAfter().toInstant() + ", and clients refuse it"), console.toString());
+    }
+
+    @Test
+    void aCertificateWithinItsDatesGetsNoWarningAndOneNotYetValidNamesTheClock() {
+        KeyPair keys = Certificates.newKeyPair();
+        Instant now = Instant.now();
+        X509Certificate certificate = Certificates.issue("CN=localhost", keys, null, keys.getPrivate(),
+                now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(1)), false, List.of("127.0.0.1"));
+        assertEquals(null, TlsOptions.outOfDate(certificate, now));
+        String early = TlsOptions.outOfDate(certificate, now.minus(Duration.ofDays(2)));
+        assertTrue(early != null && early.contains("is valid only from") && early.contains("clock"), early);
     }
 
     @Test

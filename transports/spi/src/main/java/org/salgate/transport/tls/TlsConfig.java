@@ -22,6 +22,7 @@ import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
@@ -150,10 +151,11 @@ public final class TlsConfig {
         }
     }
 
+    /** The factory's PKIX trust manager, refusing also a trusted server certificate that is out of date. */
     private static X509TrustManager x509(TrustManager[] managers) {
         for (TrustManager m : managers) {
-            if (m instanceof X509TrustManager x) {
-                return x;
+            if (m instanceof X509ExtendedTrustManager x) {
+                return new CurrentServerTrustManager(x);
             }
         }
         throw new IllegalStateException("the JVM's trust manager factory made no X.509 trust manager");

@@ -117,6 +117,16 @@ public abstract class AbstractTlsRefusalTest {
 
     @Test
     @Timeout(60)
+    void expiredCertificateTrustedAsItsOwnCaIsRefused() throws Exception {
+        Certificates.KeyAndChain expired = TestPki.expiredSelfSigned();
+        Agent agent = agent(TlsConfig.server(expired));
+        TlsConfig trustingIt = TlsConfig.clientTrusting(List.of(expired.certificate()),
+                "TLS trusting the agent's own certificate");
+        assertMentions(refused(agent, trustingIt), "TLS handshake", "expired");
+    }
+
+    @Test
+    @Timeout(60)
     void certificateForAnotherHostIsRefused() throws Exception {
         Agent agent = agent(TlsConfig.server(TestPki.shared().wrongHost()));
         assertMentions(refused(agent, TestPki.shared().clientTls()), "TLS handshake", "is not for");

@@ -10,7 +10,7 @@ import org.salgate.transport.tls.TlsConfig;
 
 /**
  * A test CA made at run time, and the certificates it issues: a good one for 127.0.0.1 and
- * localhost, an expired one, and one for another host. Nothing of it is stored on disk unless a
+ * localhost, an expired one, and one for another host; and an expired self-signed one. Nothing of it is stored on disk unless a
  * test writes it there.
  */
 public final class TestPki {
@@ -61,6 +61,18 @@ public final class TestPki {
         Instant now = Instant.now();
         return issue("CN=salgate expired agent", LOCAL_NAMES, now.minus(Duration.ofDays(10)),
                 now.minus(Duration.ofDays(1)));
+    }
+
+    /**
+     * A self-signed certificate for 127.0.0.1 and localhost that expired yesterday, for a client
+     * that trusts the certificate itself as its CA (as {@code --tls-ca agent-cert.pem} does).
+     */
+    public static Certificates.KeyAndChain expiredSelfSigned() {
+        Instant now = Instant.now();
+        KeyPair keys = Certificates.newKeyPair();
+        X509Certificate certificate = Certificates.issue("CN=salgate expired self-signed agent", keys, null,
+                keys.getPrivate(), now.minus(Duration.ofDays(10)), now.minus(Duration.ofDays(1)), false, LOCAL_NAMES);
+        return new Certificates.KeyAndChain(keys.getPrivate(), List.of(certificate));
     }
 
     /** A valid certificate for another host only. */
