@@ -24,7 +24,6 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -315,12 +314,12 @@ class AgentMainTest {
 
     @Test
     void anExpiredCertificateIsServedWithAWarningThatClientsRefuseIt(@TempDir Path dir) throws Exception {
-        KeyPair keys = Certificates.newKeyPair();
         Instant now = Instant.now();
-        X509Certificate expired = Certificates.issue("CN=localhost", keys, null, keys.getPrivate(),
-                now.minus(Duration.ofDays(10)), now.minus(Duration.ofDays(1)), false, List.of("127.0.0.1"));
+        Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1"),
+                now.minus(Duration.ofDays(10)), now.minus(Duration.ofDays(1)));
+        X509Certificate expired = identity.certificate();
         Path cert = Files.writeString(dir.resolve("cert.pem"), Certificates.toPem(expired));
-        Path key = Files.writeString(dir.resolve("key.pem"), Certificates.toPem(keys.getPrivate()));
+        Path key = Files.writeString(dir.resolve("key.pem"), Certificates.toPem(identity.key()));
         AgentMain main = new AgentMain();
         new CommandLine(main).parseArgs("--tls-cert", cert.toString(), "--tls-key", key.toString());
         StringWriter console = new StringWriter();
@@ -331,10 +330,9 @@ class AgentMainTest {
 
     @Test
     void aCertificateWithinItsDatesGetsNoWarningAndOneNotYetValidNamesTheClock() {
-        KeyPair keys = Certificates.newKeyPair();
         Instant now = Instant.now();
-        X509Certificate certificate = Certificates.issue("CN=localhost", keys, null, keys.getPrivate(),
-                now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(1)), false, List.of("127.0.0.1"));
+        X509Certificate certificate = Certificates.selfSigned(List.of("127.0.0.1"), now.minus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(1))).certificate();
         assertEquals(null, TlsOptions.outOfDate(certificate, now));
         String early = TlsOptions.outOfDate(certificate, now.minus(Duration.ofDays(2)));
         assertTrue(early != null && early.contains("is valid only from") && early.contains("clock"), early);

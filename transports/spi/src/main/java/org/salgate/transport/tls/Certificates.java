@@ -125,10 +125,15 @@ public final class Certificates {
      * {@code days} days: what {@code --tls-self-signed} serves.
      */
     public static KeyAndChain selfSigned(List<String> names, int days) {
-        KeyPair keys = newKeyPair();
         Instant now = Instant.now();
+        return selfSigned(names, now.minusSeconds(3600), now.plusSeconds(86_400L * days));
+    }
+
+    /** A new key pair and a self-signed certificate for {@code names}, valid between the two instants. */
+    public static KeyAndChain selfSigned(List<String> names, Instant notBefore, Instant notAfter) {
+        KeyPair keys = newKeyPair();
         X509Certificate certificate = issue("CN=salgate self-signed", keys, null, keys.getPrivate(),
-                now.minusSeconds(3600), now.plusSeconds(86_400L * days), false, names);
+                notBefore, notAfter, false, names);
         return new KeyAndChain(keys.getPrivate(), List.of(certificate));
     }
 

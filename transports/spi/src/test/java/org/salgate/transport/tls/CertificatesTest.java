@@ -9,9 +9,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,6 +78,22 @@ class CertificatesTest {
         assertThrows(CertificateException.class,
                 () -> trust.checkClientTrusted(new X509Certificate[] {pinned}, "ECDHE_ECDSA"));
         assertEquals(0, trust.getAcceptedIssuers().length);
+    }
+
+    @Test
+    void caTrustManagerRefusesUntrustedCertificatesAndTrustedOnesOutOfDate() throws Exception {
+        Instant now = Instant.now();
+        X509Certificate expired = Certificates.selfSigned(List.of("127.0.0.1"), now.minus(Duration.ofDays(10)),
+                now.minus(Duration.ofDays(1))).certificate();
+        X509Certificate current = Certificates.selfSigned(List.of("127.0.0.1"), 1).certificate();
+        X509Certificate stranger = Certificates.selfSigned(List.of("127.0.0.1"), 1).certificate();
+        X509TrustManager trust =
+                TlsConfig.clientTrusting(List.of(expired, current), "the two test certificates").trustManager();
+        trust.checkServerTrusted(new X509Certificate[] {current}, "ECDHE_ECDSA");
+        assertThrows(CertificateException.class,
+                () -> trust.checkServerTrusted(new X509Certificate[] {stranger}, "ECDHE_ECDSA"));
+        assertThrows(CertificateExpiredException.class,
+                () -> trust.checkServerTrusted(new X509Certificate[] {expired}, "ECDHE_ECDSA"));
     }
 
     @Test

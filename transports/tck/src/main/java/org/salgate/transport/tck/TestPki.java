@@ -10,8 +10,8 @@ import org.salgate.transport.tls.TlsConfig;
 
 /**
  * A test CA made at run time, and the certificates it issues: a good one for 127.0.0.1 and
- * localhost, an expired one, and one for another host; and an expired self-signed one. Nothing of it is stored on disk unless a
- * test writes it there.
+ * localhost, an expired one, and one for another host; and an expired self-signed one. Nothing
+ * of it is stored on disk unless a test writes it there.
  */
 public final class TestPki {
 
@@ -69,10 +69,7 @@ public final class TestPki {
      */
     public static Certificates.KeyAndChain expiredSelfSigned() {
         Instant now = Instant.now();
-        KeyPair keys = Certificates.newKeyPair();
-        X509Certificate certificate = Certificates.issue("CN=salgate expired self-signed agent", keys, null,
-                keys.getPrivate(), now.minus(Duration.ofDays(10)), now.minus(Duration.ofDays(1)), false, LOCAL_NAMES);
-        return new Certificates.KeyAndChain(keys.getPrivate(), List.of(certificate));
+        return Certificates.selfSigned(LOCAL_NAMES, now.minus(Duration.ofDays(10)), now.minus(Duration.ofDays(1)));
     }
 
     /** A valid certificate for another host only. */
