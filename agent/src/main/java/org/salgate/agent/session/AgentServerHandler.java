@@ -88,6 +88,11 @@ public final class AgentServerHandler implements ServerHandler {
     }
 
     @Override
+    public boolean admits(String credentials) {
+        return tokens == null || tokens.roleOf(credentials == null ? "" : credentials).isPresent();
+    }
+
+    @Override
     public void sessionOpened(Session session) {
         sessions.put(session.id(), new SessionState());
         session.setWritabilityListener(() -> dispatcher.writable(session.id()));

@@ -96,6 +96,11 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
     }
 
     @Override
+    public boolean admits(String credentials) {
+        return agent.admits(credentials);
+    }
+
+    @Override
     public void sessionOpened(Session session) {
         boolean in = admit();
         sessions.put(session.id(), new Tracked(session, in));

@@ -34,6 +34,11 @@ final class MeteredHandler implements ServerHandler {
     }
 
     @Override
+    public boolean admits(String credentials) {
+        return inner.admits(credentials);
+    }
+
+    @Override
     public void sessionOpened(Session session) {
         MeteredSession metered = wrap(session);
         inner.sessionOpened(metered);

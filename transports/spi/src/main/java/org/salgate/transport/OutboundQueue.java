@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToIntFunction;
 import org.salgate.wire.Framing;
+import org.salgate.wire.MemoryBudget;
 
 /**
  * The outbound path of one connection, the same for every transport and for both sides: encoded
@@ -19,7 +20,9 @@ import org.salgate.wire.Framing;
  * Producers that can outrun the peer (streams, events) check {@link #isWritable()} and apply their
  * slow-consumer policy; nothing here drops a frame silently. A frame that would take the count past
  * {@code maxQueuedBytes} is refused ({@link Offer#OVER_LIMIT}): the peer has stopped reading and the
- * transport closes the connection with that reason.
+ * transport closes the connection with that reason. A server's queue also draws what it holds from
+ * its connection's {@link MemoryBudget.Account}, so that all connections together stay within the
+ * server's memory budget; a frame the budget refuses is {@link Offer#OVER_LIMIT} too.
  *
  * <p><b>Draining.</b> The first frame offered while no drain is under way runs the {@code wake}
  * callback (on the offering thread): the transport then takes batches with {@link #next} (on
@@ -57,9 +60,13 @@ public final class OutboundQueue<T> {
     private final long lowWaterBytes;
     private final long maxQueuedBytes;
     private final Runnable wake;
+    /** The connection's share of the server's memory budget, or null. */
+    private final MemoryBudget.Account budget;
     /** Framed bytes offered and not yet reported written: waiting here or held by the library. */
     private long queuedBytes;
     private boolean draining;
+    /** Whether a frame was refused by the memory budget rather than this queue's own limit. */
+    private volatile boolean refusedByBudget;
     private boolean closed;
     private volatile boolean unwritable;
     private volatile Runnable writabilityListener = NO_LISTENER;
@@ -71,6 +78,15 @@ public final class OutboundQueue<T> {
      */
     public OutboundQueue(long highWaterBytes, long lowWaterBytes, long maxQueuedBytes, ToIntFunction<T> sizeOf,
                          Runnable wake) {
+        this(highWaterBytes, lowWaterBytes, maxQueuedBytes, sizeOf, null, wake);
+    }
+
+    /**
+     * As {@link #OutboundQueue(long, long, long, ToIntFunction, Runnable)}, drawing what it holds from
+     * {@code budget} (null for none).
+     */
+    public OutboundQueue(long highWaterBytes, long lowWaterBytes, long maxQueuedBytes, ToIntFunction<T> sizeOf,
+                         MemoryBudget.Account budget, Runnable wake) {
         if (lowWaterBytes <= 0 || highWaterBytes < lowWaterBytes || maxQueuedBytes < highWaterBytes) {
             throw new IllegalArgumentException("need 0 < low-water mark <= high-water mark <= max queued bytes, got "
                     + lowWaterBytes + ", " + highWaterBytes + ", " + maxQueuedBytes);
@@ -79,6 +95,7 @@ public final class OutboundQueue<T> {
         this.lowWaterBytes = lowWaterBytes;
         this.maxQueuedBytes = maxQueuedBytes;
         this.sizeOf = sizeOf;
+        this.budget = budget;
         this.wake = wake;
     }
 
@@ -90,8 +107,13 @@ public final class OutboundQueue<T> {
 
     /** A server session's queue, with the server's bound. */
     public static OutboundQueue<byte[]> forSession(ServerOptions options, Runnable wake) {
-        return framed(options.writeHighWaterBytes(), options.writeLowWaterBytes(), options.maxQueuedBytes(),
-                wake);
+        return forSession(options, null, wake);
+    }
+
+    /** A server session's queue, with the server's bound, drawing on its connection's {@code budget} (null for none). */
+    public static OutboundQueue<byte[]> forSession(ServerOptions options, MemoryBudget.Account budget, Runnable wake) {
+        return new OutboundQueue<>(options.writeHighWaterBytes(), options.writeLowWaterBytes(),
+                options.maxQueuedBytes(), Framing::frameBytes, budget, wake);
     }
 
     /** A client connection's queue, with the client's bound. */
@@ -109,6 +131,12 @@ public final class OutboundQueue<T> {
                 return Offer.CLOSED;
             }
             if (queuedBytes + frameBytes > maxQueuedBytes) {
+                return Offer.OVER_LIMIT;
+            }
+            // Under this queue's lock, so that a concurrent written() cannot give back first; the
+            // budget never calls back into a queue while taking.
+            if (budget != null && !budget.take(frameBytes)) {
+                refusedByBudget = true;
                 return Offer.OVER_LIMIT;
             }
             waiting.addLast(item);
@@ -185,7 +213,11 @@ public final class OutboundQueue<T> {
     public void written(long bytes) {
         boolean fire;
         synchronized (lock) {
+            long before = queuedBytes;
             queuedBytes = Math.max(0, queuedBytes - bytes);
+            if (budget != null) {
+                budget.give(before - queuedBytes);
+            }
             fire = unwritable && queuedBytes < lowWaterBytes;
             if (fire) {
                 unwritable = false;
@@ -213,6 +245,11 @@ public final class OutboundQueue<T> {
         }
     }
 
+    /** Whether a frame was refused ({@link Offer#OVER_LIMIT}) by the server's memory budget, not this queue's limit. */
+    public boolean refusedByBudget() {
+        return refusedByBudget;
+    }
+
     /** The most bytes that may be queued before a frame is refused. */
     public long maxQueuedBytes() {
         return maxQueuedBytes;
@@ -225,7 +262,10 @@ public final class OutboundQueue<T> {
         }
     }
 
-    /** Refuses frames from now on and drops those that wait. */
+    /**
+     * Refuses frames from now on and drops those that wait: the connection is gone. Closes its
+     * account in the memory budget, if it has one.
+     */
     public void discard() {
         synchronized (lock) {
             closed = true;
@@ -235,6 +275,9 @@ public final class OutboundQueue<T> {
             }
             waiting.clear();
             queuedBytes = Math.max(0, queuedBytes - dropped);
+        }
+        if (budget != null) {
+            budget.close();
         }
     }
 

@@ -2,6 +2,7 @@ package org.salgate.transport;
 
 import java.io.IOException;
 import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.SharedMessage;
 import org.slf4j.Logger;
@@ -20,13 +21,36 @@ public abstract class QueuedSession implements Session {
     private final long id;
     private final ConnectionCodec codec;
     private final OutboundQueue<byte[]> queue;
+    private final MemoryBudget.Account budget;
     private volatile Runnable writabilityListener;
 
+    /** A session outside any memory budget (tests, and transports that bound memory otherwise). */
     protected QueuedSession(long id, ServerOptions options) {
+        this(id, options, null);
+    }
+
+    /**
+     * A session whose outbound queue, and whatever else its transport charges to {@link #budget()},
+     * draws on the server's {@code budget} (null for none). When the budget evicts it, it is closed
+     * at once with the reason.
+     */
+    protected QueuedSession(long id, ServerOptions options, MemoryBudget budget) {
         this.id = id;
         this.codec = new ConnectionCodec(options.codec());
-        this.queue = OutboundQueue.forSession(options, this::startWriting);
+        this.budget = budget == null ? null : budget.open(this, () -> abort(new IOException(
+                "the agent's connections together reached its memory budget of " + budget.maxBytes() + " bytes ("
+                        + MemoryBudget.OPTION + ") and this one held the most, so it is closed")));
+        this.queue = OutboundQueue.forSession(options, this.budget, this::startWriting);
         this.queue.setWritabilityListener(this::fireWritable);
+    }
+
+    /**
+     * This connection's account in the server's memory budget, for what its transport holds besides
+     * the queue (a frame reader's unfinished frame); null if the session has none. The account is
+     * closed when the queue is discarded, as the connection closes.
+     */
+    public final MemoryBudget.Account budget() {
+        return budget;
     }
 
     @Override
@@ -70,8 +94,13 @@ public abstract class QueuedSession implements Session {
         }
     }
 
-    /** The reason a session is closed when its queue's limit is passed. */
+    /** The reason a session is closed when its queue's limit, or the server's memory budget, is passed. */
     protected final IOException overLimit() {
+        if (queue.refusedByBudget()) {
+            return new IOException("the client stopped reading: the bytes queued for it ("
+                    + queue.queuedBytes() + ") would take the agent's connections past its memory budget of "
+                    + budget.budget().maxBytes() + " bytes (" + MemoryBudget.OPTION + "), so its session is closed");
+        }
         return new IOException("the client stopped reading: more than " + queue.maxQueuedBytes()
                 + " bytes are queued for it, so its session is closed");
     }

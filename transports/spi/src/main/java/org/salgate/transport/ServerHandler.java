@@ -22,4 +22,14 @@ public interface ServerHandler {
      * @param cause why, when it was an error (such as a malformed or oversized frame), else null
      */
     void sessionClosed(Session session, Throwable cause);
+
+    /**
+     * Whether a hello carrying {@code credentials} would be let in, asked by a transport that reads
+     * credentials before a session's hello (an HTTP request's bearer token) so that it can refuse an
+     * unauthenticated peer before reading, or holding, what it sends. Must be quick and must not
+     * block. The default lets everyone in: a handler that checks credentials says so here.
+     */
+    default boolean admits(String credentials) {
+        return true;
+    }
 }

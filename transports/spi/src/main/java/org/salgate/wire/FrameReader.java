@@ -21,8 +21,8 @@ import java.nio.channels.ReadableByteChannel;
  * per read, however many connections one thread serves. This relies on {@link Codec#decode}
  * keeping nothing of the array it decodes from.
  *
- * <p>A server's readers may share a {@link FrameBudget}: what a reader keeps between reads (the
- * array of a frame not yet whole) is drawn from it when {@link #next()} finds no further whole
+ * <p>A server's reader draws on its connection's {@link MemoryBudget.Account}: what a reader keeps
+ * between reads (the array of a frame not yet whole) is drawn from it when {@link #next()} finds no further whole
  * frame, and given back once the frame is cut or {@link #release()} is called when the connection
  * closes. Whole frames cost the budget nothing, so a client that sends whole requests is served even
  * while the budget is spent by peers that hold partial frames.
@@ -47,7 +47,7 @@ public final class FrameReader {
     private boolean lent;
     private int start;
     private int end;
-    private final FrameBudget budget;
+    private final MemoryBudget.Account budget;
     /** What this reader holds of {@link #budget}; guarded by {@code this}. */
     private long charged;
     private boolean released;
@@ -56,8 +56,8 @@ public final class FrameReader {
         this(codec, maxFrameBytes, null);
     }
 
-    /** A reader drawing what it keeps between reads from {@code budget}; null for none. */
-    public FrameReader(ConnectionCodec codec, int maxFrameBytes, FrameBudget budget) {
+    /** A reader drawing what it keeps between reads from its connection's {@code budget}; null for none. */
+    public FrameReader(ConnectionCodec codec, int maxFrameBytes, MemoryBudget.Account budget) {
         this.codec = codec;
         this.maxFrameBytes = maxFrameBytes;
         this.budget = budget;
@@ -192,9 +192,9 @@ public final class FrameReader {
                 bytes = NONE;
                 start = 0;
                 end = 0;
-                throw new CodecException("the agent already holds close to its bound of " + budget.maxBytes()
-                        + " bytes for unfinished frames across its connections, and this connection's unfinished"
-                        + " frame would pass it, so the connection is closed");
+                throw new CodecException("the agent's connections together hold close to its memory budget of "
+                        + budget.budget().maxBytes() + " bytes (" + MemoryBudget.OPTION + "), and this connection,"
+                        + " holding the most, would pass it with its unfinished frame, so the connection is closed");
             }
             if (kept < charged) {
                 budget.give(charged - kept);

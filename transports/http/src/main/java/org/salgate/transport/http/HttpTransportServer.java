@@ -72,7 +72,7 @@ final class HttpTransportServer implements TransportServer {
             p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
             p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
             p.addLast("session", new WebSocketServerHandler(handler, () -> new NettySession(
-                    sessionIds.incrementAndGet(), ch, options, WebSocketFrames.INSTANCE)));
+                    sessionIds.incrementAndGet(), ch, options, null, WebSocketFrames.INSTANCE)));
             p.addLast("rest", new RestHandler(api, deadline));
         });
     }

@@ -21,7 +21,7 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.FrameBudget;
+import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.FrameReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +39,7 @@ final class MinaServer implements TransportServer {
 
     private final ServerOptions options;
     private final AtomicBoolean started = new AtomicBoolean();
-    private final FrameBudget frameBudget;
+    private final MemoryBudget budget;
     private final AtomicBoolean closed = new AtomicBoolean();
     private ExecutorService threads;
     /** Runs the processors' loops on {@link #threads}, and disposes the processors once they have left. */
@@ -50,7 +50,7 @@ final class MinaServer implements TransportServer {
 
     MinaServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
-        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -162,8 +162,8 @@ final class MinaServer implements TransportServer {
 
         @Override
         public void sessionCreated(IoSession io) {
-            MinaSession session = new MinaSession(io, options);
-            IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget));
+            MinaSession session = new MinaSession(io, options, budget);
+            IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), session.budget()));
             io.setAttribute(MinaSession.KEY, session);
         }
 

@@ -5,6 +5,7 @@ import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
+import org.salgate.wire.MemoryBudget;
 
 /** A server session over a MINA {@link IoSession}, whose outbound queue an {@link IoWriter} drains. */
 final class MinaSession extends QueuedSession {
@@ -16,8 +17,8 @@ final class MinaSession extends QueuedSession {
     private final AtomicBoolean closeReported = new AtomicBoolean();
     private volatile Throwable failure;
 
-    MinaSession(IoSession io, ServerOptions options) {
-        super(io.getId(), options);
+    MinaSession(IoSession io, ServerOptions options, MemoryBudget budget) {
+        super(io.getId(), options, budget);
         this.io = io;
         this.writer = new IoWriter(io, queue(), QuietLoopProcessor.NEXT_PASS,
                 IoWriter.nextPassBatchBytes(options.tls() != null));

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import java.net.SocketAddress;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
+import org.salgate.wire.MemoryBudget;
 
 /**
  * A server session on one Netty channel, whose outbound queue a {@link ChannelWriter} drains: on
@@ -15,12 +16,14 @@ public final class NettySession extends QueuedSession {
     private final Channel channel;
     private final ChannelWriter writer;
 
-    NettySession(long id, Channel channel, ServerOptions options) {
-        this(id, channel, options, ChannelWriter.LENGTH_PREFIXED);
+    NettySession(long id, Channel channel, ServerOptions options, MemoryBudget budget) {
+        this(id, channel, options, budget, ChannelWriter.LENGTH_PREFIXED);
     }
 
-    public NettySession(long id, Channel channel, ServerOptions options, ChannelWriter.Carrier carrier) {
-        super(id, options);
+    /** A session drawing on the server's {@code budget} (null for none), written as {@code carrier} writes frames. */
+    public NettySession(long id, Channel channel, ServerOptions options, MemoryBudget budget,
+                        ChannelWriter.Carrier carrier) {
+        super(id, options, budget);
         this.channel = channel;
         this.writer = new ChannelWriter(channel, queue(), carrier);
     }

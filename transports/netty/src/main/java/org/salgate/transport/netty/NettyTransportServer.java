@@ -7,15 +7,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.FrameBudget;
 import org.salgate.wire.FrameReader;
+import org.salgate.wire.MemoryBudget;
 
 /** A Netty server: a {@link ChannelServer} whose connections carry framed salgate sessions. */
 final class NettyTransportServer implements TransportServer {
 
     private final ServerOptions options;
     private final AtomicLong sessionIds = new AtomicLong();
-    private final FrameBudget frameBudget;
+    private final MemoryBudget budget;
     private final NettyIo io;
     private ChannelServer server;
     private boolean started;
@@ -25,7 +25,7 @@ final class NettyTransportServer implements TransportServer {
     NettyTransportServer(ServerOptions options, NettyIo io) {
         this.options = Objects.requireNonNull(options, "options");
         this.io = io;
-        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -36,10 +36,10 @@ final class NettyTransportServer implements TransportServer {
         }
         started = true;
         server = ChannelServer.bind(io != null ? io : EventLoops.current(), options, "netty", ch -> {
-            NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options);
+            NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options, budget);
             TlsHandlers.addServer(ch, options.tls());
             ch.pipeline().addLast("session", new ServerChannelHandler(handler, session,
-                    new FrameReader(session.codec(), options.maxFrameBytes(), frameBudget)));
+                    new FrameReader(session.codec(), options.maxFrameBytes(), session.budget())));
         });
     }
 

@@ -60,7 +60,7 @@ final class SocketSession extends QueuedSession {
     private volatile Throwable cause;
 
     SocketSession(long id, Socket socket, SocketTransportServer server, ServerHandler handler) {
-        super(id, server.options());
+        super(id, server.options(), server.budget());
         this.socket = socket;
         this.server = server;
         this.handler = handler;
@@ -185,7 +185,7 @@ final class SocketSession extends QueuedSession {
             handler.sessionOpened(this);
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
-            frames = new FrameReader(codec(), maxFrameBytes, server.frameBudget());
+            frames = new FrameReader(codec(), maxFrameBytes, budget());
             drainOnReader(out); // what the handler sent as the session opened
             while (frames.readFrom(in) >= 0) {
                 Message message;

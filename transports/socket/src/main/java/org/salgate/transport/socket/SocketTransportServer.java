@@ -15,7 +15,7 @@ import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.FrameBudget;
+import org.salgate.wire.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +34,7 @@ final class SocketTransportServer implements TransportServer {
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Map<Long, SocketSession> sessions = new ConcurrentHashMap<>();
     private final Object lifecycle = new Object();
-    private final FrameBudget frameBudget;
+    private final MemoryBudget budget;
     private ScheduledExecutorService timer;
     private ServerSocket serverSocket;
     private Thread acceptor;
@@ -43,7 +43,7 @@ final class SocketTransportServer implements TransportServer {
 
     SocketTransportServer(ServerOptions options) {
         this.options = options;
-        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
     ServerOptions options() {
@@ -139,8 +139,8 @@ final class SocketTransportServer implements TransportServer {
     }
 
     /** What the sessions' frame readers draw on together. */
-    FrameBudget frameBudget() {
-        return frameBudget;
+    MemoryBudget budget() {
+        return budget;
     }
 
     void sessionFinished(SocketSession session) {

@@ -50,6 +50,15 @@ final class AgentProcess implements AutoCloseable {
      */
     static AgentProcess start(String transport, int maxDescriptors, List<String> jvmOptions)
             throws IOException, InterruptedException {
+        return start(transport, maxDescriptors, jvmOptions, List.of());
+    }
+
+    /**
+     * As {@link #start(String, int, List)}, with {@code agentArgs} (such as {@code --tokens FILE})
+     * after the transport, host and port the agent is always given.
+     */
+    static AgentProcess start(String transport, int maxDescriptors, List<String> jvmOptions, List<String> agentArgs)
+            throws IOException, InterruptedException {
         Path output = Files.createTempFile("salgate-agent-" + transport + "-", ".log");
         String jar = System.getProperty(AGENT_JAR);
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
@@ -64,6 +73,7 @@ final class AgentProcess implements AutoCloseable {
         }
         java.addAll(jvmOptions);
         java.addAll(List.of("-jar", jar, "--transport", transport, "--host", "127.0.0.1", "--port", "0"));
+        java.addAll(agentArgs);
         List<String> command = new ArrayList<>();
         if (maxDescriptors > 0) {
             command.addAll(List.of("bash", "-c", "ulimit -n " + maxDescriptors + " && exec \"$@\"", "agent"));
@@ -110,6 +120,11 @@ final class AgentProcess implements AutoCloseable {
         try (var fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
             return fds.count();
         }
+    }
+
+    /** The process id, for tools that read the agent from outside. */
+    long pid() {
+        return process.pid();
     }
 
     /** Everything the agent printed so far. */

@@ -16,7 +16,7 @@ import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.FrameBudget;
+import org.salgate.wire.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
@@ -39,7 +39,7 @@ final class XsocketServer implements TransportServer {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<Long, XsocketSession> sessions = new ConcurrentHashMap<>();
-    private final FrameBudget frameBudget;
+    private final MemoryBudget budget;
     private final AcceptBackoff acceptBackoff;
     private volatile ServerHandler handler;
     private ExecutorService workers;
@@ -48,7 +48,7 @@ final class XsocketServer implements TransportServer {
 
     XsocketServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
-        this.frameBudget = new FrameBudget(options.limits().maxBufferedBytes());
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
         this.acceptBackoff = new AcceptBackoff(toString());
     }
 
@@ -149,7 +149,7 @@ final class XsocketServer implements TransportServer {
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            XsocketSession session = new XsocketSession(connection, handler, options, frameBudget,
+            XsocketSession session = new XsocketSession(connection, handler, options, budget,
                     XsocketServer.this::reportClosed);
             connection.setAttachment(session);
             sessions.put(session.id(), session);

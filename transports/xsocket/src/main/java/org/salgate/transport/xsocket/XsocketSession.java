@@ -8,7 +8,7 @@ import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.FrameBudget;
+import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
@@ -41,12 +41,12 @@ final class XsocketSession extends QueuedSession {
      *     xSocket's disconnect: an aborted session is over for the agent at once
      */
     XsocketSession(INonBlockingConnection connection, ServerHandler handler, ServerOptions options,
-                   FrameBudget frameBudget, Consumer<XsocketSession> reportClosed) {
-        super(IDS.incrementAndGet(), options);
+                   MemoryBudget budget, Consumer<XsocketSession> reportClosed) {
+        super(IDS.incrementAndGet(), options, budget);
         this.connection = connection;
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
-        this.reader = new FrameReader(codec(), options.maxFrameBytes(), frameBudget);
+        this.reader = new FrameReader(codec(), options.maxFrameBytes(), budget());
         this.writer = new ConnectionWriter(connection, options.tls() != null, queue(), this::writeFailed);
         this.reportClosed = reportClosed;
     }
