@@ -31,6 +31,7 @@ import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
 import org.salgate.transport.bridge.BridgeSession;
@@ -77,6 +78,7 @@ public final class Agent implements AutoCloseable {
     private TransportServer server;
     private String host;
     private boolean tls;
+    private TlsConfig serverTls;
 
     private Agent(AgentBuilder b, String transportName, String codecName, ServerOptions.Limits limits) {
         this.agentId = b.agentId != null ? b.agentId : defaultAgentId();
@@ -152,6 +154,7 @@ public final class Agent implements AutoCloseable {
         Agent agent = new Agent(b, provider.name(), serverOptions.codec().name(), serverOptions.limits());
         try {
             agent.protocols.openAll(b.platform != null ? b.platform : defaultPlatform(b.dummySensors));
+            agent.serverTls = serverOptions.tls();
             agent.server = provider.createServer(serverOptions);
             agent.server.start(agent.door(agent.transportName));
             for (AgentExtension extension : b.extensions) {
@@ -203,6 +206,19 @@ public final class Agent implements AutoCloseable {
     /** Whether its clients connect over TLS. */
     public boolean tls() {
         return tls;
+    }
+
+    /** The TLS config its transport serves with, for extensions that serve on their own ports; null without TLS. */
+    public TlsConfig serverTls() {
+        return serverTls;
+    }
+
+    /**
+     * Whether a client presenting {@code token} would be let in (any role), for extensions that serve
+     * on their own ports: always true when the agent requires no tokens.
+     */
+    public boolean admits(String token) {
+        return handler.admits(token);
     }
 
     /** The name it gives in its hello reply. */

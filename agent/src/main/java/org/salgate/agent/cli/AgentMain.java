@@ -254,7 +254,10 @@ public final class AgentMain implements Callable<Integer> {
         if (agentId != null) {
             builder.agentId(agentId);
         }
-        if (!gateway.apply(builder, err)) {
+        if (!gateway.apply(builder, err,
+                h -> BindPolicy.decide(h, tls.isConfigured(), access.tokensConfigured(), access.insecure,
+                        "serve metrics", "serving metrics", "read the agent's metrics (its sessions, requests and "
+                                + "streams)"))) {
             return EXIT_USAGE;
         }
         if (config != null) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.salgate.agent.AgentBuilder;
 import org.salgate.agent.AgentExtension;
 import org.salgate.discovery.Discovery;
@@ -20,6 +21,8 @@ import org.salgate.mqtt.MqttBridge;
 import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.StreamSpec;
 import org.salgate.transport.tls.TlsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,6 +30,8 @@ import picocli.CommandLine.Option;
  * endpoint and the mDNS announcement. Nothing is opened unless its options are given.
  */
 public final class GatewayOptions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayOptions.class);
 
     /** The environment variable read for the MQTT password when no password file is given. */
     static final String PASSWORD_ENV = "SALGATE_MQTT_PASSWORD";
@@ -87,7 +92,9 @@ public final class GatewayOptions {
     Integer metricsPort;
 
     @Option(names = "--metrics-host", defaultValue = "127.0.0.1", paramLabel = "HOST",
-            description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}).")
+            description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}). As with --host, any other"
+                    + " address needs TLS and --tokens, or --insecure; the endpoint serves HTTPS with the agent's"
+                    + " certificate when it has TLS and asks for a bearer token when it has --tokens.")
     String metricsHost;
 
     @Option(names = "--announce",
@@ -104,9 +111,9 @@ public final class GatewayOptions {
      *
      * @return false, having said why on {@code err}, when an option is not usable
      */
-    boolean apply(AgentBuilder builder, PrintWriter err) {
+    boolean apply(AgentBuilder builder, PrintWriter err, Function<String, BindPolicy> bindRule) {
         try {
-            GatewayMetrics metrics = configureMetrics(builder);
+            GatewayMetrics metrics = configureMetrics(builder, bindRule);
             configureMqtt(builder, metrics);
             configureAnnouncement(builder);
             return true;
@@ -116,12 +123,19 @@ public final class GatewayOptions {
         }
     }
 
-    private GatewayMetrics configureMetrics(AgentBuilder builder) {
+    private GatewayMetrics configureMetrics(AgentBuilder builder, Function<String, BindPolicy> bindRule) {
         if (metricsPort == null) {
             return null;
         }
         if (metricsPort < 0 || metricsPort > 65535) {
             throw new IllegalArgumentException("--metrics-port must be 0..65535, got " + metricsPort);
+        }
+        BindPolicy bind = bindRule.apply(metricsHost);
+        if (!bind.allowed()) {
+            throw new IllegalArgumentException("--metrics-host " + metricsHost + ": " + bind.message());
+        }
+        if (bind.message() != null) {
+            LOG.warn(bind.message());
         }
         GatewayMetrics metrics = new GatewayMetrics();
         builder.decorateHandler(metrics::instrument);
@@ -133,7 +147,9 @@ public final class GatewayOptions {
      * The extension that registers the agent's own figures with {@code metrics} (streams, readings
      * skipped and dropped for slow clients, requests waiting, plugin read errors) and serves them at
      * {@code http://host:port/metrics}. The agent's handler must also be decorated with
-     * {@link GatewayMetrics#instrument}, for what passes through its sessions.
+     * {@link GatewayMetrics#instrument}, for what passes through its sessions. The endpoint follows
+     * the agent's own security: HTTPS with the agent's certificate when the agent serves TLS, and a
+     * bearer token the agent admits when it requires tokens.
      *
      * @param started given the endpoint once it listens (its port, when 0 was asked), or null
      */
@@ -153,7 +169,8 @@ public final class GatewayOptions {
                     () -> agent.streamTotals().dropped());
             metrics.counters("salgate.plugin.read.errors", "Reads whose plugin failed (ERROR readings)", "sensor",
                     agent::readErrors);
-            MetricsServer server = MetricsServer.start(host, port, metrics);
+            MetricsServer server = MetricsServer.start(host, port, metrics,
+                    agent.serverTls(), agent::admits);
             if (started != null) {
                 started.accept(server);
             }

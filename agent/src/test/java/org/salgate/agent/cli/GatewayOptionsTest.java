@@ -71,6 +71,13 @@ class GatewayOptionsTest {
     }
 
     @Test
+    void metricsBeyondLoopbackAreRefusedWithoutTlsAndTokensAsTheAgentsOwnPortIs() {
+        assertEquals(2, run("--port", "0", "--metrics-port", "0", "--metrics-host", "0.0.0.0"));
+        assertTrue(err.toString().contains("--metrics-host 0.0.0.0: refusing to serve metrics on 0.0.0.0 without TLS"
+                + " and tokens") && err.toString().contains("--insecure"), err.toString());
+    }
+
+    @Test
     void durationsTakeAUnitOrIso8601() {
         assertEquals(Duration.ofHours(24), GatewayOptions.duration("24h", "x"));
         assertEquals(Duration.ofMillis(500), GatewayOptions.duration("500ms", "x"));

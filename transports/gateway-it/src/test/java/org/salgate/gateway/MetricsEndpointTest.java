@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +25,10 @@ import org.salgate.metrics.GatewayMetrics;
 import org.salgate.metrics.MetricsServer;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.agent.session.Tokens;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.tls.Certificates;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.Reading;
 import org.salgate.wire.SlowConsumerPolicy;
 
@@ -56,6 +60,44 @@ class MetricsEndpointTest {
             }
         }
         return sum;
+    }
+
+    @Test
+    void aSecuredAgentServesItsMetricsOverTlsAndOnlyWithAToken() throws Exception {
+        String reader = "metrics-reader-token-0123456789";
+        Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("127.0.0.1", "localhost"), 1);
+        GatewayMetrics metrics = new GatewayMetrics();
+        AtomicReference<MetricsServer> endpoint = new AtomicReference<>();
+        try (Agent agent = Agent.builder().port(0).tls(TlsConfig.server(identity))
+                .tokens(Tokens.parse(List.of(reader + " reader"), "test tokens"))
+                .decorateHandler(metrics::instrument)
+                .extension(GatewayOptions.metricsEndpoint(metrics, "127.0.0.1", 0, endpoint::set)).start()) {
+            int port = endpoint.get().port();
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(TlsConfig.clientTrusting(identity.chain(), "the test agent's certificate").sslContext())
+                    .build();
+            URI uri = URI.create("https://127.0.0.1:" + port + "/metrics");
+
+            try {
+                HttpResponse<String> plain = get(port);
+                fail("plain HTTP was answered " + plain.statusCode() + " by a TLS agent's metrics endpoint");
+            } catch (IOException expected) {
+                // the endpoint speaks TLS only
+            }
+            HttpResponse<String> noToken = https.send(HttpRequest.newBuilder(uri).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, noToken.statusCode(), noToken.body());
+            assertTrue(noToken.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer"));
+            assertTrue(noToken.body().contains("Authorization: Bearer"), noToken.body());
+            HttpResponse<String> wrongToken = https.send(HttpRequest.newBuilder(uri)
+                    .header("Authorization", "Bearer not-a-token-of-this-agent").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, wrongToken.statusCode());
+            HttpResponse<String> withToken = https.send(HttpRequest.newBuilder(uri)
+                    .header("Authorization", "Bearer " + reader).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, withToken.statusCode(), withToken.body());
+            assertTrue(withToken.body().contains("salgate_sessions"), withToken.body());
+        }
     }
 
     @Test
