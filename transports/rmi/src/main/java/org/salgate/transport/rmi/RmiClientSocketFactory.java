@@ -15,7 +15,8 @@ import org.salgate.transport.tls.TlsConfig;
 /**
  * Makes the sockets that reach an exported object. It travels inside that object's stubs, so the
  * exporting side decides the address callers connect to (its configured host) instead of the
- * JVM-wide {@code java.rmi.server.hostname}. Sockets have TCP_NODELAY and a connect timeout.
+ * JVM-wide {@code java.rmi.server.hostname}; an agent bound to a wildcard address names none, and
+ * its clients connect where they found its registry. Sockets have TCP_NODELAY and a connect timeout.
  *
  * <p>RMI pools connections per host, port and equal factory, and may hand out a pooled connection
  * without checking it when it was used a moment ago. A connection to an agent that closed is dead,
@@ -32,7 +33,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     private static final long serialVersionUID = 3L;
     private static final SecureRandom INSTANCES = new SecureRandom();
 
-    /** The host to connect to, or null to use the host recorded in the stub. */
+    /** The host to connect to, or null for the host the client dialled (else the one recorded in the stub). */
     private final String host;
     private final int connectTimeoutMillis;
     /** Tells apart factories otherwise equal; 0 for a shared one. */
@@ -41,7 +42,10 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     private final boolean tls;
     /** The SHA-256 fingerprint of the listener's certificate, trusted alone; null to use the bound settings. */
     private final String pin;
-    /** The client's trust settings: given to a registry's factory, bound at deserialization to an agent's. */
+    /**
+     * The client's trust settings and the host it dialled: given to a registry's factory, bound at
+     * deserialization to an agent's.
+     */
     private transient RmiTls.Binding bound;
     private transient TlsConfig pinned;
 
@@ -86,14 +90,30 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
         return new RmiClientSocketFactory(host, connectTimeoutMillis, instance);
     }
 
-    /** The host this factory connects to, or null for the host recorded in the stub. */
+    /** The host this factory connects to, or null for the host the client dialled (or else the stub's). */
     String host() {
         return host;
     }
 
+    /** Whether the listener this factory reaches speaks TLS. */
+    boolean isTls() {
+        return tls;
+    }
+
+    /** Whether this factory trusts one pinned certificate rather than the settings bound to it. */
+    boolean isPinned() {
+        return pin != null;
+    }
+
+    /**
+     * Connects to {@code port} on this factory's host; when it names none (an agent bound to a
+     * wildcard address that advertises no host), on the host the client dialled, which reaches the
+     * agent's registry and so the agent's port; and only when deserialized outside a client's
+     * lookup, on the host recorded in the stub.
+     */
     @Override
     public Socket createSocket(String stubHost, int port) throws IOException {
-        String target = host != null ? host : stubHost;
+        String target = host != null ? host : bound != null ? bound.host() : stubHost;
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
@@ -116,7 +136,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
                 config = pinned;
             }
             name = target;
-        } else if (bound != null) {
+        } else if (bound != null && bound.config() != null) {
             config = bound.config();
             name = bound.host();
         } else {
@@ -150,7 +170,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
         if (connectTimeoutMillis < 0) {
             throw new InvalidObjectException("negative connect timeout");
         }
-        if (tls && pin == null) {
+        if ((tls && pin == null) || host == null) {
             bound = RmiTls.current();
         }
     }

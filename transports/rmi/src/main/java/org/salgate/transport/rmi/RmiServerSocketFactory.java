@@ -22,6 +22,8 @@ import org.salgate.transport.tls.TlsConfig;
  * only to itself (its registry, agent object and sessions share one port, apart from any other
  * agent in the JVM), while the client-side factory for callbacks is shared by address. With a
  * {@link TlsConfig}, accepted connections speak TLS; the handshake runs on RMI's connection thread.
+ * An agent's connections are {@link GuardedSocket}s: its registry takes no changes over them, and
+ * a read on them waits at most the agent's read timeout.
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
@@ -32,32 +34,50 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     private final Object key;
     private final TlsConfig tls;
     private final String server;
+    /** The agent's read timeout and refused registry calls; null for a factory that is not an agent's. */
+    private final Guard guard;
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
 
-    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, String server) {
+    /** What an agent's accepted connections are held to. */
+    private record Guard(int readTimeoutMillis, RegistryGuard.Refusals refusals) {}
+
+    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, String server, Guard guard) {
         this.bindAddress = bindAddress;
         this.key = key;
         this.tls = tls;
         this.server = server;
+        this.guard = guard;
     }
 
-    /** A factory for one agent, {@code server} in its log, equal to no other; TLS when {@code tls} is set. */
-    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls, String server) {
-        return new RmiServerSocketFactory(bindAddress, new Object(), tls, server);
+    /**
+     * A factory for one agent, {@code server} in its log, equal to no other; TLS when {@code tls} is
+     * set. No read on its connections waits more than {@code readTimeoutMillis} (positive).
+     */
+    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls, String server, int readTimeoutMillis) {
+        if (readTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("the read timeout must be positive, got " + readTimeoutMillis + " ms");
+        }
+        return new RmiServerSocketFactory(bindAddress, new Object(), tls, server,
+                new Guard(readTimeoutMillis, new RegistryGuard.Refusals()));
     }
 
     /** A factory equal to every other shared one with the same address and TLS setting. */
     static RmiServerSocketFactory shared(InetAddress bindAddress, TlsConfig tls) {
         return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress + (tls != null ? ":tls" : ""), tls,
-                "RMI callbacks " + bindAddress.getHostAddress());
+                "RMI callbacks " + bindAddress.getHostAddress(), null);
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        ServerSocket socket = new TrackingServerSocket(port, Ports.ACCEPT_BACKLOG, bindAddress, tls,
+        ServerSocket socket = new TrackingServerSocket(port, Ports.ACCEPT_BACKLOG, bindAddress, tls, guard,
                 new AcceptBackoff(server + " (port " + port + ")"));
         created.add(socket);
         return socket;
+    }
+
+    /** How many calls changing the registry were refused on this (agent's) factory's connections. */
+    long refusedRegistryCalls() {
+        return guard == null ? 0 : guard.refusals().count();
     }
 
     /** How many listening sockets this factory made. */
@@ -102,24 +122,39 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     private static final class TrackingServerSocket extends ServerSocket {
         private final Set<Socket> accepted = ConcurrentHashMap.newKeySet();
         private final TlsConfig tls;
+        private final Guard guard;
         private final AcceptBackoff backoff;
 
-        TrackingServerSocket(int port, int backlog, InetAddress bindAddress, TlsConfig tls, AcceptBackoff backoff)
-                throws IOException {
+        TrackingServerSocket(int port, int backlog, InetAddress bindAddress, TlsConfig tls, Guard guard,
+                             AcceptBackoff backoff) throws IOException {
             super(port, backlog, bindAddress);
             this.tls = tls;
+            this.guard = guard;
             this.backoff = backoff;
         }
 
         @Override
         public Socket accept() throws IOException {
-            Socket socket = acceptRetrying();
-            accepted.removeIf(Socket::isClosed);
-            accepted.add(socket);
-            if (isClosed()) {
-                closeAccepted();
+            while (true) {
+                Socket socket = acceptRetrying();
+                accepted.removeIf(Socket::isClosed);
+                accepted.add(socket);
+                if (isClosed()) {
+                    closeAccepted();
+                }
+                Socket served = tls == null ? socket : tls.acceptedSocket(socket);
+                if (guard == null) {
+                    return served;
+                }
+                try {
+                    return new GuardedSocket(served, guard.readTimeoutMillis(), guard.refusals());
+                } catch (IOException peerGone) {
+                    socket.close(); // reset before it was served: accept the next one
+                    if (isClosed()) {
+                        throw peerGone;
+                    }
+                }
             }
-            return tls == null ? socket : tls.acceptedSocket(socket);
         }
 
         private Socket acceptRetrying() throws IOException {

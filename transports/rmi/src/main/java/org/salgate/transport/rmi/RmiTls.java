@@ -9,7 +9,8 @@ import org.salgate.transport.tls.TlsConfig;
  * factory marked TLS. A stub's factory reaches a client JVM by deserialization, where it cannot
  * carry the client's trust settings: the client binds them to its thread around each call that
  * returns a stub ({@link #bind}), and the factories deserialized then keep them. A factory marked
- * TLS that was deserialized unbound refuses to connect rather than connect in plain text.
+ * TLS that was deserialized unbound, or bound by a client without TLS, refuses to connect rather
+ * than connect in plain text.
  *
  * <p>The client's callback object is reached by the agent, so it needs a certificate too: each
  * client JVM makes a self-signed one at first use, and the callback's stub carries its SHA-256
@@ -21,7 +22,11 @@ final class RmiTls {
     /** Days the callback listener's certificate is valid: the life of any client JVM. */
     private static final int CALLBACK_CERTIFICATE_DAYS = 3650;
 
-    /** A client's trust settings and the host name it dialled (the name its certificate check uses). */
+    /**
+     * What a client binds around the calls that return stubs: its trust settings ({@code config},
+     * null for a client without TLS) and the host it dialled, which its certificate check uses and
+     * which a stub whose factory names no host is reached at.
+     */
     record Binding(TlsConfig config, String host) {}
 
     private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();

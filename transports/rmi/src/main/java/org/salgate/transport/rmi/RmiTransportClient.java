@@ -36,7 +36,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An RMI client: looks the agent up in its registry, exports a callback for pushed frames and
+ * An RMI client: looks the agent up in its registry, checks that the object it got leads to that
+ * registry's host and port ({@link AgentStubCheck}), exports a callback for pushed frames and
  * opens a session. {@link #send} is a blocking remote call; when the agent answers in time, the
  * answer comes back as its return value. Every frame is handed to the {@link ClientHandler} in
  * the agent's order (see {@link InOrderDelivery}).
@@ -67,28 +68,30 @@ final class RmiTransportClient implements TransportClient {
         this.handler = handler;
         String where = options.host() + ":" + options.port();
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
-        RmiTls.Binding tls = options.tls() == null ? null : new RmiTls.Binding(options.tls(), options.host());
+        boolean tls = options.tls() != null;
+        RmiTls.Binding binding = new RmiTls.Binding(options.tls(), options.host());
         // What the registry and the agent answer is read under the process-wide allow-list filter,
         // also in a program (an agent with a relay, an application) that did not set one itself.
         ProcessSerialFilter.install(options.maxFrameBytes());
-        AgentRemote agent = lookUp(where, timeout, tls);
+        AgentRemote agent = lookUp(where, timeout, binding);
+        AgentStubCheck.requireAgentAt(agent, options.host(), options.port(), tls);
         InetAddress callbackHost = callbackHost();
         CallbackRemote stub;
         try {
             RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
                     RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
-            if (tls != null) {
+            if (tls) {
                 callbackSockets = callbackSockets.withTls(RmiTls.callbackPin());
             }
             stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0, callbackSockets,
-                    RmiServerSocketFactory.shared(callbackHost, tls == null ? null : RmiTls.callbackServer()),
+                    RmiServerSocketFactory.shared(callbackHost, tls ? RmiTls.callbackServer() : null),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {
             throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
                     + rootMessage(e), e);
         }
         try {
-            try (RmiTls.Scope bound = RmiTls.bind(tls)) {
+            try (RmiTls.Scope bound = RmiTls.bind(binding)) {
                 session = agent.open(stub);
             }
         } catch (RemoteException e) {
@@ -101,17 +104,19 @@ final class RmiTransportClient implements TransportClient {
     /**
      * Looks the agent up in the registry at the configured address within the connect timeout.
      * RMI's own handshake waits up to a minute for a server that accepts and says nothing, so the
-     * lookup runs on its own thread and, past the timeout, the sockets it opened are closed.
+     * lookup runs on its own thread and, past the timeout, the sockets it opened are closed. The
+     * stub it returns is bound to {@code binding}: it is reached as the client dialled.
      */
-    private AgentRemote lookUp(String where, int timeoutMillis, RmiTls.Binding tls) throws IOException {
+    private AgentRemote lookUp(String where, int timeoutMillis, RmiTls.Binding binding) throws IOException {
+        boolean tls = binding.config() != null;
         RmiClientSocketFactory registrySockets = RmiClientSocketFactory.unique(null, timeoutMillis);
-        if (tls != null) {
-            registrySockets = registrySockets.withTls(tls);
+        if (tls) {
+            registrySockets = registrySockets.withTls(binding);
         }
         LookupSockets sockets = new LookupSockets(registrySockets);
         FutureTask<AgentRemote> lookup = new FutureTask<>(() -> {
             Registry registry = LocateRegistry.getRegistry(options.host(), options.port(), sockets);
-            try (RmiTls.Scope bound = RmiTls.bind(tls)) {
+            try (RmiTls.Scope bound = RmiTls.bind(binding)) {
                 return (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
             }
         });
@@ -146,13 +151,13 @@ final class RmiTransportClient implements TransportClient {
                     || hasCause(cause, StreamCorruptedException.class)) {
                 throw new IOException("the server at " + where + " is not an RMI agent (it broke off the RMI"
                         + " handshake); check which transport the agent uses"
-                        + (tls == null ? ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"
-                                : ""), cause);
+                        + (tls ? "" : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"),
+                        cause);
             }
             if (cause instanceof RemoteException) {
                 throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(cause)
                         + "; check that the agent runs there with the rmi transport"
-                        + (tls == null ? " (an agent with TLS needs --tls, --tls-ca or --tls-pin)" : ""), cause);
+                        + (tls ? "" : " (an agent with TLS needs --tls, --tls-ca or --tls-pin)"), cause);
             }
             if (cause instanceof RuntimeException r) {
                 throw r;

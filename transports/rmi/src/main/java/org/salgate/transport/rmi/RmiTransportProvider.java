@@ -12,7 +12,11 @@ import org.salgate.transport.TransportServer;
  * binds an {@link AgentRemote} in it; a client looks it up, exports a {@link CallbackRemote} for
  * pushed frames and gets a {@link SessionRemote} whose calls return the agent's answers. Frames are
  * the connection codec's bytes, so every codec works. Every exported object has a JEP 290
- * deserialization filter that admits only what this protocol carries. Registered in
+ * deserialization filter that admits only what this protocol carries. The agent's registry serves
+ * lookups only: a bind, rebind or unbind from any caller, on this machine too, is refused and
+ * logged. A client uses the agent object it looked up only if it leads to the registry's own host
+ * and port (with TLS, over TLS with the client's settings). A connection that sends nothing for the
+ * hello timeout is closed. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  *
  * <p>Server properties: {@value #HOSTNAME} (the address written into stubs; default the bound

@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
 /**
  * An RMI agent endpoint: its own registry on the configured port, with the agent object bound in
  * it and exported, like every session object, on that same port. Sockets come from factories
- * bound to the configured host, so nothing depends on JVM-wide RMI properties.
+ * bound to the configured host, so nothing depends on JVM-wide RMI properties. The registry serves
+ * lookups only (see {@link RegistryGuard}), and a connection that sends nothing for the hello
+ * timeout ({@link ServerOptions.Limits#helloTimeout()}) is closed, as is one idle that long
+ * between calls, which its client opens again when it needs one.
  */
 final class RmiTransportServer implements TransportServer {
 
@@ -89,7 +92,8 @@ final class RmiTransportServer implements TransportServer {
                 advertised = options.host();
             }
             shortenIdleThreadLife();
-            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(), toString());
+            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(), toString(),
+                    readTimeoutMillis(options));
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             if (options.tls() != null) {
                 clientSockets = clientSockets.withTls((String) null);
@@ -120,6 +124,17 @@ final class RmiTransportServer implements TransportServer {
             }
             localAddress = new InetSocketAddress(bindAddress, port);
         }
+    }
+
+    /** The longest a read on the agent's connections may wait: the hello timeout, which RMI's own (2 h) far exceeds. */
+    static int readTimeoutMillis(ServerOptions options) {
+        long millis = options.limits().helloTimeout().toMillis();
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, millis));
+    }
+
+    /** How many calls that would have changed this agent's registry were refused. */
+    long refusedRegistryCalls() {
+        return serverSockets == null ? 0 : serverSockets.refusedRegistryCalls();
     }
 
     /**
