@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.salgate.agent.core.CallException;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.stream.StreamRegistry;
+import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
 import org.salgate.transport.bridge.BridgeSession;
@@ -33,11 +34,18 @@ import org.slf4j.event.Level;
  * transport thread; the rest run on a bounded worker pool, and a request that finds the pool full
  * is answered {@link ErrorCode#OVERLOADED}. Every failure becomes a failure response; the session
  * and the agent keep working. A closed session's streams and event subscription are dropped.
- * Each client that connects (its hello accepted), is refused or disconnects is logged at INFO.
+ *
+ * <p>What clients do is logged at most once a second per kind of line (see {@link RateLimitedLog}),
+ * since a peer can do it thousands of times a second: a client that connects (its hello accepted),
+ * is refused, is denied a call or disconnects after an error at INFO, one that breaks the protocol
+ * at WARN; every line left out, and each normal disconnect, at DEBUG. So a quiet agent logs each
+ * client once, as it connects, and a flood of sessions costs a line a second.
  */
 public final class AgentServerHandler implements ServerHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentServerHandler.class);
+    private static final RateLimitedLog CLIENTS = new RateLimitedLog(LOG, Level.INFO);
+    private static final RateLimitedLog PROTOCOL_ERRORS = new RateLimitedLog(LOG, Level.WARN);
 
     private final String agentId;
     private final String codecName;
@@ -110,18 +118,18 @@ public final class AgentServerHandler implements ServerHandler {
         } else if (message instanceof Request request) {
             dispatch(session, state, request);
         } else if (message instanceof Hello) {
-            LOG.warn("session {} ({}) sent a second hello; closing it", session.id(), session.remoteAddress());
+            protocolError("session {} ({}) sent a second hello; closing it", session.id(), session.remoteAddress());
             session.close();
         } else {
-            LOG.warn("session {} ({}) sent a {}, which clients do not send; ignored", session.id(),
+            protocolError("session {} ({}) sent a {}, which clients do not send; ignored", session.id(),
                     session.remoteAddress(), message.getClass().getSimpleName());
         }
     }
 
     private void greet(Session session, SessionState state, Message message) {
         if (!(message instanceof Hello hello)) {
-            LOG.warn("session {} ({}) sent a {} before its hello; closing it", session.id(), session.remoteAddress(),
-                    message.getClass().getSimpleName());
+            protocolError("session {} ({}) sent a {} before its hello; closing it", session.id(),
+                    session.remoteAddress(), message.getClass().getSimpleName());
             session.close();
             return;
         }
@@ -146,8 +154,8 @@ public final class AgentServerHandler implements ServerHandler {
         if (refusal != null) {
             state.clientName = hello.clientName();
             state.refused = true;
-            LOG.info("client '{}' from {} (session {}) refused: {}", hello.clientName(), session.remoteAddress(),
-                    session.id(), refusal);
+            client("refused", "client '{}' from {} (session {}) refused: {}", hello.clientName(),
+                    session.remoteAddress(), session.id(), refusal);
             session.send(HelloReply.refuse(agentId, code, refusal));
             session.close();
             return;
@@ -155,16 +163,22 @@ public final class AgentServerHandler implements ServerHandler {
         state.clientName = hello.clientName();
         state.role = role;
         state.greeted = true;
+        session.helloAccepted(); // before the reply: the client may send large frames once it has it
         session.send(HelloReply.accept(agentId));
-        LOG.atLevel(lifecycleLevel(session)).log("client '{}' connected from {} (session {}) as {}", hello.clientName(),
-                session.remoteAddress(), session.id(), role.label());
+        if (session instanceof BridgeSession) { // opened for one call or stream: see client()
+            LOG.debug("client '{}' connected from {} (session {}) as {}", hello.clientName(), session.remoteAddress(),
+                    session.id(), role.label());
+        } else {
+            client("connected", "client '{}' connected from {} (session {}) as {}", hello.clientName(),
+                    session.remoteAddress(), session.id(), role.label());
+        }
     }
 
     private void dispatch(Session session, SessionState state, Request request) {
         if (!state.role.mayCall(request.call())) {
             String operation = Role.adminOperation(request.call());
-            LOG.info("client '{}' from {} (session {}) denied {}: its token has the {} role", state.clientName,
-                    session.remoteAddress(), session.id(), operation, state.role.label());
+            client("denied", "client '{}' from {} (session {}) denied {}: its token has the {} role",
+                    state.clientName, session.remoteAddress(), session.id(), operation, state.role.label());
             session.send(Response.failure(request.id(), ErrorCode.PERMISSION_DENIED, "permission denied: '"
                     + operation + "' needs the admin role, and this connection's token has the "
                     + state.role.label() + " role; connect with an admin token."));
@@ -233,20 +247,29 @@ public final class AgentServerHandler implements ServerHandler {
                 : state.refused ? "refused client '" + state.clientName + "'"
                 : "a connection that sent no hello";
         if (cause != null) {
-            LOG.info("{} from {} (session {}) disconnected after an error: {}", who, session.remoteAddress(),
-                    session.id(), cause.getMessage());
+            client("disconnected after an error", "{} from {} (session {}) disconnected after an error: {}",
+                    who, session.remoteAddress(), session.id(), cause.getMessage());
         } else {
-            LOG.atLevel(lifecycleLevel(session)).log("{} from {} (session {}) disconnected", who,
-                    session.remoteAddress(), session.id());
+            LOG.debug("{} from {} (session {}) disconnected", who, session.remoteAddress(), session.id());
         }
     }
 
     /**
-     * Sessions a transport opens for its own callers (a REST call, a typed gRPC call, a Server-Sent
-     * Events stream, the MQTT bridge) come and go with each call: their opening and their end are
-     * logged at DEBUG, the others' at INFO.
+     * Logs what a client did: at INFO at most once a second per {@code kind} (the line after a quiet
+     * second counts those left out), and at DEBUG when left out. Sessions a transport opens for its
+     * own callers (a REST call, a typed gRPC call, a Server-Sent Events stream, the MQTT bridge) come
+     * and go with each call: their connecting is logged at DEBUG only.
      */
-    private static Level lifecycleLevel(Session session) {
-        return session instanceof BridgeSession ? Level.DEBUG : Level.INFO;
+    private static void client(String kind, String format, Object... args) {
+        if (!CLIENTS.log(kind, format, args)) {
+            LOG.debug(format, args);
+        }
+    }
+
+    /** Logs a broken protocol at WARN at most once a second, and at DEBUG when left out. */
+    private static void protocolError(String format, Object... args) {
+        if (!PROTOCOL_ERRORS.log("protocol", format, args)) {
+            LOG.debug(format, args);
+        }
     }
 }

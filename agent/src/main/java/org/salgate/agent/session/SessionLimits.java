@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongPredicate;
+import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
@@ -18,6 +19,7 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The budget of a transport's sessions, the same on every transport: it stands between the
@@ -28,14 +30,27 @@ import org.slf4j.LoggerFactory;
  *       serves its maximum of N sessions") and it is closed;</li>
  *   <li>closes a connection that has not sent its hello within {@link ServerOptions.Limits#helloTimeout()};</li>
  *   <li>when {@link ServerOptions.Limits#idleTimeout()} is set, closes a session that sent nothing for
- *       that long and has no stream, no event subscription and no request in flight.</li>
+ *       that long and has no stream, no event subscription and no request in flight;</li>
+ *   <li>holds every connection to frames of at most {@link #PRE_HELLO_MAX_FRAME_BYTES} until the agent
+ *       accepts its hello ({@link Session#limitFramesUntilHello}).</li>
  * </ul>
- * Each closing is logged at INFO with its reason, which also reaches the session's close as its
- * cause. One daemon thread checks the deadlines, a few times per timeout (at least once a second).
+ * Each closing is logged at INFO with its reason, at most once a second per reason (a flood of
+ * connections must not flood the log; those left out go to DEBUG), and the reason also reaches the
+ * session's close as its cause. One daemon thread checks the deadlines, a few times per timeout (at
+ * least once a second).
  */
 public final class SessionLimits implements ServerHandler, AutoCloseable {
 
+    /**
+     * The largest frame a connection may send before its hello is accepted: a hello is a few hundred
+     * bytes (its token at most a few hundred more), so a larger frame is not a client's, and a peer
+     * that has not authenticated cannot make the agent hold up to the maximum frame per connection.
+     */
+    public static final int PRE_HELLO_MAX_FRAME_BYTES = 64 * 1024;
+
     private static final Logger LOG = LoggerFactory.getLogger(SessionLimits.class);
+    private static final RateLimitedLog CLOSINGS = new RateLimitedLog(LOG, Level.INFO);
+    private static final RateLimitedLog AT_LIMIT = new RateLimitedLog(LOG, Level.WARN);
 
     private final ServerHandler agent;
     private final LongPredicate busy;
@@ -102,13 +117,14 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
 
     @Override
     public void sessionOpened(Session session) {
+        session.limitFramesUntilHello(PRE_HELLO_MAX_FRAME_BYTES);
         boolean in = admit();
         sessions.put(session.id(), new Tracked(session, in));
         if (in) {
             agent.sessionOpened(session);
         } else if (atLimit.compareAndSet(false, true)) {
-            LOG.warn("the agent serves its maximum of {} sessions (--max-sessions): new connections are refused "
-                    + "until some close", limits.maxSessions());
+            AT_LIMIT.log("at the limit", "the agent serves its maximum of {} sessions (--max-sessions): new "
+                    + "connections are refused until some close", limits.maxSessions());
         }
     }
 
@@ -141,7 +157,7 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
         }
         tracked.helloReceived = true;
         String why = "the agent serves its maximum of " + limits.maxSessions() + " sessions; retry later";
-        LOG.info("connection from {} (session {}) refused: {}", session.remoteAddress(), session.id(), why);
+        closing("refused", "connection from {} (session {}) refused: {}", session.remoteAddress(), session.id(), why);
         if (message instanceof Hello) {
             session.send(HelloReply.refuse(agentId, ErrorCode.OVERLOADED, why));
         }
@@ -154,7 +170,8 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
         if (tracked == null || tracked.admitted) {
             if (tracked != null && admitted.decrementAndGet() < limits.maxSessions()
                     && atLimit.compareAndSet(true, false)) {
-                LOG.info("the agent serves fewer than its maximum of {} sessions again", limits.maxSessions());
+                closing("below the limit", "the agent serves fewer than its maximum of {} sessions again",
+                        limits.maxSessions());
             }
             agent.sessionClosed(session, cause);
         }
@@ -179,14 +196,14 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
             for (Tracked t : sessions.values()) {
                 if (!t.helloReceived) {
                     if (now - t.openedNanos >= hello) {
-                        close(t, "it did not complete its hello within " + describe(limits.helloTimeout())
-                                + " (the hello timeout)");
+                        close(t, "hello timeout", "it did not complete its hello within "
+                                + describe(limits.helloTimeout()) + " (the hello timeout)");
                     }
                 } else if (idle > 0 && t.admitted) {
                     if (busy.test(t.session.id())) {
                         t.lastActiveNanos = now;
                     } else if (now - t.lastActiveNanos >= idle) {
-                        close(t, "it was idle for " + describe(limits.idleTimeout())
+                        close(t, "idle timeout", "it was idle for " + describe(limits.idleTimeout())
                                 + " (the idle timeout) with no stream, no event subscription and no request");
                     }
                 }
@@ -196,13 +213,20 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
         }
     }
 
-    private void close(Tracked t, String why) {
+    private void close(Tracked t, String kind, String why) {
         Session s = t.session;
         if (!s.isOpen()) {
             return;
         }
-        LOG.info("closing session {} from {}: {}", s.id(), s.remoteAddress(), why);
+        closing(kind, "closing session {} from {}: {}", s.id(), s.remoteAddress(), why);
         s.closeNow("the agent closed the session: " + why);
+    }
+
+    /** Logs at INFO at most once a second per {@code kind}, and at DEBUG when left out. */
+    private static void closing(String kind, String format, Object... args) {
+        if (!CLOSINGS.log(kind, format, args)) {
+            LOG.debug(format, args);
+        }
     }
 
     private static String describe(Duration d) {

@@ -16,8 +16,10 @@ import org.salgate.wire.SlowConsumerPolicy;
 import org.salgate.wire.StreamCounts;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
+import org.salgate.transport.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * One client's stream of one sensor command, with the slow-consumer policy its client chose.
@@ -51,6 +53,8 @@ public final class ServedStream {
     static final int BATCH = 64;
 
     private static final Logger LOG = LoggerFactory.getLogger(ServedStream.class);
+    /** Lines a client can cause with every stream it opens: at most one a second per kind. */
+    private static final RateLimitedLog PEER_LOG = new RateLimitedLog(LOG, Level.INFO);
 
     private enum State { SET_UP, RUNNING, ENDED }
 
@@ -261,7 +265,7 @@ public final class ServedStream {
         StreamCounts counts = counts();
         long waits = stalls.get();
         if (counts.lostAny() || waits > 0) {
-            LOG.info("stream {} ({}, {} ms, {}) of session {} ended after {} readings; {} skipped, {} dropped and {} "
+            PEER_LOG.log("slow", "stream {} ({}, {} ms, {}) of session {} ended after {} readings; {} skipped, {} dropped and {} "
                     + "waits because the client was slow", id, source.label(), intervalMs, policy, session.id(),
                     counts.delivered(), counts.skipped(), counts.dropped(), waits);
         } else {
@@ -371,8 +375,8 @@ public final class ServedStream {
     private void disconnect() {
         String reason = "the client did not read for " + settings.disconnectAfter().toMillis()
                 + " ms, so its session is closed (slow-consumer policy disconnect)";
-        LOG.info("stream {} ({}) of session {} ({}): {}", id, source.label(), session.id(), session.remoteAddress(),
-                reason);
+        PEER_LOG.log("disconnect", "stream {} ({}) of session {} ({}): {}", id, source.label(), session.id(),
+                session.remoteAddress(), reason);
         finish(null); // a StreamEnded would wait behind what the client is not reading
         session.closeNow(reason);
     }

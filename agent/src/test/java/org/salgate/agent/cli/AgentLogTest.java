@@ -108,7 +108,7 @@ class AgentLogTest {
     }
 
     @Test
-    void logsTheAddressAndEachConnectRefusalAndDisconnectAtInfo() throws Exception {
+    void logsTheAddressAndEachConnectAndRefusalAtInfo() throws Exception {
         startAgent();
 
         Matcher listening = LISTENING.matcher(awaitLine("where it listens", LISTENING));
@@ -117,7 +117,6 @@ class AgentLogTest {
 
         assertTrue(hello(port, ProtobufCodec.NAME, "log-test").accepted());
         awaitLine("the connect", Pattern.compile("\\[INFO\\] AgentServerHandler - client 'log-test' connected from "));
-        awaitLine("the disconnect", Pattern.compile("\\[INFO\\] AgentServerHandler - client 'log-test' from .* disconnected"));
 
         HelloReply refused = hello(port, "json", "wrong-codec");
         assertTrue(!refused.accepted(), "a client with another codec is refused");

@@ -93,6 +93,16 @@ final class MeteredSession implements Session {
     }
 
     @Override
+    public void limitFramesUntilHello(int maxFrameBytes) {
+        inner.limitFramesUntilHello(maxFrameBytes);
+    }
+
+    @Override
+    public void helloAccepted() {
+        inner.helloAccepted();
+    }
+
+    @Override
     public boolean isOpen() {
         return inner.isOpen();
     }

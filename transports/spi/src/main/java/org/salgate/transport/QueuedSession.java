@@ -2,6 +2,7 @@ package org.salgate.transport;
 
 import java.io.IOException;
 import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.FrameReader;
 import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.SharedMessage;
@@ -12,7 +13,9 @@ import org.slf4j.LoggerFactory;
  * The part of a server session that is the same on every transport: messages are encoded on the
  * sender's thread into the session's {@link OutboundQueue}, which bounds them, batches them and
  * says whether the session is writable. A transport's session adds only how its library writes a
- * batch ({@link #startWriting}), and how it closes.
+ * batch ({@link #startWriting}), and how it closes. Its {@link #frameReader()} holds the peer to
+ * the frame limit in force ({@linkplain #limitFramesUntilHello a small one until the hello is
+ * accepted}) and draws on the session's account in the server's memory budget.
  */
 public abstract class QueuedSession implements Session {
 
@@ -22,6 +25,10 @@ public abstract class QueuedSession implements Session {
     private final ConnectionCodec codec;
     private final OutboundQueue<byte[]> queue;
     private final MemoryBudget.Account budget;
+    private final int maxFrameBytes;
+    /** The largest frame taken from the peer now: {@link #maxFrameBytes} unless limited until the hello. */
+    private volatile int inboundFrameLimit;
+    private volatile boolean helloAccepted;
     private volatile Runnable writabilityListener;
 
     /** A session outside any memory budget (tests, and transports that bound memory otherwise). */
@@ -37,6 +44,8 @@ public abstract class QueuedSession implements Session {
     protected QueuedSession(long id, ServerOptions options, MemoryBudget budget) {
         this.id = id;
         this.codec = new ConnectionCodec(options.codec());
+        this.maxFrameBytes = options.maxFrameBytes();
+        this.inboundFrameLimit = maxFrameBytes;
         this.budget = budget == null ? null : budget.open(this, () -> abort(new IOException(
                 "the agent's connections together reached its memory budget of " + budget.maxBytes() + " bytes ("
                         + MemoryBudget.OPTION + ") and this one held the most, so it is closed")));
@@ -51,6 +60,36 @@ public abstract class QueuedSession implements Session {
      */
     public final MemoryBudget.Account budget() {
         return budget;
+    }
+
+    /**
+     * A reader of what this session's peer sends, for a byte-stream transport: frames up to the
+     * limit in force (see {@link #limitFramesUntilHello}), drawing on {@link #budget()}.
+     */
+    public final FrameReader frameReader() {
+        return new FrameReader(codec, maxFrameBytes, this::maxInboundFrameBytes, budget);
+    }
+
+    /** The largest frame the peer may send now. */
+    public final int maxInboundFrameBytes() {
+        return inboundFrameLimit;
+    }
+
+    @Override
+    public final void limitFramesUntilHello(int maxFrameBytes) {
+        Session.super.limitFramesUntilHello(maxFrameBytes);
+        if (!helloAccepted) {
+            inboundFrameLimit = Math.min(maxFrameBytes, this.maxFrameBytes);
+        }
+        if (helloAccepted) { // accepted meanwhile, on another thread: the hello's word is the last
+            inboundFrameLimit = this.maxFrameBytes;
+        }
+    }
+
+    @Override
+    public final void helloAccepted() {
+        helloAccepted = true;
+        inboundFrameLimit = maxFrameBytes;
     }
 
     @Override

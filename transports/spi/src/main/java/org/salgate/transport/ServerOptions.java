@@ -18,7 +18,8 @@ import org.salgate.wire.Framing;
  * @param writeHighWaterBytes above this many queued outbound bytes a session is not writable
  * @param writeLowWaterBytes below this many it is writable again
  * @param maxQueuedBytes the most outbound bytes queued for one session; a message that would go past
- *                       it closes the session (its client has stopped reading)
+ *                       it closes the session (its client has stopped reading). What all sessions
+ *                       queue together is bounded by {@link Limits#maxBufferedBytes()} as well
  * @param ioThreads I/O threads for transports that have a pool; 0 lets the transport choose
  * @param properties transport-specific settings, documented by each transport
  * @param tls the server's TLS config, or null to serve plain TCP
@@ -31,16 +32,18 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
 
     /**
      * The budget of a server's sessions, the same on every transport. The agent's session layer
-     * enforces the session count and the timeouts; every byte-stream transport's frame reader
-     * draws on one {@link org.salgate.wire.FrameBudget} of {@code maxBufferedBytes}.
+     * enforces the session count and the timeouts; every byte-stream transport's connections draw
+     * on one {@link org.salgate.wire.MemoryBudget} of {@code maxBufferedBytes}, for their unfinished
+     * frames and their queued outbound frames alike.
      *
      * @param maxSessions the most sessions served at once; a connection past it has its hello
      *                    answered {@link org.salgate.wire.ErrorCode#OVERLOADED} and is closed
      * @param helloTimeout how long a connection may take to complete its hello before it is closed
      * @param idleTimeout how long a session with no stream, no event subscription and no request
      *                    in flight may stay silent before it is closed; {@link Duration#ZERO} for never
-     * @param maxBufferedBytes the most bytes all connections together may hold for frames not yet
-     *                         whole; the connection whose frame would pass it is closed
+     * @param maxBufferedBytes the most bytes all connections together may hold, for frames received
+     *                         and not yet whole and for frames queued and not yet written; when it
+     *                         would be passed the connection holding the most is closed
      */
     public record Limits(int maxSessions, Duration helloTimeout, Duration idleTimeout, long maxBufferedBytes) {
 
@@ -177,7 +180,7 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
         public Builder helloTimeout(Duration d) { this.limits = limits.withHelloTimeout(d); return this; }
         /** How long a session with nothing under way may stay silent; default {@link Duration#ZERO}, never closed. */
         public Builder idleTimeout(Duration d) { this.limits = limits.withIdleTimeout(d); return this; }
-        /** The most bytes of unfinished frames held across connections; default {@link Limits#DEFAULT_MAX_BUFFERED_BYTES}. */
+        /** The most bytes all connections together hold, inbound and outbound; default {@link Limits#DEFAULT_MAX_BUFFERED_BYTES}. */
         public Builder maxBufferedBytes(long n) { this.limits = limits.withMaxBufferedBytes(n); return this; }
 
         public ServerOptions build() {

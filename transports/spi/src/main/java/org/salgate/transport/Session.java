@@ -74,4 +74,29 @@ public interface Session {
     default long queuedBytes() {
         return 0;
     }
+
+    /**
+     * Holds the client to frames of at most {@code maxFrameBytes} (never more than the server's own
+     * limit) until {@link #helloAccepted()}: a peer that has not authenticated cannot make the server
+     * hold a large frame. A larger frame closes the session as soon as its length arrives, before
+     * anything is allocated for it. The agent calls this as the session opens; a call after the
+     * hello was accepted is ignored. The default ignores it: transports that do not cut frames
+     * themselves bound what a peer sends before its hello in their own way.
+     *
+     * @throws IllegalArgumentException if {@code maxFrameBytes} is not positive
+     */
+    default void limitFramesUntilHello(int maxFrameBytes) {
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("the frame limit before the hello must be positive, got "
+                    + maxFrameBytes);
+        }
+    }
+
+    /**
+     * The agent accepted the client's hello (and its credentials): from now on it may send frames
+     * up to the server's limit. Called on the thread that delivered the hello, before its reply is
+     * sent. The default does nothing.
+     */
+    default void helloAccepted() {
+    }
 }

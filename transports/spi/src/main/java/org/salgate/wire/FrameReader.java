@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.function.IntSupplier;
 
 /**
  * Cuts one connection's received bytes into frames as {@link Framing} defines them and decodes each
@@ -27,6 +28,11 @@ import java.nio.channels.ReadableByteChannel;
  * closes. Whole frames cost the budget nothing, so a client that sends whole requests is served even
  * while the budget is spent by peers that hold partial frames.
  *
+ * <p>A server's reader may also hold its peer to a lower limit for a while (until its hello is
+ * accepted, see {@link org.salgate.transport.Session#limitFramesUntilHello}): the limit is read
+ * afresh for each frame, so a frame that follows the hello in the same read is held to the limit
+ * the hello left.
+ *
  * <p>Not thread-safe: a connection's reads are handled one at a time, as every transport does
  * ({@link #release()} may come from another thread).
  */
@@ -42,6 +48,8 @@ public final class FrameReader {
 
     private final ConnectionCodec codec;
     private final int maxFrameBytes;
+    /** The limit in force now, at most {@link #maxFrameBytes}; null for that one always. */
+    private final IntSupplier currentMaxFrameBytes;
     private byte[] bytes = NONE;
     /** Whether {@link #bytes} is lent by the thread now reading, and goes back to it. */
     private boolean lent;
@@ -58,8 +66,22 @@ public final class FrameReader {
 
     /** A reader drawing what it keeps between reads from its connection's {@code budget}; null for none. */
     public FrameReader(ConnectionCodec codec, int maxFrameBytes, MemoryBudget.Account budget) {
+        this(codec, maxFrameBytes, null, budget);
+    }
+
+    /**
+     * A server connection's reader: frames of at most {@code currentMaxFrameBytes} (read for each
+     * frame, and never above {@code maxFrameBytes}; null for {@code maxFrameBytes} always), drawing
+     * what it keeps between reads from the connection's {@code budget} (null for none).
+     */
+    public FrameReader(ConnectionCodec codec, int maxFrameBytes, IntSupplier currentMaxFrameBytes,
+                       MemoryBudget.Account budget) {
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("the largest frame must be positive, got " + maxFrameBytes);
+        }
         this.codec = codec;
         this.maxFrameBytes = maxFrameBytes;
+        this.currentMaxFrameBytes = currentMaxFrameBytes;
         this.budget = budget;
     }
 
@@ -128,7 +150,7 @@ public final class FrameReader {
             keepUnfinished();
             return null;
         }
-        int length = Framing.checkLength(lengthAt(start), maxFrameBytes);
+        int length = checkLength(lengthAt(start));
         if (end - start - Framing.LENGTH_FIELD_BYTES < length) {
             keepUnfinished();
             return null;
@@ -152,6 +174,24 @@ public final class FrameReader {
             }
             charged = 0;
         }
+    }
+
+    /** The largest frame taken now. */
+    private int maxFrameBytesNow() {
+        if (currentMaxFrameBytes == null) {
+            return maxFrameBytes;
+        }
+        int now = currentMaxFrameBytes.getAsInt();
+        return now > 0 && now < maxFrameBytes ? now : maxFrameBytes;
+    }
+
+    private int checkLength(int length) throws CodecException {
+        int max = maxFrameBytesNow();
+        if (length > max && max < maxFrameBytes && length <= maxFrameBytes) {
+            throw new Framing.FrameTooLargeException(length, max, "; a connection may send no larger frame until"
+                    + " its hello is accepted, so send the hello first");
+        }
+        return Framing.checkLength(length, max);
     }
 
     /** The frame at the head is not whole yet: its bytes move to an array of this reader's own. */
@@ -192,6 +232,10 @@ public final class FrameReader {
                 bytes = NONE;
                 start = 0;
                 end = 0;
+                if (budget.isClosed()) {
+                    throw new CodecException("the connection was closed to keep the agent within its memory budget"
+                            + " of " + budget.budget().maxBytes() + " bytes (" + MemoryBudget.OPTION + ")");
+                }
                 throw new CodecException("the agent's connections together hold close to its memory budget of "
                         + budget.budget().maxBytes() + " bytes (" + MemoryBudget.OPTION + "), and this connection,"
                         + " holding the most, would pass it with its unfinished frame, so the connection is closed");
@@ -212,7 +256,7 @@ public final class FrameReader {
             return false;
         }
         int length = lengthAt(start);
-        return length <= 0 || length > maxFrameBytes || end - start - Framing.LENGTH_FIELD_BYTES >= length;
+        return length <= 0 || length > maxFrameBytesNow() || end - start - Framing.LENGTH_FIELD_BYTES >= length;
     }
 
     /** Bytes held that are not yet cut into frames. */
@@ -231,7 +275,7 @@ public final class FrameReader {
             return 0;
         }
         int length = lengthAt(start);
-        if (length <= 0 || length > maxFrameBytes) {
+        if (length <= 0 || length > maxFrameBytesNow()) {
             return 0;
         }
         return Math.max(0, Framing.LENGTH_FIELD_BYTES + length - (end - start));

@@ -137,6 +137,7 @@ public final class MemoryBudget {
             while (true) {
                 Account victim;
                 long victimBytes;
+                long wouldHold;
                 synchronized (lock) {
                     if (closed) {
                         return false;
@@ -146,29 +147,21 @@ public final class MemoryBudget {
                         bytes += n;
                         return true;
                     }
+                    wouldHold = bytes + n;
                     victim = largestOther(this);
-                    if (victim == null || victim.bytes <= bytes + n) {
-                        LOG.log("refused", "closing the connection from {}: it would hold {} bytes, the most of any "
-                                        + "connection, and all of them together would pass the agent's memory budget "
-                                        + "of {} bytes ({})", peer, bytes + n, maxBytes, OPTION);
-                        return false;
+                    victimBytes = victim == null ? 0 : victim.bytes;
+                    if (victimBytes > wouldHold) {
+                        victim.closeLocked();
                     }
-                    victimBytes = victim.bytes;
-                    victim.closeLocked();
                 }
-                accounts.remove(victim);
-                LOG.log("evicted", "closing the connection from {}: it holds {} bytes, the most of any connection, "
-                                + "and all of them together reached the agent's memory budget of {} bytes ({})",
-                        victim.peer, victimBytes, maxBytes, OPTION);
-                Account evicted = victim;
-                EVICTIONS.execute(() -> {
-                    try {
-                        evicted.evict.run();
-                    } catch (RuntimeException e) {
-                        LoggerFactory.getLogger(MemoryBudget.class).warn("closing the connection from {} failed",
-                                evicted.peer, e);
-                    }
-                });
+                // Logged outside the lock, which every connection's takes and gives wait for.
+                if (victimBytes <= wouldHold) {
+                    LOG.log("refused", "closing the connection from {}: it would hold {} bytes, the most of any "
+                                    + "connection, and all of them together would pass the agent's memory budget "
+                                    + "of {} bytes ({})", peer, wouldHold, maxBytes, OPTION);
+                    return false;
+                }
+                evicted(victim, victimBytes);
             }
         }
 
@@ -215,6 +208,22 @@ public final class MemoryBudget {
         public String toString() {
             return "budget account of " + peer;
         }
+    }
+
+    /** Takes the closed {@code victim} out and runs its close action on the budget's thread. */
+    private void evicted(Account victim, long bytes) {
+        accounts.remove(victim);
+        LOG.log("evicted", "closing the connection from {}: it holds {} bytes, the most of any connection, "
+                + "and all of them together reached the agent's memory budget of {} bytes ({})",
+                victim.peer, bytes, maxBytes, OPTION);
+        EVICTIONS.execute(() -> {
+            try {
+                victim.evict.run();
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(MemoryBudget.class).warn("closing the connection from {} failed", victim.peer,
+                        e);
+            }
+        });
     }
 
     /** The open account other than {@code self} holding the most; guarded by {@link #lock}. */

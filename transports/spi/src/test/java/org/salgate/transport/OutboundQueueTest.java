@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.salgate.wire.Framing;
+import org.salgate.wire.MemoryBudget;
 
 class OutboundQueueTest {
 
@@ -78,5 +79,68 @@ class OutboundQueueTest {
         q.discard();
         assertEquals(OutboundQueue.Offer.CLOSED, q.offer(new byte[1]));
         assertTrue(q.next().isEmpty());
+    }
+
+    private OutboundQueue<byte[]> queue(long low, long high, long max, MemoryBudget.Account account) {
+        return new OutboundQueue<>(high, low, max, Framing::frameBytes, account, wakes::incrementAndGet);
+    }
+
+    @Test
+    void aQueueDrawsWhatItHoldsFromItsAccountAndGivesItBackAsItIsWritten() {
+        MemoryBudget budget = new MemoryBudget(10_000);
+        MemoryBudget.Account account = budget.open("peer", () -> { });
+        OutboundQueue<byte[]> q = queue(100, 1000, 5000, account);
+        q.offer(new byte[96]);
+        q.offer(new byte[196]);
+        assertEquals(300, account.held(), "each frame counts with its length prefix");
+        OutboundQueue.Batch<byte[]> batch = q.next();
+        assertEquals(300, account.held(), "bytes handed to the library still count until written");
+        q.written(100);
+        assertEquals(200, account.held());
+        q.written(batch.bytes() - 100);
+        assertEquals(0, budget.held());
+    }
+
+    @Test
+    void discardingGivesBackWhatWaitedAndWhatTheLibraryHeldAndClosesTheAccount() {
+        MemoryBudget budget = new MemoryBudget(10_000);
+        MemoryBudget.Account account = budget.open("peer", () -> { });
+        OutboundQueue<byte[]> q = queue(100, 1000, 5000, account);
+        q.offer(new byte[500]);
+        OutboundQueue.Batch<byte[]> inLibrary = q.next();
+        q.offer(new byte[300]);
+        q.discard();
+        assertTrue(account.isClosed());
+        assertEquals(0, budget.held());
+        assertEquals(0, budget.connections());
+        q.written(inLibrary.bytes()); // the library reports the dropped write later
+        assertEquals(0, budget.held());
+    }
+
+    @Test
+    void aFrameTheBudgetRefusesIsOverLimitAndSaysSo() {
+        MemoryBudget budget = new MemoryBudget(1000);
+        MemoryBudget.Account other = budget.open("other", () -> { });
+        MemoryBudget.Account account = budget.open("peer", () -> { });
+        other.take(300);
+        OutboundQueue<byte[]> q = queue(100, 1000, 5000, account);
+        assertEquals(OutboundQueue.Offer.QUEUED, q.offer(new byte[596]));
+        assertFalse(q.refusedByBudget());
+
+        assertEquals(OutboundQueue.Offer.OVER_LIMIT, q.offer(new byte[196]), "the budget's bound was passed");
+        assertTrue(q.refusedByBudget());
+        assertEquals(600, q.queuedBytes(), "a refused frame was queued");
+        assertEquals(900, budget.held());
+        assertFalse(other.isClosed(), "a smaller connection was evicted for the largest one");
+    }
+
+    @Test
+    void aFramePastTheQueuesOwnLimitIsNotBlamedOnTheBudget() {
+        MemoryBudget budget = new MemoryBudget(1_000_000);
+        OutboundQueue<byte[]> q = queue(10, 100, 150, budget.open("peer", () -> { }));
+        q.offer(new byte[100]);
+        assertEquals(OutboundQueue.Offer.OVER_LIMIT, q.offer(new byte[100]));
+        assertFalse(q.refusedByBudget());
+        assertEquals(104, budget.held(), "the refused frame was taken from the budget");
     }
 }

@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class FrameReaderTest {
@@ -188,5 +189,81 @@ class FrameReaderTest {
     private static long allocatedBytes() {
         return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    @Test
+    void theLimitInForceIsReadForEachFrameSoAFrameAfterTheHelloInTheSameReadIsTakenOnceItIsRaised()
+            throws CodecException {
+        Message hello = Hello.of("protobuf", "pipelining");
+        Message large = new Request(1, new Call.Echo(Value.of(new byte[200_000])));
+        byte[] bytes = framed(List.of(hello, large));
+        AtomicInteger limit = new AtomicInteger(64 * 1024);
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE),
+                Framing.DEFAULT_MAX_FRAME_BYTES, limit::get, null);
+        reader.append(bytes, 0, bytes.length);
+        assertEquals(hello, reader.next());
+        limit.set(Framing.DEFAULT_MAX_FRAME_BYTES); // the hello was accepted as it was delivered
+        assertEquals(large, reader.next());
+    }
+
+    @Test
+    void aFrameOverTheLimitBeforeTheHelloFailsOnItsLengthAndSaysToSendTheHelloFirst() throws IOException {
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE),
+                Framing.DEFAULT_MAX_FRAME_BYTES, () -> 64 * 1024, null);
+        reader.readFrom(new ByteArrayInputStream(ByteBuffer.allocate(4).putInt(1024 * 1024).array()));
+        assertTrue(reader.holdsWholeFrame(), "a length over the limit in force is for next() to report");
+        Framing.FrameTooLargeException e = assertThrows(Framing.FrameTooLargeException.class, reader::next);
+        assertTrue(e.getMessage().contains("65536") && e.getMessage().contains("hello"), e.getMessage());
+    }
+
+    @Test
+    void aLimitAboveTheReadersMaximumDoesNotRaiseIt() {
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE), 1024,
+                () -> Integer.MAX_VALUE, null);
+        reader.append(ByteBuffer.allocate(4).putInt(2048).flip());
+        assertThrows(Framing.FrameTooLargeException.class, reader::next);
+    }
+
+    @Test
+    void anUnfinishedFrameIsChargedToTheConnectionsAccountUntilItIsCut() throws CodecException {
+        MemoryBudget budget = new MemoryBudget(1024 * 1024);
+        MemoryBudget.Account account = budget.open("peer", () -> { });
+        Message hello = Hello.of("protobuf", "unfinished");
+        Message request = new Request(1, new Call.Echo(Value.of(new byte[100_000])));
+        byte[] bytes = framed(List.of(hello, request));
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE),
+                Framing.DEFAULT_MAX_FRAME_BYTES, account);
+        reader.append(bytes, 0, 50_000);
+        assertEquals(hello, reader.next());
+        assertNull(reader.next());
+        assertTrue(account.held() >= 50_000, "an unfinished frame of 50,000 bytes is charged " + account.held());
+        reader.append(bytes, 50_000, bytes.length - 50_000);
+        assertEquals(request, reader.next());
+        assertNull(reader.next());
+        assertEquals(0, budget.held(), "a frame that was cut is still charged");
+    }
+
+    @Test
+    void releasingTheReaderGivesBackWhatItsUnfinishedFrameHeld() throws CodecException {
+        MemoryBudget budget = new MemoryBudget(1024 * 1024);
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE),
+                Framing.DEFAULT_MAX_FRAME_BYTES, budget.open("peer", () -> { }));
+        reader.append(ByteBuffer.allocate(20_004).putInt(100_000).rewind());
+        assertNull(reader.next());
+        assertTrue(budget.held() > 0);
+        reader.release();
+        assertEquals(0, budget.held());
+    }
+
+    @Test
+    void anUnfinishedFrameTheBudgetRefusesFailsTheReaderNamingTheBudget() {
+        MemoryBudget budget = new MemoryBudget(64 * 1024);
+        FrameReader reader = new FrameReader(new ConnectionCodec(ProtobufCodec.INSTANCE),
+                Framing.DEFAULT_MAX_FRAME_BYTES, budget.open("peer", () -> { }));
+        reader.append(ByteBuffer.allocate(70_004).putInt(1_000_000).rewind());
+        CodecException e = assertThrows(CodecException.class, reader::next);
+        assertTrue(e.getMessage().contains(MemoryBudget.OPTION), e.getMessage());
+        assertEquals(0, budget.held());
+        assertEquals(0, reader.buffered(), "the refused frame's bytes were kept");
     }
 }

@@ -22,7 +22,6 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.MemoryBudget;
-import org.salgate.wire.FrameReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,7 +162,7 @@ final class MinaServer implements TransportServer {
         @Override
         public void sessionCreated(IoSession io) {
             MinaSession session = new MinaSession(io, options, budget);
-            IoReader.attach(io, new FrameReader(session.codec(), options.maxFrameBytes(), session.budget()));
+            IoReader.attach(io, session.frameReader());
             io.setAttribute(MinaSession.KEY, session);
         }
 
@@ -210,6 +209,11 @@ final class MinaServer implements TransportServer {
                 handler.sessionClosed(session, session.failure());
             }
         }
+    }
+
+    /** What the connections draw on together; tests read it. */
+    MemoryBudget budget() {
+        return budget;
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.salgate.transport.netty;
 
 import io.netty.channel.Channel;
 import java.net.SocketAddress;
+import java.util.concurrent.RejectedExecutionException;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
 import org.salgate.wire.MemoryBudget;
@@ -39,10 +40,29 @@ public final class NettySession extends QueuedSession {
         writer.wake();
     }
 
+    /**
+     * Raises {@code cause} in the pipeline, whose last handler closes the channel with it. On the
+     * channel's event loop, and only while the channel is open: an abort from another thread (the
+     * memory budget's) may come as the channel closes, when the pipeline no longer has that handler
+     * and Netty would log the cause as unhandled.
+     */
     @Override
     protected void abort(Throwable cause) {
         queue().discard();
-        channel.pipeline().fireExceptionCaught(cause);
+        Runnable raise = () -> {
+            if (channel.isOpen()) {
+                channel.pipeline().fireExceptionCaught(cause);
+            }
+        };
+        if (channel.eventLoop().inEventLoop()) {
+            raise.run(); // at once: the frames still to be handled in this read are not
+            return;
+        }
+        try {
+            channel.eventLoop().execute(raise);
+        } catch (RejectedExecutionException e) {
+            channel.close(); // the event loop is shutting down, and the channel with it
+        }
     }
 
     @Override

@@ -66,7 +66,7 @@ final class RmiSession extends QueuedSession {
     private final Thread pusher;
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
-        super(id, server.options());
+        super(id, server.options(), server.budget());
         this.remoteAddress = remoteAddress;
         this.callback = callback;
         this.server = server;
@@ -274,6 +274,7 @@ final class RmiSession extends QueuedSession {
         if (!finished.compareAndSet(false, true)) {
             return;
         }
+        queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
         for (PendingCall call : waitingCalls.values()) {
             call.cancel();
         }

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
+import org.salgate.wire.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +49,7 @@ final class RmiTransportServer implements TransportServer {
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Map<Long, RmiSession> sessions = new ConcurrentHashMap<>();
     private final Object lifecycle = new Object();
+    private final MemoryBudget budget;
     private ServerHandler handler;
     private RmiServerSocketFactory serverSockets;
     private RmiClientSocketFactory clientSockets;
@@ -59,8 +61,14 @@ final class RmiTransportServer implements TransportServer {
 
     RmiTransportServer(ServerOptions options) {
         this.options = options;
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
         this.callWaitMillis = RmiTransportProvider.longProperty(options.properties(), RmiTransportProvider.CALL_WAIT_MILLIS,
                 RmiTransportProvider.DEFAULT_CALL_WAIT_MILLIS, 1);
+    }
+
+    /** What the sessions' outbound queues together may hold (frames reach RMI whole, so none is inbound). */
+    MemoryBudget budget() {
+        return budget;
     }
 
     ServerOptions options() {

@@ -46,7 +46,6 @@ final class SocketSession extends QueuedSession {
     private final Socket socket;
     private final SocketTransportServer server;
     private final ServerHandler handler;
-    private final int maxFrameBytes;
     private final String remoteAddress;
     private final AtomicInteger state = new AtomicInteger(OPEN);
     private final Thread readerThread;
@@ -64,7 +63,6 @@ final class SocketSession extends QueuedSession {
         this.socket = socket;
         this.server = server;
         this.handler = handler;
-        this.maxFrameBytes = server.options().maxFrameBytes();
         this.remoteAddress = String.valueOf(socket.getRemoteSocketAddress());
         this.readerThread = new Thread(this::readLoop, "salgate-socket-read-" + id);
         this.readerThread.setDaemon(true);
@@ -185,7 +183,7 @@ final class SocketSession extends QueuedSession {
             handler.sessionOpened(this);
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
-            frames = new FrameReader(codec(), maxFrameBytes, budget());
+            frames = frameReader();
             drainOnReader(out); // what the handler sent as the session opened
             while (frames.readFrom(in) >= 0) {
                 Message message;

@@ -124,7 +124,7 @@ final class SocketTransportServer implements TransportServer {
             sessions.put(session.id(), session);
             if (closed) {
                 sessions.remove(session.id());
-                socket.close();
+                session.abort(null); // closes the socket, and the session's account in the budget
                 return;
             }
             session.start();
@@ -138,7 +138,7 @@ final class SocketTransportServer implements TransportServer {
         }
     }
 
-    /** What the sessions' frame readers draw on together. */
+    /** What the sessions draw on together, for their unfinished frames and their outbound queues. */
     MemoryBudget budget() {
         return budget;
     }

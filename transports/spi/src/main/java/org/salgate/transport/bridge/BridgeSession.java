@@ -14,6 +14,7 @@ import org.salgate.transport.Session;
 import org.salgate.wire.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
+import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.Reading;
 import org.salgate.wire.Request;
@@ -75,16 +76,17 @@ public final class BridgeSession implements Session, AutoCloseable {
     private final Map<Long, CompletableFuture<Result>> pending = new ConcurrentHashMap<>();
     private final CompletableFuture<HelloReply> helloReply = new CompletableFuture<>();
     private volatile Runnable writabilityListener = () -> { };
+    private volatile boolean closedOverLimit;
 
     private BridgeSession(ServerHandler handler, long id, String remoteAddress, BooleanSupplier writable, Sink sink,
-                          ServerOptions bound) {
+                          ServerOptions bound, MemoryBudget.Account account) {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.id = id;
         this.remoteAddress = Objects.requireNonNull(remoteAddress, "remoteAddress");
         this.writable = Objects.requireNonNull(writable, "writable");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.pushed = new OutboundQueue<>(bound.writeHighWaterBytes(), bound.writeLowWaterBytes(),
-                bound.maxQueuedBytes(), BridgeSession::estimatedBytes, this::deliverPushed);
+                bound.maxQueuedBytes(), BridgeSession::estimatedBytes, account, this::deliverPushed);
         this.pushed.setWritabilityListener(() -> writabilityListener.run());
     }
 
@@ -108,7 +110,18 @@ public final class BridgeSession implements Session, AutoCloseable {
      */
     public static BridgeSession open(ServerHandler handler, long id, String remoteAddress, BooleanSupplier writable,
                                      Sink sink, ServerOptions bound) {
-        BridgeSession session = new BridgeSession(handler, id, remoteAddress, writable, sink, bound);
+        return open(handler, id, remoteAddress, writable, sink, bound, null);
+    }
+
+    /**
+     * As {@link #open(ServerHandler, long, String, BooleanSupplier, Sink, ServerOptions)}, the pushed
+     * messages that wait drawing on {@code account} of the server's memory budget (null for none): a
+     * message the budget refuses closes the session as one past the queue's limit does. The account
+     * is this session's own; it is closed when the session closes.
+     */
+    public static BridgeSession open(ServerHandler handler, long id, String remoteAddress, BooleanSupplier writable,
+                                     Sink sink, ServerOptions bound, MemoryBudget.Account account) {
+        BridgeSession session = new BridgeSession(handler, id, remoteAddress, writable, sink, bound, account);
         handler.sessionOpened(session);
         return session;
     }
@@ -205,8 +218,17 @@ public final class BridgeSession implements Session, AutoCloseable {
                 answer.complete(response.result());
             }
         } else if (pushed.offer(message) == OutboundQueue.Offer.OVER_LIMIT) {
+            closedOverLimit = true;
             close();
         }
+    }
+
+    /**
+     * Whether the agent closed this session because a pushed message would have passed the queue's
+     * limit or the memory budget: its caller stopped taking them.
+     */
+    public boolean closedOverLimit() {
+        return closedOverLimit;
     }
 
     @Override

@@ -51,7 +51,7 @@ public abstract class AbstractFramedSessionLimitsTest extends AbstractSessionLim
             for (int i = 0; i < ATTACKERS; i++) {
                 RawConnection raw = new RawConnection(address);
                 attackers.add(raw);
-                raw.bytes(maximalFrameStart());
+                raw.hello().bytes(maximalFrameStart());
             }
             // Each holds at least 8 KiB once read, so at most 16 fit in 128 KiB; the rest are closed.
             int fit = (int) (SMALL_BUDGET / (8 * 1024));
@@ -79,7 +79,7 @@ public abstract class AbstractFramedSessionLimitsTest extends AbstractSessionLim
             for (int i = 0; i < 4; i++) {
                 RawConnection raw = new RawConnection(address);
                 again.add(raw);
-                raw.bytes(maximalFrameStart());
+                raw.hello().bytes(maximalFrameStart());
             }
             Thread.sleep(500);
             assertEquals(0, closedCount(again), "the bound was not given back when connections closed");

@@ -185,6 +185,11 @@ final class XsocketServer implements TransportServer {
         }
     }
 
+    /** What the connections draw on together; tests read it. */
+    MemoryBudget budget() {
+        return budget;
+    }
+
     @Override
     public String toString() {
         return "xSocket server " + options.host() + ":" + options.port();

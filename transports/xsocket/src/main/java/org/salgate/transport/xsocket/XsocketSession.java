@@ -33,6 +33,7 @@ final class XsocketSession extends QueuedSession {
     private final ConnectionWriter writer;
     private final Consumer<XsocketSession> reportClosed;
     private final AtomicBoolean closeReported = new AtomicBoolean();
+    private final AtomicBoolean closingNow = new AtomicBoolean();
     private volatile boolean open = true;
     private volatile Throwable failure;
 
@@ -46,7 +47,7 @@ final class XsocketSession extends QueuedSession {
         this.connection = connection;
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
-        this.reader = new FrameReader(codec(), options.maxFrameBytes(), budget());
+        this.reader = frameReader();
         this.writer = new ConnectionWriter(connection, options.tls() != null, queue(), this::writeFailed);
         this.reportClosed = reportClosed;
     }
@@ -94,10 +95,28 @@ final class XsocketSession extends QueuedSession {
         writer.close();
     }
 
-    /** Closes the connection now, dropping what it has not written. */
+    /**
+     * Closes the connection now, dropping what it has not written. xSocket's close waits for the
+     * buffer in its hands to be written, which a peer that stopped reading never lets happen, and
+     * meanwhile goes on reading whatever the peer sends into buffers of its own, without bound: so
+     * reading stops first, and a connection with bytes still to write is closed at once (see
+     * {@link HardClose}).
+     */
     void closeConnectionNow() {
         open = false;
+        if (!closingNow.compareAndSet(false, true)) {
+            return; // xSocket's close reports the failed write, which comes back here
+        }
+        try {
+            connection.suspendReceiving();
+        } catch (IOException e) {
+            LOG.debug("stopping reading session {} failed: {}", id(), e.toString());
+        }
+        boolean holdsUnwritten = connection.getPendingWriteDataSize() > 0;
         writer.closeNow();
+        if (holdsUnwritten) { // else xSocket's own close is done at once
+            HardClose.now(connection);
+        }
     }
 
     /**

@@ -1,0 +1,114 @@
+package org.salgate.transport.xsocket;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.Session;
+import org.salgate.transport.TransportServer;
+import org.salgate.transport.testing.SessionEndings;
+import org.salgate.wire.Call;
+import org.salgate.wire.Codecs;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
+import org.salgate.wire.Result;
+import org.salgate.wire.Value;
+
+/** Every way an xsocket session ends gives back its share of the server's memory budget. */
+class XsocketMemoryBudgetTest {
+
+    @Test
+    @Timeout(120)
+    void everyWayASessionEndsGivesBackItsShareOfTheBudget() throws Exception {
+        SessionEndings.assertEveryEndingGivesBackTheBudget(new XsocketTransportProvider(),
+                server -> ((XsocketServer) server).budget());
+    }
+
+    /**
+     * xSocket's close waits for the buffer in its hands to be written: a session closed at once
+     * whose peer never reads must neither go on being read into xSocket's buffers nor stay open.
+     */
+    @Test
+    @Timeout(60)
+    void aSessionClosedAtOnceStopsReadingAndClosesAPeerThatNeverReads() throws Exception {
+        CompletableFuture<Session> stalled = new CompletableFuture<>();
+        TransportServer server = new XsocketTransportProvider().createServer(
+                ServerOptions.builder().host("127.0.0.1").port(0).build());
+        server.start(new ServerHandler() {
+            @Override
+            public void sessionOpened(Session session) {
+            }
+
+            private final AtomicLong requests = new AtomicLong();
+
+            @Override
+            public void messageReceived(Session session, Message message) {
+                if (message instanceof Hello) {
+                    session.send(HelloReply.accept("test"));
+                } else if (requests.incrementAndGet() == 100_000) { // the peer is well under way
+                    Response large = new Response(1, new Result.Echoed(Value.of(new byte[60_000])));
+                    for (int i = 0; i < 100; i++) {
+                        session.send(large); // more than the kernel holds for a peer that does not read
+                    }
+                    stalled.complete(session);
+                }
+            }
+
+            @Override
+            public void sessionClosed(Session session, Throwable cause) {
+            }
+        });
+        try (Socket peer = new Socket()) {
+            peer.setReceiveBufferSize(4 * 1024);
+            peer.connect(server.localAddress());
+            DataOutputStream out = new DataOutputStream(peer.getOutputStream());
+            ConnectionCodec codec = new ConnectionCodec(Codecs.defaultCodec());
+            byte[] hello = codec.encode(Hello.of(Codecs.defaultCodec().name(), "never-reads"));
+            out.writeInt(hello.length);
+            out.write(hello);
+            byte[] request = codec.encode(new Request(2, new Call.ListProtocols()));
+            AtomicLong written = new AtomicLong();
+            Thread writer = new Thread(() -> {
+                try {
+                    while (true) {
+                        out.writeInt(request.length);
+                        out.write(request);
+                        written.addAndGet(4 + request.length);
+                    }
+                } catch (IOException e) {
+                    // the server reset the connection at last
+                }
+            }, "never-reads");
+            writer.setDaemon(true);
+            writer.start();
+
+            Session session = stalled.get(10, TimeUnit.SECONDS);
+            Thread.sleep(1_000); // the peer goes on writing, and the session reading, while the answers wait
+            session.closeNow("closed at once by the test");
+            Thread.sleep(2_000); // the kernel's buffers fill meanwhile
+            long before = written.get();
+            Thread.sleep(2_000);
+            long more = written.get() - before;
+            assertTrue(more < 1024 * 1024, "the server went on reading " + more + " bytes in 2 s from a peer whose "
+                    + "session it closed");
+            writer.join(5_000);
+            assertFalse(writer.isAlive(), "the connection of a session closed at once stayed open while its peer "
+                    + "did not read");
+        } finally {
+            server.close();
+        }
+    }
+}
