@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -112,8 +114,9 @@ public final class AgentMain implements Callable<Integer> {
     int writeLowWaterBytes;
 
     @Option(names = "--max-queued-bytes", defaultValue = "0", paramLabel = "N",
-            description = "Most outbound bytes queued for one client before its session is closed "
-            + "(default: 0, the high-water mark plus four of the largest frames).")
+            description = "Most outbound bytes queued for one client before its session is closed, within the "
+            + "memory budget of --max-buffered-bytes (default: 0, the high-water mark plus four of the largest "
+            + "frames).")
     long maxQueuedBytes;
 
     @Option(names = "--slow-consumer-policy", defaultValue = "block", paramLabel = "POLICY",
@@ -148,12 +151,29 @@ public final class AgentMain implements Callable<Integer> {
     long idleTimeoutMs;
 
     @Option(names = "--max-buffered-bytes", defaultValue = "0", paramLabel = "N",
-            description = "Most bytes held for unfinished frames across all connections; the connection that would "
-            + "pass it is closed (default: 0, 256 MiB or a quarter of the maximum heap if less).")
+            description = "The memory budget of all connections together: unfinished frames, bodies and messages, "
+            + "and answers and stream frames queued for clients; at the bound the connection holding the most is "
+            + "closed (default: 0, 256 MiB or a quarter of the maximum heap if less).")
     long maxBufferedBytes;
 
     @Option(names = "--agent-id", paramLabel = "ID", description = "Name given to clients (default: salgate@<host>).")
     String agentId;
+
+    @Option(names = "--allow-origin", paramLabel = "ORIGIN", split = ",",
+            description = "http transport: a web origin (scheme://host[:port]) besides the agent's own whose pages "
+            + "may open a WebSocket and send POST, PUT, PATCH and DELETE requests; repeatable (default: none).")
+    List<String> allowOrigins = new ArrayList<>();
+
+    @Option(names = "--allow-host", paramLabel = "NAME", split = ",",
+            description = "http transport: a host name or address requests may name besides the agent's own (the "
+            + "loopback names, its addresses, its certificate's names), such as a reverse proxy's; repeatable "
+            + "(default: none).")
+    List<String> allowHosts = new ArrayList<>();
+
+    @Option(names = "--transport-property", paramLabel = "NAME=VALUE",
+            description = "A setting of the transport, such as http.bodyTimeoutMillis=30000; repeatable (each "
+            + "transport documents its own).")
+    Map<String, String> transportProperties = new LinkedHashMap<>();
 
     @Mixin
     AccessOptions access = new AccessOptions();
@@ -218,9 +238,15 @@ public final class AgentMain implements Callable<Integer> {
             err.println(bind.message());
             return EXIT_USAGE;
         }
+        String originProblem = originProblem(allowOrigins);
+        if (originProblem != null) {
+            err.println(originProblem);
+            return EXIT_USAGE;
+        }
+        Map<String, String> properties = transportProperties();
         AgentBuilder builder;
         try {
-            Consumer<ServerOptions.Builder> bound = o -> o.maxFrameBytes(maxFrameBytes)
+            Consumer<ServerOptions.Builder> bound = o -> o.properties(properties).maxFrameBytes(maxFrameBytes)
                     .writeWaterMarks(writeLowWaterBytes, writeHighWaterBytes).maxQueuedBytes(maxQueuedBytes)
                     .maxSessions(maxSessions).helloTimeout(Duration.ofMillis(helloTimeoutMs))
                     .idleTimeout(Duration.ofMillis(idleTimeoutMs)).maxBufferedBytes(maxBufferedBytes > 0
@@ -294,6 +320,41 @@ public final class AgentMain implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** The http transport's properties that {@code --allow-origin} and {@code --allow-host} set. */
+    static final String ALLOW_ORIGINS_PROPERTY = "http.allowOrigins";
+    static final String ALLOW_HOSTS_PROPERTY = "http.allowHosts";
+
+    /** {@code --transport-property} with {@code --allow-origin} and {@code --allow-host} added to theirs. */
+    private Map<String, String> transportProperties() {
+        Map<String, String> properties = new LinkedHashMap<>(transportProperties);
+        join(properties, ALLOW_ORIGINS_PROPERTY, allowOrigins);
+        join(properties, ALLOW_HOSTS_PROPERTY, allowHosts);
+        return properties;
+    }
+
+    private static void join(Map<String, String> properties, String name, List<String> values) {
+        List<String> all = new ArrayList<>();
+        String given = properties.get(name);
+        if (given != null && !given.isBlank()) {
+            all.add(given);
+        }
+        values.stream().map(String::trim).filter(v -> !v.isEmpty()).forEach(all::add);
+        if (!all.isEmpty()) {
+            properties.put(name, String.join(",", all));
+        }
+    }
+
+    /** What is wrong with an {@code --allow-origin} value, or null. */
+    static String originProblem(List<String> origins) {
+        for (String origin : origins) {
+            if (!origin.trim().matches("(?i)https?://[^/\\s@]+/?")) {
+                return "--allow-origin '" + origin + "' is not a web origin: give scheme, host and port only, such as "
+                        + "https://console.example:8443";
+            }
+        }
+        return null;
     }
 
     private PlatformConfig defaultPlatform() {

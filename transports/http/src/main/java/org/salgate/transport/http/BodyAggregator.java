@@ -1,32 +1,77 @@
 package org.salgate.transport.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.ReferenceCountUtil;
+import org.salgate.wire.MemoryBudget;
 
 /**
- * Gathers a request and its body into one message, up to the frame limit. A body announced or
- * found larger is answered 413 as JSON and the connection closed; an announced length is refused
- * from the headers alone, before any of the body is read.
+ * Gathers a request and its body into one message, up to the frame limit, each part of the body
+ * copied into a buffer of its size and counted against the connection's memory as it arrives (the
+ * {@link RestHandler} gives the body back once the request is answered). A body announced or found larger than the limit is answered
+ * 413 as JSON and the connection closed; an announced length is refused from the headers alone,
+ * before any of the body is read. A body the memory budget cannot hold, this connection holding
+ * the most of it, is answered 503 and the connection closed.
  */
 final class BodyAggregator extends HttpObjectAggregator {
 
     private final int maxBodyBytes;
+    private final ConnectionMemory memory;
+    private boolean refused;
 
-    BodyAggregator(int maxBodyBytes) {
+    BodyAggregator(int maxBodyBytes, ConnectionMemory memory) {
         super(maxBodyBytes);
         this.maxBodyBytes = maxBodyBytes;
+        this.memory = memory;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (refused && msg instanceof HttpContent) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof HttpContent content && !(msg instanceof HttpRequest)) {
+            if (!memory.take(content.content().readableBytes())) {
+                ReferenceCountUtil.release(msg);
+                refused = true;
+                RestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "OVERLOADED", "the agent's connections hold its whole memory budget of " + memory.maxBytes()
+                                + " bytes (" + MemoryBudget.OPTION + ") and this request holds the most; send it "
+                                + "again later"));
+                return;
+            }
+            super.channelRead(ctx, compact(content));
+            return;
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    /**
+     * The part in a buffer of its own size: the decoder's parts are slices of the buffer a read
+     * filled, which they keep whole while they are held, whatever of it they use.
+     */
+    private static HttpContent compact(HttpContent content) {
+        ByteBuf bytes = content.content();
+        if (!bytes.isReadable()) {
+            return content;
+        }
+        ByteBuf copy = bytes.alloc().buffer(bytes.readableBytes());
+        copy.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+        HttpContent compacted = content.replace(copy); // a last part keeps its trailers
+        content.release();
+        return compacted;
     }
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        HeaderDeadline deadline = ctx.pipeline().get(HeaderDeadline.class);
-        if (deadline != null) {
-            deadline.upgraded(); // nothing more is read on this connection
-        }
-        ctx.channel().config().setAutoRead(false);
-        Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
+        refused = true;
+        RestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
                 "the request body is larger than this agent's limit of " + maxBodyBytes + " bytes"));
     }
 }

@@ -74,6 +74,11 @@ final class Exchange {
 
     /** The token of an {@code Authorization: Bearer} header, or the empty string. */
     String bearerToken() {
+        return bearerToken(request);
+    }
+
+    /** The token of a request's {@code Authorization: Bearer} header, or the empty string. */
+    static String bearerToken(io.netty.handler.codec.http.HttpRequest request) {
         String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
         if (header == null) {
             return "";

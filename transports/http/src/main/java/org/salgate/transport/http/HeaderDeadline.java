@@ -8,25 +8,29 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The first handler after TLS: bounds how long a connection may take to send a request's headers
- * and how long it may stay idle between requests. The first byte of a request arms the header
- * timer; when it fires before the headers are complete, the request is answered 408 and the
- * connection closed. Between requests the same time bounds an idle keep-alive connection, which is
- * closed without an answer. A connection that became a WebSocket or a stream is never timed out here.
+ * The first handler after TLS: bounds how long a connection may take to send a request's headers,
+ * then its body, and how long it may stay idle between requests. The first byte of a request arms
+ * the header timer, its complete headers the body timer; when either fires before its part is
+ * complete, the request is answered 408 (after the answers of the requests before it) and the
+ * connection closed. Between requests the header time bounds an idle keep-alive connection, which
+ * is closed without an answer. A connection that became a WebSocket or a stream is never timed out
+ * here.
  *
  * <p>Runs on the channel's event loop only.
  */
 final class HeaderDeadline extends ChannelDuplexHandler {
 
-    private enum State { IDLE, HEADERS, BUSY, UPGRADED }
+    private enum State { IDLE, HEADERS, BODY, BUSY, UPGRADED }
 
-    private final long timeoutMillis;
+    private final long headerTimeoutMillis;
+    private final long bodyTimeoutMillis;
     private ChannelHandlerContext ctx;
     private State state = State.IDLE;
     private ScheduledFuture<?> timer;
 
-    HeaderDeadline(long timeoutMillis) {
-        this.timeoutMillis = timeoutMillis;
+    HeaderDeadline(long headerTimeoutMillis, long bodyTimeoutMillis) {
+        this.headerTimeoutMillis = headerTimeoutMillis;
+        this.bodyTimeoutMillis = bodyTimeoutMillis;
     }
 
     @Override
@@ -36,7 +40,7 @@ final class HeaderDeadline extends ChannelDuplexHandler {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        arm();
+        arm(headerTimeoutMillis);
         super.channelActive(ctx);
     }
 
@@ -44,7 +48,7 @@ final class HeaderDeadline extends ChannelDuplexHandler {
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
             state = State.HEADERS;
-            arm();
+            arm(headerTimeoutMillis);
         }
         super.channelRead(ctx, msg);
     }
@@ -55,32 +59,40 @@ final class HeaderDeadline extends ChannelDuplexHandler {
         super.channelInactive(ctx);
     }
 
-    /** A request's headers arrived whole: no deadline until its answer is written. */
+    /** A request's headers arrived whole and were accepted: its body has the body time. */
     void headersReceived() {
         if (state != State.UPGRADED) {
+            state = State.BODY;
+            arm(bodyTimeoutMillis);
+        }
+    }
+
+    /** A request arrived whole: no deadline until it is answered. */
+    void bodyReceived() {
+        if (state == State.BODY) {
             state = State.BUSY;
             cancel();
         }
     }
 
-    /** A request was answered and the connection is kept: the idle time starts. */
+    /** The requests received were answered and the connection is kept: the idle time starts. */
     void answered() {
         if (state == State.BUSY) {
             state = State.IDLE;
-            arm();
+            arm(headerTimeoutMillis);
         }
     }
 
-    /** The connection is a WebSocket or an event stream from now on. */
+    /** The connection is a WebSocket or an event stream from now on, or it is closing. */
     void upgraded() {
         state = State.UPGRADED;
         cancel();
     }
 
-    private void arm() {
+    private void arm(long millis) {
         cancel();
         if (ctx != null && ctx.channel().isActive()) {
-            timer = ctx.executor().schedule(this::expired, timeoutMillis, TimeUnit.MILLISECONDS);
+            timer = ctx.executor().schedule(this::expired, millis, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -93,12 +105,19 @@ final class HeaderDeadline extends ChannelDuplexHandler {
 
     private void expired() {
         timer = null;
-        if (state == State.HEADERS) {
+        State expired = state;
+        if (expired == State.HEADERS || expired == State.BODY) {
             state = State.UPGRADED; // nothing else is read or answered on this connection
-            ctx.channel().config().setAutoRead(false);
-            Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
-                    "the request's headers did not arrive within " + timeoutMillis + " ms"));
-        } else if (state == State.IDLE) {
+            boolean headers = expired == State.HEADERS;
+            String option = headers ? HttpTransportProvider.HEADER_TIMEOUT_MILLIS
+                    : HttpTransportProvider.BODY_TIMEOUT_MILLIS;
+            long millis = headers ? headerTimeoutMillis : bodyTimeoutMillis;
+            String part = headers ? "headers" : "body";
+            PeerLog.log(part + "-timeout", "closing the HTTP connection from {}: its request {} did not arrive "
+                    + "within {} ms ({})", ctx.channel().remoteAddress(), part, millis, option);
+            RestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
+                    "the request's " + part + " did not arrive within " + millis + " ms"));
+        } else if (expired == State.IDLE) {
             ctx.close();
         }
     }

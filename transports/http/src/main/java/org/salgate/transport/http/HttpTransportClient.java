@@ -43,6 +43,9 @@ final class HttpTransportClient extends ChannelClient {
                 .handshakeTimeoutMillis(timeoutMillis)
                 .handleCloseFrames(true)
                 .dropPongFrames(true)
+                // A program is not a page: no Origin, so that a client that reaches the agent through
+                // a tunnel or a forwarded port is not taken for another origin's page.
+                .generateOriginHeader(false)
                 .build();
         p.addLast("http", new HttpClientCodec());
         p.addLast("handshake", new HttpObjectAggregator(MAX_HANDSHAKE_BYTES));

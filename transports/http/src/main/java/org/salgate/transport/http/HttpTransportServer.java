@@ -1,7 +1,7 @@
 package org.salgate.transport.http;
 
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
@@ -16,18 +16,24 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.netty.ChannelServer;
 import org.salgate.transport.netty.NettySession;
 import org.salgate.transport.netty.TlsHandlers;
+import org.salgate.wire.MemoryBudget;
 
 /**
  * An HTTP/1.1 server on Netty's {@link ChannelServer}: one acceptor thread and
  * {@link ServerOptions#ioThreads()} I/O threads.
  * Each connection starts as HTTP with keep-alive; a WebSocket handshake on
  * {@value HttpTransportProvider#WEBSOCKET_PATH} turns it into a salgate session, other requests go
- * to the {@link RestHandler}.
+ * to the {@link RestHandler}. What the connections hold draws on one {@link MemoryBudget} of
+ * {@link ServerOptions.Limits#maxBufferedBytes()}; {@link BrowserRules} keep the browsers on the
+ * machine from driving it.
  */
 final class HttpTransportServer implements TransportServer {
 
     private final ServerOptions options;
     private final HttpLimits limits;
+    private final BrowserRules rules;
+    /** What all the connections together may hold. */
+    private final MemoryBudget budget;
     private final AtomicLong sessionIds = new AtomicLong();
     private ChannelServer server;
     private RestApi api;
@@ -37,6 +43,8 @@ final class HttpTransportServer implements TransportServer {
     HttpTransportServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.limits = HttpLimits.of(options);
+        this.rules = BrowserRules.of(options);
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -60,20 +68,33 @@ final class HttpTransportServer implements TransportServer {
             ChannelPipeline p = ch.pipeline();
             // First, so that everything below reads plain HTTP.
             TlsHandlers.addServer(ch, options.tls());
-            HeaderDeadline deadline = new HeaderDeadline(limits.headerTimeoutMillis());
+            ConnectionMemory memory = new ConnectionMemory(budget, ch);
+            ReadPacer pacer = new ReadPacer(memory);
+            HeaderDeadline deadline = new HeaderDeadline(limits.headerTimeoutMillis(), limits.bodyTimeoutMillis());
+            WebSocketIntake intake = new WebSocketIntake(ch, memory, pacer, limits);
+            PacedRequestDecoder decoder = new PacedRequestDecoder(limits.decoderConfig(), pacer, memory);
+            pacer.decoder(decoder);
             p.addLast("deadline", deadline);
+            p.addLast("intake", intake.raw()); // before the decoder, the WebSocket's once upgraded
             // Each flush goes straight to the socket: a session's writer flushes once per run of
             // batches it writes, and a flush put off to a later task would hold the written
             // messages of every session on this event loop until all of them had written.
-            p.addLast("http", new HttpServerCodec(limits.decoderConfig()));
-            p.addLast("guard", new RequestGuard(deadline));
-            p.addLast("body", new BodyAggregator(limits.maxBodyBytes()));
+            // The encoder comes before the decoder: the handshake puts the WebSocket's encoder
+            // before it and the frame decoder in the decoder's place, and the close frames that
+            // frame decoder writes must pass that encoder.
+            p.addLast("http-encoder", new HttpResponseEncoder());
+            p.addLast("http", decoder);
+            p.addLast("pacer", pacer);
+            p.addLast("guard", new RequestGuard(deadline, pacer, rules, handler));
+            p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), memory));
             p.addLast("gate", new WebSocketGate("websocket"));
+            p.addLast("frames", intake.frames());
             p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
             p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
             p.addLast("session", new WebSocketServerHandler(handler, () -> new NettySession(
-                    sessionIds.incrementAndGet(), ch, options, null, WebSocketFrames.INSTANCE)));
-            p.addLast("rest", new RestHandler(api, deadline));
+                    sessionIds.incrementAndGet(), ch, options, budget, WebSocketFrames.INSTANCE),
+                    memory, intake, pacer));
+            p.addLast("rest", new RestHandler(api, deadline, pacer, memory));
         });
     }
 

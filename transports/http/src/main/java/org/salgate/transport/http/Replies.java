@@ -10,9 +10,12 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /** Builds the HTTP answers of this transport: JSON bodies, documents, and JSON errors. */
 final class Replies {
@@ -63,9 +66,38 @@ final class Replies {
         return json(status, body);
     }
 
-    /** Writes an answer after which the connection closes. */
+    /**
+     * Writes an answer after which the connection closes; closes it regardless after
+     * {@value #CLOSE_GRACE_MILLIS} ms, for a peer that does not read the answer.
+     */
     static void sendAndClose(Channel channel, FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         channel.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        closeLater(channel);
+    }
+
+    /** How long a connection being closed after a last answer or close frame may take to send it. */
+    static final long CLOSE_GRACE_MILLIS = 2_000;
+
+    /** Closes the channel in {@value #CLOSE_GRACE_MILLIS} ms unless it closed before. */
+    static void closeLater(Channel channel) {
+        try {
+            var forced = channel.eventLoop().schedule(() -> {
+                channel.close();
+            }, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            channel.closeFuture().addListener(f -> forced.cancel(false));
+        } catch (RejectedExecutionException e) {
+            channel.close(); // the server is stopping
+        }
+    }
+
+    /** The answer to a HEAD request: the headers of {@code response} without its body. */
+    static FullHttpResponse forMethod(FullHttpResponse response, HttpMethod method) {
+        if (!HttpMethod.HEAD.equals(method) || !response.content().isReadable()) {
+            return response;
+        }
+        FullHttpResponse head = response.replace(Unpooled.EMPTY_BUFFER);
+        response.release();
+        return head;
     }
 }

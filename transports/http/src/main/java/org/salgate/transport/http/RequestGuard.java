@@ -3,53 +3,127 @@ package org.salgate.transport.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.salgate.transport.ServerHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Right after the HTTP decoder: answers what it could not decode (400 for malformed HTTP, 414 for
- * a request line too long, 431 for too many header bytes) and closes that connection, and tells the
- * {@link HeaderDeadline} when a request's headers are complete. Other messages pass on.
+ * Right after the decoder and its pacer: refuses a request from its headers alone, before any of
+ * its body is read, when
+ * <ul>
+ *   <li>the decoder could not decode it (400; 414 for a request line too long, 431 for too many
+ *       header bytes), its framing is ambiguous (a {@code Transfer-Encoding} other than one
+ *       {@code chunked}; with a {@code Content-Length} the decoder refuses it already), an HTTP/1.1
+ *       request has no {@code Host} or more than one (400), or it speaks an HTTP version other than
+ *       1.0 and 1.1 (505): the connection closes after the answer;</li>
+ *   <li>the {@link BrowserRules} refuse it (421, 403, 415);</li>
+ *   <li>it asks for the API without a bearer token the agent {@linkplain ServerHandler#admits admits}
+ *       (401): the page, its files and the OpenAPI document stay public, and the WebSocket has its
+ *       own hello.</li>
+ * </ul>
+ * A refused request goes on as a {@link Refusal}, answered in order by the {@link RestHandler};
+ * when it announced a body, which is left unread, or asked for an upgrade, the connection closes
+ * after the answer. Tells the
+ * {@link HeaderDeadline} when a request's headers and its body are complete.
  */
 final class RequestGuard extends ChannelInboundHandlerAdapter {
 
-    private final HeaderDeadline deadline;
-    private boolean refused;
+    private static final Logger LOG = LoggerFactory.getLogger(RequestGuard.class);
 
-    RequestGuard(HeaderDeadline deadline) {
+    private final HeaderDeadline deadline;
+    private final ReadPacer pacer;
+    private final BrowserRules rules;
+    private final ServerHandler handler;
+    /** After a refusal that closes the connection: nothing more goes on. */
+    private boolean closing;
+    /** The rest of a refused request is dropped, up to its last content. */
+    private boolean skipping;
+
+    RequestGuard(HeaderDeadline deadline, ReadPacer pacer, BrowserRules rules, ServerHandler handler) {
         this.deadline = deadline;
+        this.pacer = pacer;
+        this.rules = rules;
+        this.handler = handler;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof HttpObject http)) {
-            ctx.fireChannelRead(msg);
+            ctx.fireChannelRead(msg); // WebSocket frames, once upgraded
             return;
         }
-        if (refused) {
+        if (closing) {
             ReferenceCountUtil.release(msg);
             return;
         }
         DecoderResult result = http.decoderResult();
         if (result.isFailure()) {
-            refused = true;
             ReferenceCountUtil.release(msg);
-            deadline.upgraded(); // no more requests on this connection
-            ctx.channel().config().setAutoRead(false);
-            Replies.sendAndClose(ctx.channel(), refusal(result.cause()));
+            LOG.debug("closing HTTP connection {}: undecodable request: {}", ctx.channel().remoteAddress(),
+                    result.cause().toString());
+            refuse(ctx, decoderRefusal(result.cause()), true);
             return;
         }
-        if (msg instanceof HttpRequest) {
+        if (skipping) {
+            skipping = !(msg instanceof LastHttpContent);
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof HttpRequest request) {
+            FullHttpResponse refusal = framingRefusal(request);
+            boolean framing = refusal != null;
+            if (refusal == null) {
+                refusal = rules.refusal(request, ctx.channel());
+            }
+            if (refusal == null) {
+                refusal = authenticationRefusal(request, ctx);
+            }
+            if (refusal != null) {
+                if (framing) {
+                    LOG.debug("closing HTTP connection {}: {}", ctx.channel().remoteAddress(),
+                            refusal.content().toString(StandardCharsets.UTF_8));
+                }
+                // A refused WebSocket handshake closes too: its client meant to stop speaking HTTP.
+                boolean close = framing || BrowserRules.hasBody(request) || !HttpUtil.isKeepAlive(request)
+                        || request.headers().contains(HttpHeaderNames.UPGRADE);
+                skipping = !close && !(msg instanceof LastHttpContent);
+                ReferenceCountUtil.release(msg);
+                refuse(ctx, Replies.forMethod(refusal, request.method()), close);
+                return;
+            }
             deadline.headersReceived();
         }
         ctx.fireChannelRead(msg);
+        if (msg instanceof LastHttpContent) {
+            deadline.bodyReceived();
+        }
     }
 
-    private static io.netty.handler.codec.http.FullHttpResponse refusal(Throwable cause) {
+    private void refuse(ChannelHandlerContext ctx, FullHttpResponse answer, boolean close) {
+        if (close) {
+            closing = true;
+            deadline.upgraded(); // no more requests on this connection
+            pacer.stop();
+        }
+        ctx.fireChannelRead(new Refusal(answer, close));
+    }
+
+    private static FullHttpResponse decoderRefusal(Throwable cause) {
         if (cause instanceof TooLongHttpHeaderException) {
             return Replies.error(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "HEADERS_TOO_LARGE",
                     "the request's headers are larger than this agent accepts: " + cause.getMessage());
@@ -60,5 +134,55 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
         }
         return Replies.error(HttpResponseStatus.BAD_REQUEST, "MALFORMED_HTTP",
                 "the request is not valid HTTP/1.1: " + cause.getMessage());
+    }
+
+    /** What no proxy in front of the agent may read differently from it (request smuggling), or an unknown version. */
+    private static FullHttpResponse framingRefusal(HttpRequest request) {
+        HttpVersion version = request.protocolVersion();
+        if (version.majorVersion() != 1 || version.minorVersion() > 1) {
+            return Replies.error(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP_VERSION_NOT_SUPPORTED",
+                    "this agent speaks HTTP/1.1 (and 1.0), not " + version.text());
+        }
+        List<String> encodings = request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        if (encodings.size() > 1 || encodings.size() == 1
+                && !HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(encodings.get(0).trim())) {
+            return Replies.error(HttpResponseStatus.BAD_REQUEST, "MALFORMED_HTTP",
+                    "a request's Transfer-Encoding must be one header 'chunked', got " + encodings);
+        }
+        List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1 || hosts.isEmpty() && version.minorVersion() == 1) {
+            return Replies.error(HttpResponseStatus.BAD_REQUEST, "MALFORMED_HTTP",
+                    "an HTTP/1.1 request must have exactly one Host header, it has " + hosts.size());
+        }
+        return null;
+    }
+
+    /** A 401 for a request to the API without a token the agent admits. */
+    private FullHttpResponse authenticationRefusal(HttpRequest request, ChannelHandlerContext ctx) {
+        String path = new QueryStringDecoder(request.uri()).path();
+        boolean isPublic = !path.startsWith("/api/") || path.equals("/api/openapi.json")
+                || path.equals(HttpTransportProvider.WEBSOCKET_PATH);
+        if (isPublic) {
+            return null;
+        }
+        String token = Exchange.bearerToken(request);
+        boolean admitted;
+        try {
+            admitted = handler.admits(token);
+        } catch (RuntimeException e) {
+            LOG.warn("the server handler failed checking a bearer token", e);
+            admitted = false;
+        }
+        if (admitted) {
+            return null;
+        }
+        PeerLog.log("unauthenticated", "refusing requests from {} that carry no bearer token this agent accepts",
+                ctx.channel().remoteAddress());
+        FullHttpResponse response = Replies.error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED",
+                token.isEmpty()
+                        ? "this agent requires a bearer token: send 'Authorization: Bearer TOKEN' with one of its tokens"
+                        : "the bearer token is not one of this agent's tokens; send one of them");
+        response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+        return response;
     }
 }

@@ -1,5 +1,6 @@
 package org.salgate.transport.http;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -9,13 +10,21 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
+import org.salgate.wire.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The last handler of an HTTP connection: answers its requests one at a time, in the order they
- * came (HTTP/1.1 pipelining included), keeping the connection open unless the client asked to
- * close it. A request that becomes an event stream keeps the connection for itself.
+ * came (HTTP/1.1 pipelining included, and the {@link Refusal}s of the requests refused before
+ * their body), keeping the connection open unless the client asked to close it. A request that
+ * becomes an event stream keeps the connection for itself.
+ *
+ * <p>Bounded for a client that does not read its answers: the next request is taken on only while
+ * the connection is writable, so that at most one answer goes past the write-buffer high-water
+ * mark, and once {@value HttpLimits#MAX_PIPELINED_REQUESTS} requests wait here the
+ * {@link ReadPacer} stops reading the connection. An answer is counted against the connection's
+ * memory until it is written, and a request's body until the request is answered.
  *
  * <p>Runs on the channel's event loop; answers come back to it through {@link Exchange#respond}.
  */
@@ -23,17 +32,45 @@ final class RestHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestHandler.class);
 
+    /** A request waiting to be answered, with the body bytes it holds of the connection's memory. */
+    private record Waiting(FullHttpRequest request, long bodyBytes) {}
+
     private final RestApi api;
     private final HeaderDeadline deadline;
-    private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
+    private final ReadPacer pacer;
+    private final ConnectionMemory memory;
+    /** {@link Waiting} requests and {@link Refusal}s, in the order they came. */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private Exchange current;
+    private long currentBodyBytes;
     private boolean streaming;
+    /** No more requests are taken on: the connection closes once what is under way is answered. */
+    private boolean closing;
+    /** The answer written after the current exchange's before the connection closes, or null. */
+    private FullHttpResponse last;
+    private boolean dispatching;
     private Runnable writable = () -> { };
 
-    RestHandler(RestApi api, HeaderDeadline deadline) {
+    RestHandler(RestApi api, HeaderDeadline deadline, ReadPacer pacer, ConnectionMemory memory) {
         this.api = api;
         this.deadline = deadline;
+        this.pacer = pacer;
+        this.memory = memory;
+    }
+
+    /**
+     * Answers {@code response} after the request being answered, if any, and closes the connection;
+     * the requests waiting are dropped. For a connection refused midway (a timeout, a body too
+     * large). A connection that is no longer HTTP is just sent the answer and closed.
+     */
+    static void closeWith(Channel channel, FullHttpResponse response) {
+        RestHandler rest = channel.pipeline().get(RestHandler.class);
+        if (rest == null || rest.streaming) {
+            Replies.sendAndClose(channel, response);
+        } else {
+            rest.closeWith(response);
+        }
     }
 
     @Override
@@ -43,23 +80,59 @@ final class RestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof FullHttpRequest request) || streaming) {
+        if (streaming || closing) {
+            discard(msg);
+            return;
+        }
+        if (msg instanceof FullHttpRequest request) {
+            waiting.addLast(new Waiting(request, request.content().readableBytes()));
+        } else if (msg instanceof Refusal refusal) {
+            waiting.addLast(refusal);
+        } else {
             ReferenceCountUtil.release(msg);
             return;
         }
-        waiting.addLast(request);
-        if (current == null) {
-            next();
+        if (held() >= HttpLimits.MAX_PIPELINED_REQUESTS) {
+            pacer.hold(true);
+        }
+        next();
+    }
+
+    private int held() {
+        return waiting.size() + (current != null ? 1 : 0);
+    }
+
+    /** Takes on the waiting requests, one at a time, while the connection can take their answers. */
+    private void next() {
+        if (dispatching) {
+            return; // an answer given synchronously: the loop below takes on the next
+        }
+        dispatching = true;
+        try {
+            while (current == null && !closing && !streaming && !waiting.isEmpty() && ctx.channel().isWritable()) {
+                Object item = waiting.pollFirst();
+                if (item instanceof Refusal refusal) {
+                    write(refusal.answer(), !refusal.close(), refusal.close());
+                } else {
+                    dispatch((Waiting) item);
+                }
+            }
+        } finally {
+            dispatching = false;
+        }
+        if (held() < HttpLimits.MAX_PIPELINED_REQUESTS) {
+            pacer.hold(false);
+        }
+        if (current == null && waiting.isEmpty() && !closing && !streaming) {
+            deadline.answered();
         }
     }
 
-    private void next() {
-        FullHttpRequest request = waiting.pollFirst();
-        if (request == null) {
-            return;
-        }
+    private void dispatch(Waiting item) {
+        FullHttpRequest request = item.request();
         Exchange exchange = new Exchange(this, ctx, request);
         current = exchange;
+        currentBodyBytes = item.bodyBytes();
         try {
             api.dispatch(exchange);
         } catch (RuntimeException e) {
@@ -69,24 +142,75 @@ final class RestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Writes the answer of the current exchange, then takes the next request. */
+    /** Writes the answer of the current exchange, then takes on the next request. */
     void finish(Exchange exchange, FullHttpResponse response) {
         if (exchange != current || streaming) {
             ReferenceCountUtil.release(response);
             return;
         }
         FullHttpRequest request = exchange.request();
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && ctx.channel().isActive();
-        HttpUtil.setKeepAlive(response, keepAlive);
-        var written = ctx.writeAndFlush(response);
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && !closing && ctx.channel().isActive();
+        FullHttpResponse answer = Replies.forMethod(response, request.method());
         current = null;
-        request.release();
-        if (!keepAlive) {
-            written.addListener(ChannelFutureListener.CLOSE);
+        releaseBody(request, currentBodyBytes);
+        if (last != null) {
+            FullHttpResponse closing = last;
+            last = null;
+            write(answer, false, false);
+            Replies.sendAndClose(ctx.channel(), closing);
             return;
         }
-        deadline.answered();
+        write(answer, keepAlive, !keepAlive);
         next();
+    }
+
+    /**
+     * Writes an answer, counted against the connection's memory until it is written; the connection
+     * takes no more requests unless kept alive, and closes after the answer if {@code close}.
+     */
+    private void write(FullHttpResponse answer, boolean keepAlive, boolean close) {
+        long bytes = answer.content().readableBytes();
+        if (!memory.take(bytes)) {
+            ReferenceCountUtil.release(answer);
+            stopTakingRequests();
+            Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED",
+                    "the agent's connections hold its whole memory budget of " + memory.maxBytes() + " bytes ("
+                            + MemoryBudget.OPTION + ") and this one the most; read the answers and ask again later"));
+            return;
+        }
+        HttpUtil.setKeepAlive(answer, keepAlive);
+        var written = ctx.writeAndFlush(answer);
+        written.addListener(f -> memory.give(bytes));
+        if (!keepAlive) {
+            stopTakingRequests();
+        }
+        if (close) {
+            written.addListener(ChannelFutureListener.CLOSE);
+            Replies.closeLater(ctx.channel());
+        }
+    }
+
+    private void closeWith(FullHttpResponse response) {
+        if (closing && last == null && current == null) {
+            ReferenceCountUtil.release(response);
+            return;
+        }
+        stopTakingRequests();
+        if (current == null) {
+            Replies.sendAndClose(ctx.channel(), response);
+        } else {
+            if (last != null) {
+                last.release();
+            }
+            last = response; // after the answer under way
+        }
+    }
+
+    private void stopTakingRequests() {
+        closing = true;
+        deadline.upgraded();
+        pacer.stop();
+        drop();
     }
 
     /** The current exchange answers with an event stream; later requests on this connection are dropped. */
@@ -97,27 +221,56 @@ final class RestHandler extends ChannelInboundHandlerAdapter {
         streaming = true;
         writable = onWritable;
         deadline.upgraded();
-        exchange.request().release();
-        for (FullHttpRequest request : waiting) {
-            request.release();
+        releaseBody(exchange.request(), currentBodyBytes);
+        drop();
+        pacer.hold(false);
+    }
+
+    private void releaseBody(FullHttpRequest request, long bodyBytes) {
+        memory.give(bodyBytes);
+        request.release();
+    }
+
+    private void discard(Object msg) {
+        if (msg instanceof FullHttpRequest request) {
+            releaseBody(request, request.content().readableBytes());
+        } else if (msg instanceof Refusal refusal) {
+            refusal.release();
+        } else {
+            ReferenceCountUtil.release(msg);
         }
-        waiting.clear();
+    }
+
+    private void drop() {
+        Object item;
+        while ((item = waiting.pollFirst()) != null) {
+            if (item instanceof Waiting w) {
+                releaseBody(w.request(), w.bodyBytes());
+            } else {
+                ((Refusal) item).release();
+            }
+        }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         if (ctx.channel().isWritable()) {
-            writable.run();
+            if (streaming) {
+                writable.run();
+            } else {
+                next();
+            }
         }
         super.channelWritabilityChanged(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        for (FullHttpRequest request : waiting) {
-            request.release();
+        drop();
+        if (last != null) {
+            last.release();
+            last = null;
         }
-        waiting.clear();
         super.channelInactive(ctx);
     }
 

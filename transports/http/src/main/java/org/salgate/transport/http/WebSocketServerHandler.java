@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.netty.NettySession;
 import org.salgate.wire.CodecException;
+import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * {@value HttpTransportProvider#WEBSOCKET_PATH} completed, the connection is a session (the netty
  * transport's, its queue written as {@link WebSocketFrames}) and each binary message one salgate
  * frame for the {@link ServerHandler}. Until then HTTP requests pass on to the REST handler.
- * Outbound bytes are bounded by the session's queue, which closes a session whose client stops
- * reading, so reading never has to stop here.
+ * Outbound bytes are bounded by the session's queue, which draws on the server's memory budget and
+ * closes a session whose client stops reading; from the handshake on, what the connection holds of
+ * what it was sent is counted on the same account by the {@link WebSocketIntake}, which is told
+ * when the session's hello carries credentials the agent admits.
  */
 final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
 
@@ -29,15 +32,23 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
 
     private final ServerHandler handler;
     private final Supplier<NettySession> sessions;
+    private final ConnectionMemory memory;
+    private final WebSocketIntake intake;
+    private final ReadPacer pacer;
     private NettySession session;
+    private boolean greeted;
     private Throwable failure;
 
     /**
      * @param sessions makes the session of a connection whose handshake completed
      */
-    WebSocketServerHandler(ServerHandler handler, Supplier<NettySession> sessions) {
+    WebSocketServerHandler(ServerHandler handler, Supplier<NettySession> sessions, ConnectionMemory memory,
+                           WebSocketIntake intake, ReadPacer pacer) {
         this.handler = handler;
         this.sessions = sessions;
+        this.memory = memory;
+        this.intake = intake;
+        this.pacer = pacer;
     }
 
     @Override
@@ -48,6 +59,12 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
                 deadline.upgraded();
             }
             session = sessions.get();
+            memory.handOver(session.budget());
+            intake.start(ctx.pipeline(), cause -> {
+                if (failure == null) {
+                    failure = cause;
+                }
+            });
             try {
                 handler.sessionOpened(session);
             } catch (RuntimeException e) {
@@ -79,6 +96,12 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
                 fail(ctx, e);
                 return;
             }
+            if (!greeted) {
+                greeted = true;
+                if (message instanceof Hello hello && admits(hello.credentials())) {
+                    intake.authenticated();
+                }
+            }
             try {
                 handler.messageReceived(session, message);
             } catch (RuntimeException e) {
@@ -86,6 +109,15 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
             }
         } finally {
             ReferenceCountUtil.release(frame);
+        }
+    }
+
+    private boolean admits(String credentials) {
+        try {
+            return handler.admits(credentials);
+        } catch (RuntimeException e) {
+            LOG.warn("the server handler failed checking the credentials of {}", session, e);
+            return false;
         }
     }
 
@@ -124,7 +156,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
             failure = cause;
             LOG.debug("closing {}: {}", session, cause.toString());
         }
-        ctx.channel().config().setAutoRead(false);
+        pacer.stop();
         ctx.close();
     }
 }

@@ -110,7 +110,7 @@ class HttpBadInputTest {
 
     @Test
     void twoGigabyteContentLengthIsAnswered413BeforeAnyOfTheBody() throws Exception {
-        String answer = exchange(ascii("POST /api/sensors HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\n"
+        String answer = exchange(ascii("POST /api/sensors HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/xml\r\n"
                 + "Content-Length: 2147483648\r\n\r\n"), 0, null);
         assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
         assertTrue(answer.contains("\"error\":\"TOO_LARGE\""), answer);
@@ -119,7 +119,7 @@ class HttpBadInputTest {
 
     @Test
     void headerFloodIsAnswered431AndClosed() throws Exception {
-        StringBuilder request = new StringBuilder("GET /api/sensors HTTP/1.1\r\nHost: x\r\n");
+        StringBuilder request = new StringBuilder("GET /api/sensors HTTP/1.1\r\nHost: 127.0.0.1\r\n");
         for (int i = 0; i < 2_000; i++) {
             request.append("X-Flood-").append(i).append(": ").append("y".repeat(20)).append("\r\n");
         }
@@ -133,7 +133,7 @@ class HttpBadInputTest {
     @Test
     void slowHeadersAreAnswered408AndClosed() throws Exception {
         long started = System.nanoTime();
-        String answer = exchange(ascii("GET /api/sensors HTTP/1.1\r\nHost: x\r\n"), HEADER_TIMEOUT_MILLIS * 4,
+        String answer = exchange(ascii("GET /api/sensors HTTP/1.1\r\nHost: 127.0.0.1\r\n"), HEADER_TIMEOUT_MILLIS * 4,
                 ascii("X-Late: yes\r\n\r\n"));
         assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
         assertTrue(answer.contains("\"error\":\"REQUEST_TIMEOUT\""), answer);
@@ -156,7 +156,7 @@ class HttpBadInputTest {
     private Socket rawWebSocket() throws IOException {
         Socket socket = new Socket("127.0.0.1", agent.port());
         socket.setSoTimeout(10_000);
-        socket.getOutputStream().write(ascii("GET " + HttpTransportProvider.WEBSOCKET_PATH + " HTTP/1.1\r\nHost: x\r\n"
+        socket.getOutputStream().write(ascii("GET " + HttpTransportProvider.WEBSOCKET_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                 + "Sec-WebSocket-Version: 13\r\n\r\n"));
         InputStream in = socket.getInputStream();

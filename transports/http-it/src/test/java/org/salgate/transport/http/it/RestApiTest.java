@@ -138,7 +138,7 @@ class RestApiTest {
         assertEquals(404, noRoute.statusCode());
         assertEquals("NOT_FOUND", HttpAgent.json(noRoute).get("error").asText());
         HttpResponse<String> wrongMethod = agent.send(HttpRequest.newBuilder(agent.uri("/api/sensors"))
-                .PUT(HttpRequest.BodyPublishers.ofString("x")));
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("{}")));
         assertEquals(405, wrongMethod.statusCode());
         assertEquals("GET, POST", wrongMethod.headers().firstValue("allow").orElse(""));
         HttpResponse<String> plainGetOfTheWebSocket = agent.get(HttpTransportProvider.WEBSOCKET_PATH);
@@ -304,9 +304,9 @@ class RestApiTest {
         try (Socket socket = new Socket("127.0.0.1", agent.port())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
-            String requests = "GET /api/sensors/NO_SUCH HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "POST /api/sensors/DUMMY_0/commands/read HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
-                    + "GET /api/protocols HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+            String requests = "GET /api/sensors/NO_SUCH HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "POST /api/sensors/DUMMY_0/commands/read HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"
+                    + "GET /api/protocols HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
             out.write(requests.getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();

@@ -81,7 +81,8 @@ function read() {
   }
   var path = "/api/sensors/" + encodeURIComponent(selected) + "/commands/" + encodeURIComponent($("command").value);
   $("reading").textContent = "…";
-  fetch(path, { method: "POST" }).then(function (r) { return r.ok ? r.json() : failure(r); })
+  fetch(path, { method: "POST", headers: { "Accept": "application/json", "Content-Type": "application/json" }, body: "{}" })
+    .then(function (r) { return r.ok ? r.json() : failure(r); })
     .then(function (reading) {
       $("reading").textContent = reading.status === "OK" ? String(reading.value) : reading.status + ": " + reading.error;
     }).catch(function (e) { $("reading").textContent = e.message; });

@@ -1,0 +1,424 @@
+package org.salgate.transport.http;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.NetUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.X509KeyManager;
+import org.salgate.transport.ServerOptions;
+import org.salgate.transport.tls.TlsConfig;
+
+/**
+ * What a web service on a user's machine must refuse from the browsers there, whose pages any web
+ * site can script: a request for a host it does not serve (421: a DNS-rebinding page that names its
+ * own domain), a WebSocket handshake or a state-changing request (POST, PUT, PATCH, DELETE) from
+ * another origin's page (403), and such a request with a body that a page can send cross-site
+ * without asking first, anything but JSON or XML (415). A request without an {@code Origin} header
+ * comes from a program, not a page, and is not checked for it.
+ *
+ * <p>The hosts served are the loopback names when bound to loopback or a wildcard, the bound
+ * address, the address a connection reached, the machine's addresses when bound to a wildcard, the
+ * names and addresses of the TLS certificate, and {@value HttpTransportProvider#ALLOW_HOSTS}. The
+ * server's own origin is its scheme, a host it serves and its port; others are allowed by
+ * {@value HttpTransportProvider#ALLOW_ORIGINS}. Immutable and thread-safe.
+ */
+final class BrowserRules {
+
+    private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
+    private static final int DNS_NAME = 2;
+    private static final int IP_ADDRESS = 7;
+
+    private final String scheme;
+    private final Set<String> hosts;
+    /** Wildcard names ({@code *.example.com}) as their suffix ({@code .example.com}). */
+    private final List<String> wildcardSuffixes;
+    private final Set<String> origins;
+
+    private BrowserRules(String scheme, Set<String> hosts, List<String> wildcardSuffixes, Set<String> origins) {
+        this.scheme = scheme;
+        this.hosts = Set.copyOf(hosts);
+        this.wildcardSuffixes = List.copyOf(wildcardSuffixes);
+        this.origins = Set.copyOf(origins);
+    }
+
+    /**
+     * The rules of a server with these options.
+     *
+     * @throws IllegalArgumentException when a host or an origin of the properties is malformed, naming it
+     */
+    static BrowserRules of(ServerOptions options) {
+        Set<String> hosts = new HashSet<>();
+        List<String> wildcards = new ArrayList<>();
+        InetAddress address = resolve(options.host());
+        String bound = host(options.host());
+        if (bound != null && (address == null || !address.isAnyLocalAddress())) {
+            hosts.add(bound); // the name it was bound by, if a name; a wildcard address names no host
+        }
+        if (address != null) {
+            if (!address.isAnyLocalAddress()) {
+                hosts.add(canonical(address));
+            }
+            if (address.isAnyLocalAddress() || address.isLoopbackAddress()) {
+                hosts.addAll(LOOPBACK_NAMES);
+            }
+            if (address.isAnyLocalAddress()) {
+                hosts.addAll(machineAddresses());
+            }
+        }
+        if (options.tls() != null) {
+            certificateNames(options.tls(), hosts, wildcards);
+        }
+        for (String name : list(options.properties().get(HttpTransportProvider.ALLOW_HOSTS))) {
+            String normal = name.startsWith("*.") ? host(name.substring(2)) : host(name);
+            if (normal == null) {
+                throw new IllegalArgumentException(HttpTransportProvider.ALLOW_HOSTS + ": '" + name
+                        + "' is not a host name or address (such as gateway.example or 192.0.2.7)");
+            }
+            if (name.startsWith("*.")) {
+                wildcards.add("." + normal);
+            } else {
+                hosts.add(normal);
+            }
+        }
+        Set<String> origins = new HashSet<>();
+        for (String value : list(options.properties().get(HttpTransportProvider.ALLOW_ORIGINS))) {
+            Origin origin = Origin.parse(value);
+            if (origin == null) {
+                throw new IllegalArgumentException(HttpTransportProvider.ALLOW_ORIGINS + ": '" + value
+                        + "' is not a web origin; give scheme, host and port only, such as https://console.example:8443");
+            }
+            origins.add(origin.key());
+        }
+        return new BrowserRules(options.tls() != null ? "https" : "http", hosts, wildcards, origins);
+    }
+
+    /** The refusal of a request these rules do not let through, or null to let it go on. */
+    FullHttpResponse refusal(HttpRequest request, Channel channel) {
+        String hostHeader = request.headers().get(HttpHeaderNames.HOST);
+        if (hostHeader != null) {
+            String host = host(hostHeader);
+            if (host == null) {
+                return Replies.error(HttpResponseStatus.BAD_REQUEST, "MALFORMED_HTTP",
+                        "the Host header '" + hostHeader + "' is not a host name or address");
+            }
+            if (!serves(host, channel)) {
+                PeerLog.log("host", "refusing requests from {} for the host '{}', which this agent does not serve "
+                        + "(--allow-host serves more names)", channel.remoteAddress(), hostHeader);
+                return Replies.error(HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
+                        "this agent does not serve the host '" + host + "' (a page that names another host may be "
+                                + "a DNS-rebinding attack); start the agent with --allow-host " + host
+                                + " to serve that name");
+            }
+        }
+        boolean webSocket = HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(
+                request.headers().get(HttpHeaderNames.UPGRADE));
+        boolean changes = !isSafe(request.method());
+        if (webSocket || changes) {
+            FullHttpResponse refused = originRefusal(request, channel, webSocket);
+            if (refused != null) {
+                return refused;
+            }
+        }
+        if (changes && hasBody(request) && !isJsonOrXml(HttpUtil.getMimeType(request))) {
+            String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+            PeerLog.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
+                    + "must be JSON or XML", request.method(), type, channel.remoteAddress());
+            return Replies.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
+                    "a " + request.method() + " with a body must be sent as application/json, or as application/xml "
+                            + "for SensorML and PCML documents; it was " + (type == null ? "sent without a Content-Type"
+                            : "'" + type + "'"));
+        }
+        return null;
+    }
+
+    private FullHttpResponse originRefusal(HttpRequest request, Channel channel, boolean webSocket) {
+        List<String> values = request.headers().getAll(HttpHeaderNames.ORIGIN);
+        if (values.isEmpty()) {
+            return null; // not a browser
+        }
+        String what = webSocket ? "open a WebSocket to this agent" : "send a " + request.method() + " to this agent";
+        String why;
+        if (values.size() > 1) {
+            why = "a request with " + values.size() + " Origin headers is refused";
+        } else {
+            String value = values.get(0).trim();
+            if (value.equals("null")) {
+                why = "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
+                        + "may not " + what;
+            } else {
+                Origin origin = Origin.parse(value);
+                if (origin != null && (origins.contains(origin.key()) || isOwn(origin, channel))) {
+                    return null;
+                }
+                why = "a page from '" + value + "' may not " + what + ": it takes those from its own pages only; "
+                        + "start the agent with --allow-origin " + value + " to let that page in";
+            }
+        }
+        PeerLog.log("origin", "refusing a {} from {} sent by a page of another origin ({}); --allow-origin lets a "
+                + "page in", webSocket ? "WebSocket" : request.method().name(), channel.remoteAddress(), values);
+        return Replies.error(HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", why);
+    }
+
+    private boolean isOwn(Origin origin, Channel channel) {
+        return origin.scheme().equals(scheme) && channel.localAddress() instanceof InetSocketAddress local
+                && origin.port() == local.getPort() && serves(origin.host(), channel);
+    }
+
+    private boolean serves(String host, Channel channel) {
+        if (hosts.contains(host)) {
+            return true;
+        }
+        for (String suffix : wildcardSuffixes) {
+            // A wildcard stands for one label, as in a certificate.
+            if (host.endsWith(suffix) && host.length() > suffix.length()
+                    && host.lastIndexOf('.', host.length() - suffix.length() - 1) < 0) {
+                return true;
+            }
+        }
+        return channel.localAddress() instanceof InetSocketAddress local && local.getAddress() != null
+                && host.equals(canonical(local.getAddress()));
+    }
+
+    private static boolean isSafe(HttpMethod method) {
+        return method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD) || method.equals(HttpMethod.OPTIONS)
+                || method.equals(HttpMethod.TRACE);
+    }
+
+    /** Whether the request announces a body. */
+    static boolean hasBody(HttpRequest request) {
+        if (HttpUtil.isTransferEncodingChunked(request)) {
+            return true;
+        }
+        try {
+            return HttpUtil.getContentLength(request, 0L) > 0;
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+
+    private static boolean isJsonOrXml(CharSequence mimeType) {
+        if (mimeType == null) {
+            return false;
+        }
+        String type = mimeType.toString().trim().toLowerCase(Locale.ROOT);
+        return type.equals("application/json") || type.equals("application/xml");
+    }
+
+    // ------------------------------------------------------------------ names
+
+    /**
+     * The host of a Host header or an authority ({@code name}, {@code name:port}, {@code [v6]:port}),
+     * lower-cased, without a trailing dot, addresses in their canonical form; null when malformed.
+     */
+    static String host(String authority) {
+        String a = authority.trim().toLowerCase(Locale.ROOT);
+        String host;
+        if (a.startsWith("[")) {
+            int end = a.indexOf(']');
+            if (end < 0 || !isPortOrNothing(a.substring(end + 1))) {
+                return null;
+            }
+            host = a.substring(1, end);
+            int zone = host.indexOf('%');
+            if (zone >= 0) {
+                host = host.substring(0, zone);
+            }
+            return NetUtil.isValidIpV6Address(host) ? canonicalIp(host) : null;
+        }
+        int colon = a.indexOf(':');
+        if (colon >= 0) {
+            if (NetUtil.isValidIpV6Address(a)) {
+                return canonicalIp(a); // a bare address, as the server's own host option may be
+            }
+            if (!isPortOrNothing(a.substring(colon))) {
+                return null;
+            }
+            a = a.substring(0, colon);
+        }
+        host = a.endsWith(".") ? a.substring(0, a.length() - 1) : a;
+        if (host.isEmpty()) {
+            return null;
+        }
+        if (NetUtil.isValidIpV4Address(host)) {
+            return canonicalIp(host);
+        }
+        for (int i = 0; i < host.length(); i++) {
+            char c = host.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_')) {
+                return null;
+            }
+        }
+        return host;
+    }
+
+    private static boolean isPortOrNothing(String rest) {
+        if (rest.isEmpty()) {
+            return true;
+        }
+        if (rest.charAt(0) != ':' || rest.length() > 6) {
+            return false;
+        }
+        for (int i = 1; i < rest.length(); i++) {
+            if (!Character.isDigit(rest.charAt(i))) {
+                return false;
+            }
+        }
+        return true; // an empty port is allowed, as in "host:"
+    }
+
+    private static String canonicalIp(String literal) {
+        try {
+            return canonical(InetAddress.getByAddress(NetUtil.createByteArrayFromIpAddressString(literal)));
+        } catch (UnknownHostException e) {
+            return literal;
+        }
+    }
+
+    private static String canonical(InetAddress address) {
+        try {
+            // Without the zone of a link-local address: a Host header seldom carries it.
+            return NetUtil.toAddressString(InetAddress.getByAddress(address.getAddress()));
+        } catch (UnknownHostException e) {
+            return address.getHostAddress();
+        }
+    }
+
+    private static InetAddress resolve(String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            return null; // binding fails and says so
+        }
+    }
+
+    private static Set<String> machineAddresses() {
+        Set<String> addresses = new HashSet<>();
+        try {
+            var interfaces = NetworkInterface.getNetworkInterfaces();
+            while (interfaces != null && interfaces.hasMoreElements()) {
+                interfaces.nextElement().inetAddresses().forEach(a -> addresses.add(canonical(a)));
+            }
+        } catch (SocketException e) {
+            // The machine's addresses are unknown: hosts still reach it by the address they connected to.
+        }
+        return addresses;
+    }
+
+    private static void certificateNames(TlsConfig tls, Set<String> hosts, List<String> wildcards) {
+        X509Certificate certificate = certificate(tls);
+        if (certificate == null) {
+            return;
+        }
+        Collection<List<?>> names;
+        try {
+            names = certificate.getSubjectAlternativeNames();
+        } catch (CertificateParsingException e) {
+            return;
+        }
+        if (names == null) {
+            return;
+        }
+        for (List<?> name : names) {
+            if (name.size() < 2 || !(name.get(0) instanceof Integer type) || !(name.get(1) instanceof String value)) {
+                continue;
+            }
+            if (type == DNS_NAME && value.startsWith("*.")) {
+                String suffix = host(value.substring(2));
+                if (suffix != null) {
+                    wildcards.add("." + suffix);
+                }
+            } else if (type == DNS_NAME || type == IP_ADDRESS) {
+                String host = host(value);
+                if (host != null) {
+                    hosts.add(host);
+                }
+            }
+        }
+    }
+
+    /** The server's certificate, from its key managers. */
+    private static X509Certificate certificate(TlsConfig tls) {
+        for (KeyManager manager : tls.keyManagerFactory().getKeyManagers()) {
+            if (!(manager instanceof X509KeyManager keys)) {
+                continue;
+            }
+            List<String> aliases = new ArrayList<>(List.of("salgate"));
+            for (String keyType : List.of("RSA", "EC", "EdDSA", "Ed25519", "RSASSA-PSS", "DSA")) {
+                String[] found = keys.getServerAliases(keyType, null);
+                if (found != null) {
+                    aliases.addAll(List.of(found));
+                }
+            }
+            for (String alias : aliases) {
+                X509Certificate[] chain = keys.getCertificateChain(alias);
+                if (chain != null && chain.length > 0) {
+                    return chain[0];
+                }
+            }
+        }
+        return null;
+    }
+
+    private static List<String> list(String value) {
+        List<String> items = new ArrayList<>();
+        if (value != null) {
+            for (String item : value.split(",")) {
+                if (!item.isBlank()) {
+                    items.add(item.trim());
+                }
+            }
+        }
+        return items;
+    }
+
+    /** A web origin: scheme, host and port. */
+    private record Origin(String scheme, String host, int port) {
+
+        /** The origin of an Origin header or an option value, or null when it is not one. */
+        static Origin parse(String value) {
+            URI uri;
+            try {
+                uri = new URI(value.trim());
+            } catch (URISyntaxException e) {
+                return null;
+            }
+            String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!("http".equals(scheme) || "https".equals(scheme)) || uri.getRawAuthority() == null
+                    || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null
+                    || !(uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))) {
+                return null;
+            }
+            String host = BrowserRules.host(uri.getRawAuthority());
+            if (host == null) {
+                return null;
+            }
+            int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+            return new Origin(scheme, host, port);
+        }
+
+        String key() {
+            return scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
+}

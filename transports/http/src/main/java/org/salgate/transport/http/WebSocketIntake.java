@@ -1,0 +1,283 @@
+package org.salgate.transport.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.salgate.wire.MemoryBudget;
+
+/**
+ * What a WebSocket connection holds of what it was sent, and the bounds on it. Every read is
+ * counted against the connection's memory, by the buffer it filled, from when it arrives (a frame the decoder has not
+ * finished, fragments the aggregator gathers, frames waiting in the {@link ReadPacer}) until the
+ * message it belongs to, or the control frame, has been handled; the pongs the connection answers
+ * pings with count until they are written. The connection is closed, with a close frame saying
+ * why, when
+ * <ul>
+ *   <li>the memory budget cannot hold what it sent and it holds the most (1013, try again later);</li>
+ *   <li>before its hello was accepted, it holds more than {@value HttpLimits#PRE_AUTHENTICATION_BYTES}
+ *       bytes of messages not yet whole (1009, too big);</li>
+ *   <li>a message comes in more than {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009);</li>
+ *   <li>a message takes longer than the body timeout from its first byte to its last (1008).</li>
+ * </ul>
+ * Two handlers share this state: {@link #raw()} before the frame decoder, which counts bytes as
+ * they are read, and {@link #frames()} after it, before Netty's WebSocket protocol handler, which
+ * counts them back as messages and control frames are handled. Both pass everything on until the
+ * handshake completed ({@link #start}).
+ *
+ * <p>Runs on the channel's event loop only.
+ */
+final class WebSocketIntake {
+
+    /** A read's buffer beyond its bytes that is counted at most: one read's worth. */
+    private static final long MAX_UNUSED_BYTES = 64 * 1024;
+
+    private final Channel channel;
+    private final ConnectionMemory memory;
+    private final ReadPacer pacer;
+    private final long timeoutNanos;
+    private final Raw raw = new Raw();
+    private final Frames frames = new Frames();
+    private Consumer<IOException> onRefused = e -> { };
+    private boolean started;
+    private boolean authenticated;
+    private boolean refused;
+    /** Bytes read and not yet part of a message or control frame handled. */
+    private long held;
+    /** The reads not all handled yet, in order: bytes not yet handled, and what the read was counted for. */
+    private final ArrayDeque<long[]> reads = new ArrayDeque<>();
+    /** Bytes on the wire of the frames of the data message under way. */
+    private long messageBytes;
+    private int fragments;
+    /** When the message under way began: after the last one handled, or when bytes came after none were held. */
+    private long messageStartNanos;
+    private ScheduledFuture<?> timer;
+
+    WebSocketIntake(Channel channel, ConnectionMemory memory, ReadPacer pacer, HttpLimits limits) {
+        this.channel = channel;
+        this.memory = memory;
+        this.pacer = pacer;
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.bodyTimeoutMillis());
+    }
+
+    /** The handler before the frame decoder. */
+    ChannelInboundHandlerAdapter raw() {
+        return raw;
+    }
+
+    /** The handler after the frame decoder, before Netty's WebSocket protocol handler. */
+    ChannelDuplexHandler frames() {
+        return frames;
+    }
+
+    /**
+     * The handshake completed: from now on bytes are counted; {@code onRefused} hears why the
+     * connection is closed. The frame decoder's buffer is made to hold the reads themselves rather
+     * than copies that Netty grows by doubling: what a frame not yet whole holds is then what was
+     * counted.
+     */
+    void start(ChannelPipeline pipeline, Consumer<IOException> onRefused) {
+        this.onRefused = onRefused;
+        started = true;
+        if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder decoder) {
+            decoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+        }
+    }
+
+    /** The session's hello carried credentials the agent admits: the pre-authentication bound no longer applies. */
+    void authenticated() {
+        authenticated = true;
+    }
+
+    private void received(long bytes, long cost) {
+        if (held == 0) {
+            messageStartNanos = System.nanoTime();
+        }
+        held += bytes;
+        reads.addLast(new long[] {bytes, cost});
+        if (timer == null) {
+            timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** {@code bytes} of what was read have been handled: a message, or a control frame. */
+    private void handled(long bytes) {
+        long left = Math.min(bytes, held);
+        held -= left;
+        while (left > 0 && !reads.isEmpty()) {
+            long[] read = reads.peekFirst();
+            long used = Math.min(left, read[0]);
+            read[0] -= used;
+            left -= used;
+            if (read[0] == 0) {
+                reads.pollFirst();
+                memory.give(read[1]); // the decoder lets go of a read once all of it is used
+            }
+        }
+        messageStartNanos = System.nanoTime();
+    }
+
+    /**
+     * What a read costs while the decoder holds it: the buffer it filled, which a read of a few
+     * bytes fills little, and the buffer's place in the decoder's.
+     */
+    private static long cost(ByteBuf read) {
+        long readable = read.readableBytes();
+        long buffer = Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES));
+        return buffer + ReadPacer.MESSAGE_OVERHEAD_BYTES;
+    }
+
+    private void checkTime() {
+        timer = null;
+        if (refused || held == 0 || !channel.isActive()) {
+            return;
+        }
+        long age = System.nanoTime() - messageStartNanos;
+        if (age >= timeoutNanos) {
+            long millis = TimeUnit.NANOSECONDS.toMillis(timeoutNanos);
+            refuse(WebSocketCloseStatus.POLICY_VIOLATION, "message-timeout",
+                    "a message did not arrive whole within " + millis + " ms ("
+                            + HttpTransportProvider.BODY_TIMEOUT_MILLIS + ")");
+        } else {
+            timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos - age, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void refuse(WebSocketCloseStatus status, String cause, String reason) {
+        if (refused) {
+            return;
+        }
+        refused = true;
+        pacer.stop();
+        if (!cause.equals("budget")) { // the budget logs its own line
+            PeerLog.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
+        }
+        onRefused.accept(new IOException("the agent closed the WebSocket: " + reason));
+        // The reason goes in the close frame, which allows 123 bytes of it.
+        String brief = reason.length() > 123 ? reason.substring(0, 123) : reason;
+        channel.writeAndFlush(new CloseWebSocketFrame(status, brief)).addListener(ChannelFutureListener.CLOSE);
+        Replies.closeLater(channel);
+    }
+
+    private void overBudget() {
+        refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", "the agent's connections hold its whole memory "
+                + "budget of " + memory.maxBytes() + " bytes (" + MemoryBudget.OPTION + ") and this one the most");
+    }
+
+    /** The bytes a client's frame took on the wire: its header, its mask and its payload. */
+    static long wireBytes(WebSocketFrame frame) {
+        long payload = frame.content().readableBytes();
+        long length = payload <= 125 ? 0 : payload <= 0xffff ? 2 : 8;
+        return 2 + length + 4 + payload;
+    }
+
+    /** Counts bytes as they are read. */
+    private final class Raw extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!started || !(msg instanceof ByteBuf bytes)) {
+                ctx.fireChannelRead(msg);
+                return;
+            }
+            if (refused) {
+                bytes.release();
+                return;
+            }
+            int n = bytes.readableBytes();
+            if (n > 0) {
+                long cost = cost(bytes);
+                if (!memory.take(cost)) {
+                    bytes.release();
+                    overBudget();
+                    return;
+                }
+                received(n, cost);
+            }
+            ctx.fireChannelRead(bytes);
+            // After the decoder had them: a hello that came with more bytes has been read by now.
+            if (!authenticated && held > HttpLimits.PRE_AUTHENTICATION_BYTES) {
+                refuse(WebSocketCloseStatus.MESSAGE_TOO_BIG, "before-hello", "it sent more than "
+                        + HttpLimits.PRE_AUTHENTICATION_BYTES + " bytes of messages before its hello was accepted");
+            }
+        }
+    }
+
+    /** Counts bytes back as messages and control frames are handled; counts the pongs written. */
+    private final class Frames extends ChannelDuplexHandler {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!started || !(msg instanceof WebSocketFrame frame)) {
+                ctx.fireChannelRead(msg);
+                return;
+            }
+            if (refused) {
+                frame.release();
+                return;
+            }
+            long wire = wireBytes(frame);
+            if (frame instanceof PingWebSocketFrame || frame instanceof PongWebSocketFrame
+                    || frame instanceof CloseWebSocketFrame) {
+                ctx.fireChannelRead(frame);
+                handled(wire);
+                return;
+            }
+            if (++fragments > HttpLimits.MAX_FRAGMENTS_PER_MESSAGE) {
+                frame.release();
+                refuse(WebSocketCloseStatus.MESSAGE_TOO_BIG, "fragments", "it sent a message in more than "
+                        + HttpLimits.MAX_FRAGMENTS_PER_MESSAGE + " fragments");
+                return;
+            }
+            messageBytes += wire;
+            boolean last = frame.isFinalFragment();
+            ctx.fireChannelRead(frame);
+            if (last) {
+                long bytes = messageBytes;
+                messageBytes = 0;
+                fragments = 0;
+                handled(bytes);
+            }
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (!(msg instanceof PongWebSocketFrame pong)) {
+                ctx.write(msg, promise);
+                return;
+            }
+            long bytes = 2L + pong.content().readableBytes() + ReadPacer.MESSAGE_OVERHEAD_BYTES;
+            if (!memory.take(bytes)) {
+                ReferenceCountUtil.release(msg);
+                promise.tryFailure(new IOException("the agent's memory budget is used up"));
+                overBudget();
+                return;
+            }
+            ctx.write(msg, promise.unvoid()).addListener(f -> memory.give(bytes));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
+            }
+            ctx.fireChannelInactive();
+        }
+    }
+}
