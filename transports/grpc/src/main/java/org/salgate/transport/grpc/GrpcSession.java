@@ -14,6 +14,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Hello;
+import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * water marks and slow-consumer behaviour are every session's) and drained onto the stream, one
  * message per frame, while gRPC says the stream is ready; its on-ready handler resumes the drain.
  * The handler's calls for this session are made under one lock, so it sees them in order and never
- * at once.
+ * at once. Its queue draws on the server's memory budget (an account of the session's own); what
+ * gRPC holds of the stream is charged to its connection ({@link CallBudget}).
  */
 final class GrpcSession extends QueuedSession implements StreamObserver<EncodedFrame> {
 
@@ -39,6 +41,10 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
     private final ServerCallStreamObserver<EncodedFrame> out;
     private final Context context = Context.current();
     private final Runnable onEnd;
+    /** What gRPC may buffer for the stream before it says it is not ready. */
+    private final int readyThreshold;
+    /** What the stream holds in its connection's memory budget; null outside a server call. */
+    private final CallBudget callBudget;
     private final Object handlerLock = new Object();
     private final Object sendLock = new Object();
     private final AtomicBoolean outboundDone = new AtomicBoolean();
@@ -46,16 +52,27 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
     /** Guarded by sendLock: a close waits for the queue to drain. */
     private boolean closing;
 
-    GrpcSession(long id, ServerHandler handler, ServerOptions options, ServerCallStreamObserver<EncodedFrame> out,
-                Runnable onEnd) {
-        super(id, options);
+    GrpcSession(long id, ServerHandler handler, ServerOptions options, MemoryBudget budget,
+                ServerCallStreamObserver<EncodedFrame> out, Runnable onEnd) {
+        super(id, options, budget);
         this.remoteAddress = CallContext.remoteAddress();
         this.metadataCredentials = CallContext.credentials();
         this.handler = handler;
         this.out = out;
         this.onEnd = onEnd;
-        out.setOnReadyThreshold(options.writeHighWaterBytes());
-        out.setOnReadyHandler(this::drain);
+        this.readyThreshold = GrpcTransportServer.streamReadyThreshold(options);
+        this.callBudget = CallBudget.current();
+        if (callBudget != null) {
+            // the frames of a session are held to the limit the agent sets, small until it accepts the hello
+            callBudget.admitWhen(this::maxInboundFrameBytes);
+        }
+        out.setOnReadyThreshold(readyThreshold);
+        out.setOnReadyHandler(() -> {
+            if (callBudget != null) {
+                callBudget.ready();
+            }
+            drain();
+        });
         out.setOnCancelHandler(() -> ended(cancellationCause()));
         out.setOnCloseHandler(() -> ended(null));
     }
@@ -160,6 +177,10 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
         StreamWriter.drain(queue(), out, sendLock, outboundDone::get, () -> {
             if (closing) {
                 finishOutbound(null);
+            }
+        }, lastBatch -> {
+            if (callBudget != null) {
+                callBudget.holdWhileNotReady(readyThreshold + lastBatch, out::isReady);
             }
         });
     }

@@ -13,6 +13,20 @@ import org.salgate.transport.netty.NettyIo;
  * client carrying the salgate frames (what {@link #createClient} speaks), and {@code Sal}, the SAL
  * API as typed calls for programs in any language. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
+ *
+ * <p><b>What a peer may cost the server.</b> Each connection may have at most
+ * {@value #DEFAULT_MAX_CONCURRENT_STREAMS} calls open at once ({@value #MAX_CONCURRENT_STREAMS}) and
+ * reset at most {@value #DEFAULT_MAX_RESETS_PER_SECOND} streams a second ({@value #MAX_RESETS_PER_SECOND};
+ * past it the connection gets GOAWAY ENHANCE_YOUR_CALM and is closed, against the rapid-reset attack).
+ * What the calls of a connection hold (messages being received, answers and pushed readings not yet
+ * taken) draws on the server's memory budget ({@code --max-buffered-bytes}); the connection holding
+ * the most is closed when the budget is reached. A call whose credentials are not admitted yet (a
+ * typed call without a valid bearer token, a session stream before its hello is accepted) may send
+ * messages of at most {@value #UNADMITTED_MESSAGE_BYTES} bytes. A connection with no call open is
+ * closed after the hello timeout ({@code --hello-timeout-ms}, at least 1 s); one that does not
+ * complete its TLS handshake and HTTP/2 preface within 10 s is closed. Messages above the frame
+ * limit ({@code --max-frame-bytes}) and metadata above {@value #MAX_METADATA_BYTES} bytes are refused.
+ * Set the properties with the agent's {@code --transport-property NAME=VALUE}.
  */
 public final class GrpcTransportProvider implements TransportProvider {
 
@@ -28,6 +42,30 @@ public final class GrpcTransportProvider implements TransportProvider {
     public static final String EXECUTOR = "grpc.executor";
     public static final String EXECUTOR_DIRECT = "direct";
     public static final String EXECUTOR_POOL = "pool";
+
+    /** Server property: the most calls (HTTP/2 streams) one connection may have open at once; default {@value #DEFAULT_MAX_CONCURRENT_STREAMS}. */
+    public static final String MAX_CONCURRENT_STREAMS = "grpc.maxConcurrentStreams";
+    public static final int DEFAULT_MAX_CONCURRENT_STREAMS = 100;
+
+    /**
+     * Server property: the most streams one connection may reset (RST_STREAM) in a second, those the
+     * server resets for its errors included; past it the connection is closed. Default
+     * {@value #DEFAULT_MAX_RESETS_PER_SECOND}: a client cancels a call now and then, an attacker
+     * thousands of times a second.
+     */
+    public static final String MAX_RESETS_PER_SECOND = "grpc.maxResetsPerSecond";
+    public static final int DEFAULT_MAX_RESETS_PER_SECOND = 200;
+
+    /**
+     * The largest message of a call whose credentials are not admitted yet (a typed call without a
+     * valid bearer token, a session stream before the agent accepts its hello, which the agent holds
+     * to its own limit before the hello): a hello or a request is far smaller. A larger one ends the
+     * call with RESOURCE_EXHAUSTED.
+     */
+    public static final int UNADMITTED_MESSAGE_BYTES = 64 * 1024;
+
+    /** The most bytes of metadata (headers) a call may send: grpc-java's default, stated. */
+    public static final int MAX_METADATA_BYTES = 8 * 1024;
 
     @Override
     public String name() {
@@ -58,6 +96,23 @@ public final class GrpcTransportProvider implements TransportProvider {
     @Override
     public TransportClient createClient(ClientOptions options) {
         return new GrpcTransportClient(options);
+    }
+
+    /** The positive integer {@code name} of {@code properties}, or {@code otherwise} when it is not set. */
+    static int positiveProperty(java.util.Map<String, String> properties, String name, int otherwise) {
+        String value = properties.get(name);
+        if (value == null || value.isBlank()) {
+            return otherwise;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
     }
 
     /** Whether {@code properties} ask for the direct executor (the default). */

@@ -26,6 +26,7 @@ import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.transport.netty.EventLoops;
 import org.salgate.transport.netty.NettyIo;
 import org.salgate.transport.tls.TlsConfig;
+import org.salgate.wire.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +34,12 @@ import org.slf4j.LoggerFactory;
  * A gRPC server with the {@code SalSession} and {@code Sal} services. Messages above the frame
  * limit are refused by gRPC itself (RESOURCE_EXHAUSTED). What the agent pushes waits in each
  * session's (or typed call's) outbound queue, with the server's bound, and goes to gRPC while HTTP/2
- * flow control, with the server's high-water mark as each stream's ready threshold, says it is ready.
+ * flow control says the stream is ready ({@link #streamReadyThreshold}).
+ *
+ * <p>What peers may cost it (see {@link GrpcTransportProvider}): calls per connection and resets per
+ * second are gRPC's limits; the queues, and what gRPC holds of each connection's calls
+ * ({@link CallBudget}, on the connection's {@link GrpcConnection} account), draw on one
+ * {@link MemoryBudget}; idle and half-open connections are closed by gRPC's idle and handshake timeouts.
  */
 final class GrpcTransportServer implements TransportServer {
 
@@ -43,8 +49,22 @@ final class GrpcTransportServer implements TransportServer {
     private static final long CLOSE_GRACE_MILLIS = 2_000;
     /** Each stream's HTTP/2 window, fixed (no BDP auto-tuning) so a stalled reader holds at most this much. */
     static final int FLOW_CONTROL_WINDOW_BYTES = 1024 * 1024;
+    /**
+     * What gRPC may buffer of a streaming answer before the stream says it is not ready (its ready
+     * threshold), at most; what waits beyond it waits in the call's own queue, counted exactly in the
+     * memory budget. gRPC does not say how much of it it holds while the stream is ready, so that
+     * much per stream (at 100 streams, 6.4 MiB a connection) is all the budget does not count; while
+     * the stream is not ready it counts the threshold and the last batch ({@link CallBudget}).
+     */
+    static final int MAX_STREAM_READY_THRESHOLD_BYTES = 64 * 1024;
+
+    /** The ready threshold of a server stream: the high-water mark, at most {@link #MAX_STREAM_READY_THRESHOLD_BYTES}. */
+    static int streamReadyThreshold(ServerOptions options) {
+        return Math.min(options.writeHighWaterBytes(), MAX_STREAM_READY_THRESHOLD_BYTES);
+    }
 
     private final ServerOptions options;
+    private final MemoryBudget budget;
     private final AtomicLong sessionIds = new AtomicLong();
     private final Set<GrpcSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<BridgeSession> calls = ConcurrentHashMap.newKeySet();
@@ -57,6 +77,7 @@ final class GrpcTransportServer implements TransportServer {
 
     GrpcTransportServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
@@ -67,19 +88,32 @@ final class GrpcTransportServer implements TransportServer {
         }
         started = true;
         CallContext context = new CallContext();
+        Connections connections = new Connections(budget);
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
         NettyServerBuilder builder = (options.tls() == null ? NettyServerBuilder.forAddress(address)
                         : NettyServerBuilder.forAddress(address, credentials(options.tls())))
                 .maxInboundMessageSize(options.maxFrameBytes())
+                .maxInboundMetadataSize(GrpcTransportProvider.MAX_METADATA_BYTES)
                 .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
+                .maxConcurrentCallsPerConnection(GrpcTransportProvider.positiveProperty(options.properties(),
+                        GrpcTransportProvider.MAX_CONCURRENT_STREAMS,
+                        GrpcTransportProvider.DEFAULT_MAX_CONCURRENT_STREAMS))
+                .maxRstFramesPerWindow(GrpcTransportProvider.positiveProperty(options.properties(),
+                        GrpcTransportProvider.MAX_RESETS_PER_SECOND,
+                        GrpcTransportProvider.DEFAULT_MAX_RESETS_PER_SECOND), 1)
+                // A connection with no call open has said no hello: it goes after the hello timeout
+                // (gRPC allows no less than 1 s), with a GOAWAY a client reconnects after.
+                .maxConnectionIdle(options.limits().helloTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                // Until the TLS handshake, the HTTP/2 preface and the client's SETTINGS are done.
+                .handshakeTimeout(TlsConfig.HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .addTransportFilter(connections.transportFilter())
                 .addStreamTracerFactory(StreamStatus.FACTORY)
-                .addService(ServerInterceptors.intercept(new SessionService(handler, options, sessionIds, sessions),
-                        context))
-                .addService(ServerInterceptors.intercept(new SalService(handler, options, sessionIds, calls),
-                        context));
-        if (options.tls() != null) {
-            builder.handshakeTimeout(TlsConfig.HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
+                .addStreamTracerFactory(new CallBudget.Factory(handler, options.maxFrameBytes()))
+                .intercept(new CallGuard())
+                .addService(ServerInterceptors.intercept(
+                        new SessionService(handler, options, budget, sessionIds, sessions), context))
+                .addService(ServerInterceptors.intercept(
+                        new SalService(handler, options, budget, sessionIds, calls), context));
         if (GrpcTransportProvider.directExecutor(options.properties())) {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
             builder.directExecutor();
@@ -88,7 +122,9 @@ final class GrpcTransportServer implements TransportServer {
         NettyIo io = EventLoops.current();
         boss = EventLoops.create(io, 1, "salgate-grpc-accept", false);
         workers = EventLoops.create(io, options.ioThreads(), "salgate-grpc-io", false);
-        builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers).channelType(io.serverChannel());
+        builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers)
+                .channelFactory(connections.serverChannels(io.serverChannel()));
+        GrpcLogs.install();
         server = builder.build();
         try {
             server.start();

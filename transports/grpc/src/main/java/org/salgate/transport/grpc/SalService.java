@@ -1,5 +1,6 @@
 package org.salgate.transport.grpc;
 
+import com.google.protobuf.MessageLite;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -16,6 +17,7 @@ import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.transport.grpc.proto.SalGrpc;
 import org.salgate.wire.Call;
 import org.salgate.wire.EventNotice;
+import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.ProtobufCodec;
 import org.salgate.wire.Response;
@@ -37,14 +39,20 @@ final class SalService extends SalGrpc.SalImplBase {
     private final ServerHandler handler;
     private final String codecName;
     private final ServerOptions bound;
+    private final MemoryBudget budget;
     private final AtomicLong ids;
     private final Set<BridgeSession> open;
 
-    /** @param bound the server's options: its codec, and its bound on what waits for each call */
-    SalService(ServerHandler handler, ServerOptions bound, AtomicLong ids, Set<BridgeSession> open) {
+    /**
+     * @param bound the server's options: its codec, and its bound on what waits for each call
+     * @param budget the server's memory budget, which what waits for each streaming call draws on
+     */
+    SalService(ServerHandler handler, ServerOptions bound, MemoryBudget budget, AtomicLong ids,
+               Set<BridgeSession> open) {
         this.handler = handler;
         this.codecName = bound.codec().name();
         this.bound = bound;
+        this.budget = budget;
         this.ids = ids;
         this.open = open;
     }
@@ -123,7 +131,7 @@ final class SalService extends SalGrpc.SalImplBase {
             answer.onError(Status.INVALID_ARGUMENT.withDescription(method + ": " + e.getMessage()).asRuntimeException());
             return;
         }
-        BridgeSession session = open(method, () -> true, new IgnoringSink());
+        BridgeSession session = open(method, () -> true, new IgnoringSink(), null);
         greet(session)
                 .thenCompose(ok -> session.call(call))
                 .whenComplete((result, error) -> {
@@ -153,7 +161,7 @@ final class SalService extends SalGrpc.SalImplBase {
             return;
         }
         PushSink<WireProto.Reading> sink = new PushSink<>(out, message -> message instanceof StreamData data
-                ? ProtobufCodec.toProto(data).getStreamData().getReading() : null);
+                ? ProtobufCodec.toProto(data).getStreamData().getReading() : null, bound);
         BridgeSession session = pushing("StreamSensor", out, sink);
         greet(session)
                 .thenCompose(ok -> session.call(setup))
@@ -166,24 +174,40 @@ final class SalService extends SalGrpc.SalImplBase {
     public void watchEvents(WireProto.Empty request, StreamObserver<WireProto.Event> events) {
         ServerCallStreamObserver<WireProto.Event> out = (ServerCallStreamObserver<WireProto.Event>) events;
         PushSink<WireProto.Event> sink = new PushSink<>(out, message -> message instanceof EventNotice notice
-                ? ProtobufCodec.toProto(notice).getEvent() : null);
+                ? ProtobufCodec.toProto(notice).getEvent() : null, bound);
         BridgeSession session = pushing("WatchEvents", out, sink);
         greet(session)
                 .thenCompose(ok -> session.call(new Call.SubscribeEvents()))
                 .whenComplete((result, error) -> failUnlessStarted(sink, result, error));
     }
 
-    /** A bridge session whose pushes go to {@code out}, paced by gRPC flow control and ended by a cancel. */
-    private <T> BridgeSession pushing(String method, ServerCallStreamObserver<T> out, PushSink<T> sink) {
-        out.setOnReadyThreshold(bound.writeHighWaterBytes());
-        BridgeSession session = open(method, out::isReady, sink);
+    /**
+     * A bridge session whose pushes go to {@code out}, paced by gRPC flow control and ended by a
+     * cancel. What waits for the caller draws on an account of the call's own in the server's memory
+     * budget; what gRPC holds while the stream is not ready, on the connection's ({@link CallBudget}).
+     */
+    private <T extends MessageLite> BridgeSession pushing(String method,
+            ServerCallStreamObserver<T> out, PushSink<T> sink) {
+        out.setOnReadyThreshold(GrpcTransportServer.streamReadyThreshold(bound));
+        CallBudget callBudget = CallBudget.current();
+        String caller = CallContext.remoteAddress() + " (its " + method + " call)";
+        MemoryBudget.Account account = budget.open(caller, () -> sink.finish(Status.RESOURCE_EXHAUSTED
+                .withDescription("the agent's connections together reached its memory budget of " + budget.maxBytes()
+                        + " bytes and this call held the most; read its messages as they come").asRuntimeException()));
+        BridgeSession session = open(method, out::isReady, sink, account);
+        sink.of(session);
         Runnable close = () -> {
             session.closeByCaller();
             open.remove(session);
         };
         // An end the agent pushed (StreamEnded) arrives on the agent's thread: the session closes after it.
         sink.whenFinished(() -> CompletableFuture.runAsync(close));
-        out.setOnReadyHandler(session::writableAgain);
+        out.setOnReadyHandler(() -> {
+            if (callBudget != null) {
+                callBudget.ready();
+            }
+            session.writableAgain();
+        });
         out.setOnCancelHandler(() -> {
             sink.finish(null);
             close.run();
@@ -201,9 +225,10 @@ final class SalService extends SalGrpc.SalImplBase {
 
     // ------------------------------------------------------------------ the bridge
 
-    private BridgeSession open(String method, BooleanSupplier writable, BridgeSession.Sink sink) {
+    private BridgeSession open(String method, BooleanSupplier writable, BridgeSession.Sink sink,
+                               MemoryBudget.Account account) {
         BridgeSession session = BridgeSession.open(handler, ids.incrementAndGet(), CallContext.remoteAddress(),
-                writable, sink, bound);
+                writable, sink, bound, account);
         open.add(session);
         return session;
     }
@@ -250,15 +275,28 @@ final class SalService extends SalGrpc.SalImplBase {
      * Sends the pushed messages {@code convert} maps (others are dropped: a typed stream carries one
      * kind) and ends the call when the stream ends or the agent closes the session.
      */
-    private static final class PushSink<T> implements BridgeSession.Sink {
+    private static final class PushSink<T extends MessageLite> implements BridgeSession.Sink {
         private final ServerCallStreamObserver<T> out;
         private final Function<Message, T> convert;
         private final AtomicBoolean done = new AtomicBoolean();
         private volatile Runnable whenFinished = () -> { };
+        /** What gRPC holds while the stream is not ready is charged here; null outside a server call. */
+        private final CallBudget callBudget;
+        private final int readyThreshold;
+        private volatile BridgeSession session;
+        /** Guarded by this: bytes handed to gRPC in the batch being delivered. */
+        private long batchBytes;
 
-        PushSink(ServerCallStreamObserver<T> out, Function<Message, T> convert) {
+        PushSink(ServerCallStreamObserver<T> out, Function<Message, T> convert, ServerOptions bound) {
             this.out = out;
             this.convert = convert;
+            this.callBudget = CallBudget.current();
+            this.readyThreshold = GrpcTransportServer.streamReadyThreshold(bound);
+        }
+
+        /** The session whose pushes this sink sends, asked why it closed. */
+        void of(BridgeSession session) {
+            this.session = session;
         }
 
         @Override
@@ -271,6 +309,7 @@ final class SalService extends SalGrpc.SalImplBase {
             if (item != null) {
                 synchronized (this) {
                     if (!done.get()) {
+                        batchBytes += item.getSerializedSize();
                         out.onNext(item);
                     }
                 }
@@ -278,8 +317,25 @@ final class SalService extends SalGrpc.SalImplBase {
         }
 
         @Override
+        public void delivered() {
+            long batch;
+            synchronized (this) {
+                batch = batchBytes;
+                batchBytes = 0;
+            }
+            if (callBudget != null && batch > 0 && !out.isReady()) {
+                callBudget.holdWhileNotReady(readyThreshold + batch, out::isReady);
+            }
+        }
+
+        @Override
         public void closed(boolean byAgent) {
-            if (byAgent) {
+            BridgeSession s = session;
+            if (s != null && s.closedOverLimit()) {
+                finish(Status.RESOURCE_EXHAUSTED.withDescription("the caller did not read what the agent sent: more "
+                        + "than the agent holds for one call waited, or all of them together reached its memory "
+                        + "budget; read the messages as they come").asRuntimeException());
+            } else if (byAgent) {
                 finish(Status.UNAVAILABLE.withDescription("the agent closed the session (it may be stopping)")
                         .asRuntimeException());
             }

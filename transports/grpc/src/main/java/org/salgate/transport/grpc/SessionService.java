@@ -8,18 +8,22 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.wire.MemoryBudget;
 
 /** {@code SalSession}: each call is one {@link GrpcSession} on the agent's handler. */
 final class SessionService extends SalSessionGrpc.SalSessionImplBase {
 
     private final ServerHandler handler;
     private final ServerOptions options;
+    private final MemoryBudget budget;
     private final AtomicLong ids;
     private final Set<GrpcSession> open;
 
-    SessionService(ServerHandler handler, ServerOptions options, AtomicLong ids, Set<GrpcSession> open) {
+    SessionService(ServerHandler handler, ServerOptions options, MemoryBudget budget, AtomicLong ids,
+                   Set<GrpcSession> open) {
         this.handler = handler;
         this.options = options;
+        this.budget = budget;
         this.ids = ids;
         this.open = open;
     }
@@ -27,7 +31,7 @@ final class SessionService extends SalSessionGrpc.SalSessionImplBase {
     @Override
     public StreamObserver<EncodedFrame> session(StreamObserver<EncodedFrame> responses) {
         GrpcSession[] self = new GrpcSession[1];
-        GrpcSession session = new GrpcSession(ids.incrementAndGet(), handler, options,
+        GrpcSession session = new GrpcSession(ids.incrementAndGet(), handler, options, budget,
                 (ServerCallStreamObserver<EncodedFrame>) responses, () -> open.remove(self[0]));
         self[0] = session;
         open.add(session);

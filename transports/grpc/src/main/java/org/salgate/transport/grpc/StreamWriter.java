@@ -4,6 +4,7 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.CallStreamObserver;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 
@@ -26,7 +27,19 @@ final class StreamWriter {
      */
     static void drain(OutboundQueue<byte[]> queue, CallStreamObserver<EncodedFrame> out, Object lock,
                       BooleanSupplier ended, Runnable whenEmptied) {
+        drain(queue, out, lock, ended, whenEmptied, lastBatch -> { });
+    }
+
+    /**
+     * As {@link #drain(OutboundQueue, CallStreamObserver, Object, BooleanSupplier, Runnable)}; when a
+     * batch leaves the stream not ready, {@code stalled} gets that batch's bytes once the lock is let
+     * go and the queue no longer counts them: gRPC then holds at least its ready threshold and at
+     * most that batch more.
+     */
+    static void drain(OutboundQueue<byte[]> queue, CallStreamObserver<EncodedFrame> out, Object lock,
+                      BooleanSupplier ended, Runnable whenEmptied, LongConsumer stalled) {
         long handed = 0;
+        long stalledBatch = -1;
         try {
             synchronized (lock) {
                 while (!ended.getAsBoolean()) {
@@ -47,11 +60,17 @@ final class StreamWriter {
                         queue.discard(); // the stream is ending; what waits cannot be sent
                         return;
                     }
+                    if (!out.isReady()) {
+                        stalledBatch = batch.bytes();
+                    }
                 }
             }
         } finally {
             if (handed > 0) {
                 queue.written(handed);
+            }
+            if (stalledBatch >= 0) {
+                stalled.accept(stalledBatch);
             }
         }
     }

@@ -451,6 +451,21 @@ class GrpcTransportTest {
         assertTrue(e.getMessage().contains("'fast'"), e.getMessage());
     }
 
+    @Test
+    void theStreamAndResetLimitsAreTakenFromTheirPropertiesOrTheirDefaults() {
+        assertEquals(GrpcTransportProvider.DEFAULT_MAX_CONCURRENT_STREAMS, GrpcTransportProvider.positiveProperty(
+                Map.of(), GrpcTransportProvider.MAX_CONCURRENT_STREAMS, GrpcTransportProvider.DEFAULT_MAX_CONCURRENT_STREAMS));
+        assertEquals(7, GrpcTransportProvider.positiveProperty(Map.of(GrpcTransportProvider.MAX_RESETS_PER_SECOND, " 7 "),
+                GrpcTransportProvider.MAX_RESETS_PER_SECOND, GrpcTransportProvider.DEFAULT_MAX_RESETS_PER_SECOND));
+        for (String bad : new String[] {"0", "-3", "many"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> GrpcTransportProvider.positiveProperty(Map.of(GrpcTransportProvider.MAX_CONCURRENT_STREAMS, bad),
+                            GrpcTransportProvider.MAX_CONCURRENT_STREAMS, 100));
+            assertTrue(e.getMessage().contains(GrpcTransportProvider.MAX_CONCURRENT_STREAMS)
+                    && e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
+    }
+
     // ------------------------------------------------------------------ any language
 
     @Test

@@ -1,0 +1,73 @@
+package org.salgate.transport.grpc;
+
+import io.grpc.ForwardingServerCall;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.Status;
+
+/**
+ * A call whose methods are serialized ({@code request}, thread-safe, aside), so that the transport
+ * may close it from its own thread ({@link CallBudget} on the connection's event loop) while the
+ * service sends on the agent's: a {@link ServerCall} takes one call at a time. Once closed, by either, what is sent is dropped and a
+ * second close does nothing, as the call's end has been decided.
+ */
+final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
+
+    /** Guarded by this. */
+    private boolean closed;
+
+    SerializedCall(ServerCall<Q, R> call) {
+        super(call);
+    }
+
+    @Override
+    public synchronized void sendHeaders(Metadata headers) {
+        if (!closed) {
+            super.sendHeaders(headers);
+        }
+    }
+
+    @Override
+    public synchronized void sendMessage(R message) {
+        if (!closed) {
+            super.sendMessage(message);
+        }
+    }
+
+    @Override
+    public synchronized void setMessageCompression(boolean enabled) {
+        if (!closed) {
+            super.setMessageCompression(enabled);
+        }
+    }
+
+    @Override
+    public synchronized void setCompression(String compressor) {
+        if (!closed) {
+            super.setCompression(compressor);
+        }
+    }
+
+    @Override
+    public synchronized boolean isReady() {
+        return super.isReady();
+    }
+
+    @Override
+    public synchronized boolean isCancelled() {
+        return super.isCancelled();
+    }
+
+    @Override
+    public synchronized void close(Status status, Metadata trailers) {
+        if (!closed) {
+            closed = true;
+            super.close(status, trailers);
+        }
+    }
+
+    /** Ends the call with {@code status} unless it has ended; for the transport, from any thread. */
+    void closeAtOnce(Status status) {
+        close(status, new Metadata());
+    }
+}
