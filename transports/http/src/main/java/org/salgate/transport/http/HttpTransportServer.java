@@ -54,7 +54,7 @@ final class HttpTransportServer implements TransportServer {
             throw new IllegalStateException("this server was started already; create a new one to start again");
         }
         started = true;
-        api = new RestApi(handler, options, sessionIds);
+        api = new RestApi(handler, options, sessionIds, budget);
         WebSocketServerProtocolConfig webSocket = WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(HttpTransportProvider.WEBSOCKET_PATH)
                 .checkStartsWith(false)

@@ -20,6 +20,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Call;
 import org.salgate.wire.ErrorCode;
+import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.Result;
 import org.slf4j.Logger;
@@ -44,13 +45,23 @@ final class RestApi {
     private final String codecName;
     private final ServerOptions bound;
     private final AtomicLong sessionIds;
+    private final MemoryBudget budget;
     private final Router router = new Router();
     private final StaticFiles files = new StaticFiles();
     private final Set<BridgeSession> open = ConcurrentHashMap.newKeySet();
 
     /** @param bound the server's options: its codec, and its bound on what waits for each caller */
     RestApi(ServerHandler handler, ServerOptions bound, AtomicLong sessionIds) {
+        this(handler, bound, sessionIds, null);
+    }
+
+    /**
+     * @param budget what the calls' and event streams' pushed messages draw on, each session with an
+     *               account of its own (null for none)
+     */
+    RestApi(ServerHandler handler, ServerOptions bound, AtomicLong sessionIds, MemoryBudget budget) {
         this.handler = handler;
+        this.budget = budget;
         this.codecName = bound.codec().name();
         this.bound = bound;
         this.sessionIds = sessionIds;
@@ -245,8 +256,11 @@ final class RestApi {
 
     private BridgeSession open(Exchange ex, BridgeSession.Sink sink) {
         var channel = ex.context().channel();
-        BridgeSession session = BridgeSession.open(handler, sessionIds.incrementAndGet(), "http " + ex.remoteAddress(),
-                channel::isWritable, sink, bound);
+        String name = "http " + ex.remoteAddress();
+        // The budget's eviction closes the connection, which closes the session below.
+        MemoryBudget.Account account = budget == null ? null : budget.open(name, channel::close);
+        BridgeSession session = BridgeSession.open(handler, sessionIds.incrementAndGet(), name,
+                channel::isWritable, sink, bound, account);
         open.add(session);
         channel.closeFuture().addListener(f -> {
             session.closeByCaller();

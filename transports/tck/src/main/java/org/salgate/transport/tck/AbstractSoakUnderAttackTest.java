@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,10 +21,11 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.wire.Value;
 
 /**
- * One agent, as a child JVM, serving {@value #CLIENTS} clients that stream while every attack of
- * its transport runs against it over and over: each client's readings must arrive complete (no gap)
- * and in order, at close to the rate asked for, the agent's resident memory must stay within its
- * memory budget plus a stated margin the whole time, and a new client must be served during the
+ * One agent, as a child JVM, serving {@value #CLIENTS} clients that stream, first alone for
+ * {@link #CONTROL} and then while every attack of its transport runs against it over and over for
+ * {@link #SOAK}: each client's readings must arrive complete (no gap) and in order, at close to the
+ * rate asked for, the agent's peak resident memory under attack must stay within its peak without
+ * attack plus the memory budget and a stated margin, and a new client must be served during the
  * attacks and after them. A transport's test names its attacks in {@link #attacks()}.
  */
 public abstract class AbstractSoakUnderAttackTest {
@@ -34,18 +34,25 @@ public abstract class AbstractSoakUnderAttackTest {
     protected static final int CLIENTS = 50;
     /** Each client's stream interval. */
     protected static final long INTERVAL_MILLIS = 50;
+    /** How long the clients stream alone first, for the agent's resident memory without attack. */
+    protected static final Duration CONTROL = Duration.ofSeconds(15);
     /** How long the attacks run against the streaming clients. */
     protected static final Duration SOAK = Duration.ofSeconds(45);
     /** The agent's memory budget in this test (its -Xmx is 256 MiB; the default would be 64 MiB). */
     protected static final long BUDGET_BYTES = 64L * 1024 * 1024;
     /**
-     * What the agent's RSS may exceed its baseline by beyond the budget: the JVM's own growth under
-     * load (heap the collector has not given back, code compiled, thread stacks of the clients'
-     * sessions), measured at 60-110 MiB on an agent serving the same clients without any attack.
+     * What the agent's peak RSS under attack may exceed its peak without attack by beyond the
+     * budget: the attackers' connections themselves (their objects, the code of the paths they
+     * take, the direct-memory arenas their reads touch, which the pool keeps). Measured on
+     * 2026-12-03 (2 shared cores): 27 MiB on grpc, 37 on http, 52 on netty.
      */
-    protected static final long RSS_MARGIN_BYTES = 160L * 1024 * 1024;
-    /** The share of the readings asked for that each client must get: the dummy sensor's pace on 2 shared cores. */
-    protected static final double RATE_SHARE = 0.5;
+    protected static final long RSS_MARGIN_BYTES = 96L * 1024 * 1024;
+    /**
+     * The share of the readings asked for that each client must get (streams are paced by the
+     * agent, so a client under attack must not fall behind): every client got 1,302 or 1,303 of
+     * 1,300 asked for in the soaks of 2026-12-03; 0.9 leaves room for a stalled second on CI.
+     */
+    protected static final double RATE_SHARE = 0.9;
 
     /** One attack, repeated by the soak until it ends. */
     @FunctionalInterface
@@ -99,8 +106,7 @@ public abstract class AbstractSoakUnderAttackTest {
             Map<String, AtomicLong> rounds = new ConcurrentHashMap<>();
             List<Thread> attackers = new ArrayList<>();
             AtomicBoolean attacking = new AtomicBoolean(true);
-            List<Long> rssSamples = new CopyOnWriteArrayList<>();
-            try {
+            try (PeakRss rss = new PeakRss(agent)) {
                 for (int i = 0; i < CLIENTS; i++) {
                     SalClient client = client(port, "streamer-" + i);
                     clients.add(client);
@@ -109,6 +115,9 @@ public abstract class AbstractSoakUnderAttackTest {
                     streams.add(Await.result("stream " + i, client.stream("DUMMY_" + (i % 4), "read", null,
                             INTERVAL_MILLIS, listener)));
                 }
+                long streaming = System.nanoTime();
+                Thread.sleep(CONTROL.toMillis());
+                long controlPeak = rss.peak();
                 long started = System.nanoTime();
                 for (Map.Entry<String, Attack> attack : attacks().entrySet()) {
                     AtomicLong count = rounds.computeIfAbsent(attack.getKey(), k -> new AtomicLong());
@@ -130,7 +139,6 @@ public abstract class AbstractSoakUnderAttackTest {
                 long nextNewcomer = started + TimeUnit.SECONDS.toNanos(10);
                 while (System.nanoTime() < deadline) {
                     Thread.sleep(500);
-                    rssSamples.add(agent.residentBytes());
                     if (System.nanoTime() > nextNewcomer) {
                         served(port); // during the attacks
                         nextNewcomer += TimeUnit.SECONDS.toNanos(10);
@@ -141,11 +149,11 @@ public abstract class AbstractSoakUnderAttackTest {
                 for (Thread t : attackers) {
                     t.join(TimeUnit.SECONDS.toMillis(30));
                 }
-                double seconds = (System.nanoTime() - started) / 1e9;
+                double seconds = (System.nanoTime() - streaming) / 1e9;
                 for (SensorStream stream : streams) {
                     Await.result("stop", stream.stop());
                 }
-                long rssMax = rssSamples.stream().mapToLong(Long::longValue).max().orElse(0);
+                long rssMax = rss.peak();
                 long least = Long.MAX_VALUE;
                 long total = 0;
                 for (RecordingStreamListener listener : listeners) {
@@ -155,16 +163,17 @@ public abstract class AbstractSoakUnderAttackTest {
                     total += listener.received();
                 }
                 served(port); // after them
-                System.out.printf("soak [%s]: %d clients streamed %d readings in %.0f s (least %d each) under %s;"
-                                + " agent RSS %d MiB before, at most %d MiB during (budget %d MiB, margin %d MiB)%n",
-                        name, CLIENTS, total, seconds, least, rounds, rssBefore >> 20, rssMax >> 20,
-                        BUDGET_BYTES >> 20, RSS_MARGIN_BYTES >> 20);
+                System.out.printf("soak [%s]: %d clients streamed %d readings in %.0f s (least %d each), %d s alone,"
+                                + " then %d s under attack rounds %s; agent RSS %d MiB before the clients, peak %d MiB"
+                                + " with them alone, peak %d MiB under attack (budget %d MiB, margin %d MiB)%n",
+                        name, CLIENTS, total, seconds, least, CONTROL.toSeconds(), SOAK.toSeconds(), rounds,
+                        rssBefore >> 20, controlPeak >> 20, rssMax >> 20, BUDGET_BYTES >> 20, RSS_MARGIN_BYTES >> 20);
                 long expected = (long) (seconds * 1000 / INTERVAL_MILLIS * RATE_SHARE);
                 assertTrue(least >= expected, "a client got " + least + " readings in " + seconds
                         + " s; at least " + expected + " expected");
-                assertTrue(rssMax <= rssBefore + BUDGET_BYTES + RSS_MARGIN_BYTES, "the agent's RSS reached "
-                        + (rssMax >> 20) + " MiB from " + (rssBefore >> 20) + " MiB with a budget of "
-                        + (BUDGET_BYTES >> 20) + " MiB");
+                assertTrue(rssMax <= controlPeak + BUDGET_BYTES + RSS_MARGIN_BYTES, "under attack the agent's RSS"
+                        + " reached " + (rssMax >> 20) + " MiB, from a peak of " + (controlPeak >> 20) + " MiB serving the"
+                        + " same clients alone, with a budget of " + (BUDGET_BYTES >> 20) + " MiB");
                 for (Map.Entry<String, AtomicLong> r : rounds.entrySet()) {
                     assertTrue(r.getValue().get() > 0, "the attack " + r.getKey() + " never completed a round");
                 }

@@ -134,38 +134,6 @@ class GrpcHostileStreamsTest {
         return Duration.ofMillis(ticks * 1000 / CLOCK_TICKS_PER_SECOND);
     }
 
-    /** Samples the agent's resident memory until stopped; the peak is what an attack cost. */
-    private static final class PeakRss implements AutoCloseable {
-        private final AtomicLong peak = new AtomicLong();
-        private volatile boolean running = true;
-        private final Thread thread;
-
-        PeakRss(AgentProcess agent) {
-            thread = new Thread(() -> {
-                while (running) {
-                    try {
-                        peak.accumulateAndGet(agent.residentBytes(), Math::max);
-                    } catch (IOException e) {
-                        return; // the agent is gone: the test sees it
-                    }
-                    Await.sleep(20);
-                }
-            }, "grpc-hostile-rss");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        long peak() {
-            return peak.get();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running = false;
-            thread.join();
-        }
-    }
-
     /** Runs {@code attack} in the background, serves a normal client once it is under way, and returns its result. */
     private static <T> T whileServing(AgentProcess agent, Duration underWay, Attack<T> attack) throws Exception {
         CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {

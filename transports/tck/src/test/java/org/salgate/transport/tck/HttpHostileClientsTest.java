@@ -347,36 +347,4 @@ class HttpHostileClientsTest {
         }
         return statuses.stream().distinct().toList();
     }
-
-    /** Samples the agent's resident memory every 50 ms until closed; the peak is what an attack cost. */
-    private static final class PeakRss implements AutoCloseable {
-        private final AtomicLong peak = new AtomicLong();
-        private volatile boolean running = true;
-        private final Thread thread;
-
-        PeakRss(AgentProcess agent) {
-            thread = new Thread(() -> {
-                while (running) {
-                    try {
-                        peak.accumulateAndGet(agent.residentBytes(), Math::max);
-                        Thread.sleep(50);
-                    } catch (IOException | InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "http-attack-rss");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        long peak() {
-            return peak.get();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running = false;
-            thread.join(1_000);
-        }
-    }
 }
