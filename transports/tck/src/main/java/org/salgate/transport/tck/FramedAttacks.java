@@ -2,11 +2,9 @@ package org.salgate.transport.tck;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -280,19 +278,7 @@ public final class FramedAttacks {
             return true;
         }
         socket.setSoTimeout((int) Math.max(1, wait.toMillis()));
-        InputStream in = socket.getInputStream();
-        byte[] buffer = new byte[8192];
-        try {
-            while (true) {
-                if (in.read(buffer) < 0) {
-                    return true;
-                }
-            }
-        } catch (SocketTimeoutException e) {
-            return false;
-        } catch (IOException e) {
-            return true; // reset by the agent
-        }
+        return RawConnection.closedByPeer(socket);
     }
 
     private static void sleep(long millis) {

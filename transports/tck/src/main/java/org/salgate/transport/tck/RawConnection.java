@@ -69,6 +69,14 @@ public final class RawConnection implements AutoCloseable {
 
     /** Reads and drops whatever the server sends until it closes; false if it stayed open. */
     public boolean closedByPeer() throws IOException {
+        return closedByPeer(socket);
+    }
+
+    /**
+     * Reads and drops what the peer sends on {@code socket} until it closes (or resets) it, within
+     * the socket's read timeout; false if it stayed open.
+     */
+    static boolean closedByPeer(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         byte[] buffer = new byte[8192];
         try {

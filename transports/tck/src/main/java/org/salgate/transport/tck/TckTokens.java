@@ -3,6 +3,10 @@ package org.salgate.transport.tck;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.salgate.agent.session.Tokens;
 import org.salgate.client.HelloRefusedException;
@@ -17,7 +21,18 @@ final class TckTokens {
     private TckTokens() {}
 
     static Tokens tokens() {
-        return Tokens.parse(List.of("# the suite's tokens", ADMIN + " admin", READER + " reader"), "tck tokens");
+        return Tokens.parse(lines(), "tck tokens");
+    }
+
+    /** The suite's tokens as a tokens file in a new temporary file, for an agent run as a program ({@code --tokens}). */
+    static Path file(String prefix) throws IOException {
+        Path file = Files.createTempFile(prefix, ".txt");
+        Files.write(file, lines(), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static List<String> lines() {
+        return List.of("# the suite's tokens", ADMIN + " admin", READER + " reader");
     }
 
     /** Something that connects and must be refused at the hello. */

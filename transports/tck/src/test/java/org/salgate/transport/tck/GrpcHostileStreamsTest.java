@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,8 +64,7 @@ class GrpcHostileStreamsTest {
 
     @BeforeAll
     static void writeTokens() throws IOException {
-        tokens = Files.createTempFile("grpc-hostile-tokens-", ".txt");
-        Files.writeString(tokens, TckTokens.ADMIN + " admin\n", StandardCharsets.UTF_8);
+        tokens = TckTokens.file("grpc-hostile-tokens-");
     }
 
     @AfterAll

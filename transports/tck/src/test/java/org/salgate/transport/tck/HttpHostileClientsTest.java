@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,8 +58,7 @@ class HttpHostileClientsTest {
 
     @BeforeAll
     static void writeTokens() throws IOException {
-        tokens = Files.createTempFile("http-hostile-tokens-", ".txt");
-        Files.writeString(tokens, TckTokens.ADMIN + " admin\n", StandardCharsets.UTF_8);
+        tokens = TckTokens.file("http-hostile-tokens-");
     }
 
     @AfterAll
