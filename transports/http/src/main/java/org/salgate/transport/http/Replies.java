@@ -67,6 +67,18 @@ final class Replies {
     }
 
     /**
+     * The 401 of a request without a token the agent accepts, with the {@code WWW-Authenticate}
+     * challenge and how HTTP carries a token (the agent's own advice is for its command-line clients).
+     */
+    static FullHttpResponse unauthenticated(boolean tokenGiven) {
+        FullHttpResponse response = error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED", tokenGiven
+                ? "the bearer token is not one of this agent's tokens: send one of them as 'Authorization: Bearer TOKEN'"
+                : "this agent requires a token: send one of its tokens as 'Authorization: Bearer TOKEN'");
+        response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"salgate\"");
+        return response;
+    }
+
+    /**
      * Writes an answer after which the connection closes; closes it regardless after
      * {@value #CLOSE_GRACE_MILLIS} ms, for a peer that does not read the answer.
      */

@@ -178,11 +178,6 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
         }
         PeerLog.log("unauthenticated", "refusing requests from {} that carry no bearer token this agent accepts",
                 ctx.channel().remoteAddress());
-        FullHttpResponse response = Replies.error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED",
-                token.isEmpty()
-                        ? "this agent requires a bearer token: send 'Authorization: Bearer TOKEN' with one of its tokens"
-                        : "the bearer token is not one of this agent's tokens; send one of them");
-        response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
-        return response;
+        return Replies.unauthenticated(!token.isEmpty());
     }
 }

@@ -84,6 +84,7 @@ final class RestApi {
                 .add(HttpMethod.POST, "/api/protocols", this::addProtocol)
                 .add(HttpMethod.DELETE, "/api/protocols/{name}", this::removeProtocol)
                 .add(HttpMethod.GET, "/api/config", this::config)
+                .add(HttpMethod.GET, "/api/session", this::session)
                 .add(HttpMethod.GET, "/api/events", this::events);
     }
 
@@ -196,6 +197,20 @@ final class RestApi {
                 .thenApply(r -> Replies.xml(((Result.Document) r).xml())));
     }
 
+    /**
+     * The caller's role: admin when the agent lets it read the platform configuration, which only
+     * an admin may, else reader; and whether the agent asks for a token at all.
+     */
+    private void session(Exchange ex) {
+        boolean tokenRequired = !handler.admits("");
+        answer(ex, session -> session.call(new Call.GetPlatformConfig()).thenApply(r -> {
+            boolean reader = r instanceof Result.Failure f && f.code() == ErrorCode.PERMISSION_DENIED;
+            var node = Replies.JSON.createObjectNode().put("role", reader ? "reader" : "admin")
+                    .put("tokenRequired", tokenRequired);
+            return Replies.json(HttpResponseStatus.OK, node);
+        }));
+    }
+
     private void stream(Exchange ex) {
         String command = ex.query("command") == null ? DEFAULT_COMMAND : ex.query("command");
         long interval;
@@ -271,9 +286,10 @@ final class RestApi {
 
     /** Says hello with the request's bearer token; fails with {@link Refused} when the agent refuses. */
     private CompletableFuture<Void> greet(Exchange ex, BridgeSession session) {
-        return session.hello("http " + ex.remoteAddress(), codecName, ex.bearerToken()).thenAccept(reply -> {
+        String token = ex.bearerToken();
+        return session.hello("http " + ex.remoteAddress(), codecName, token).thenAccept(reply -> {
             if (!reply.accepted()) {
-                throw new CompletionException(new Refused(reply.code(), reply.error()));
+                throw new CompletionException(new Refused(reply.code(), reply.error(), !token.isEmpty()));
             }
         });
     }
@@ -315,7 +331,7 @@ final class RestApi {
             if (refused.code == ErrorCode.OVERLOADED) {
                 return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED", refused.getMessage());
             }
-            return Replies.error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED", refused.getMessage());
+            return Replies.unauthenticated(refused.tokenGiven);
         }
         if (cause instanceof BadRequest bad) {
             return Replies.error(HttpResponseStatus.BAD_REQUEST, "INVALID_ARGUMENT", bad.getMessage());
@@ -396,10 +412,12 @@ final class RestApi {
         private static final long serialVersionUID = 1L;
 
         final ErrorCode code;
+        final boolean tokenGiven;
 
-        Refused(ErrorCode code, String why) {
+        Refused(ErrorCode code, String why, boolean tokenGiven) {
             super(why, null, false, false);
             this.code = code;
+            this.tokenGiven = tokenGiven;
         }
     }
 
