@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.salgate.agent.Agent;
+import org.salgate.agent.session.Tokens;
 import org.salgate.client.SalClient;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.transport.tls.TlsConfig;
 
 /** Real agents on loopback (netty, port 0) and clients of them, all closed by {@link #close()}. */
 final class RelayFixture implements AutoCloseable {
@@ -20,7 +22,12 @@ final class RelayFixture implements AutoCloseable {
 
     /** A lower agent with {@value #LOWER_SENSORS} dummy sensors DUMMY_0.. on {@code port} (0: any). */
     Agent lowerAgent(int port) throws IOException {
-        Agent agent = Agent.builder().transport("netty").port(port)
+        return lowerAgent(port, null, null);
+    }
+
+    /** A lower agent as {@link #lowerAgent(int)}, serving TLS with {@code tls} and admitting only {@code tokens}. */
+    Agent lowerAgent(int port, TlsConfig tls, Tokens tokens) throws IOException {
+        Agent agent = Agent.builder().transport("netty").port(port).tls(tls).tokens(tokens)
                 .platform(new PlatformConfig(List.of(dummies(LOWER_SENSORS)))).start();
         open.add(agent::close);
         lowerAddresses.add("127.0.0.1:" + agent.port());
@@ -61,7 +68,12 @@ final class RelayFixture implements AutoCloseable {
     }
 
     SalClient client(Agent agent) throws IOException {
-        SalClient client = SalClient.builder().transport("netty").port(agent.port()).connect();
+        return client(agent, null, "");
+    }
+
+    /** A client of {@code agent} over {@code tls} (null: plain) presenting {@code token}. */
+    SalClient client(Agent agent, TlsConfig tls, String token) throws IOException {
+        SalClient client = SalClient.builder().transport("netty").port(agent.port()).tls(tls).token(token).connect();
         open.add(client::close);
         return client;
     }

@@ -17,7 +17,11 @@ import org.salgate.sensorml.ProtocolConfig;
  * {@code protobuf}) the lower agent serves; {@code prefix} (default the protocol name and a dot, as
  * in {@code lab.DUMMY_0}; may be empty); {@code timeoutMs} for connecting and for each request
  * (default 5000); {@code retryMs} between reconnection attempts once the lower agent is gone
- * (default 5000). The sensors are those the lower agent has when the protocol opens; remove and
+ * (default 5000). For a lower agent with TLS, one of {@code tlsCa} (a PEM file of the CA that
+ * signed its certificate), {@code tlsPin} (its certificate's SHA-256 fingerprint) or
+ * {@code tls=system} (the JVM's CAs); for one with tokens, {@code tokenFile} (a file holding the
+ * token) or {@code tokenEnv} (the name of an environment variable holding it), never the token
+ * itself, since the PCML is shown to admins. The sensors are those the lower agent has when the protocol opens; remove and
  * add the protocol again to pick up later changes.
  */
 public final class AgentPlugin implements SensorPlugin {

@@ -6,10 +6,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.salgate.client.HelloRefusedException;
 import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorDisconnectedException;
+import org.salgate.wire.ErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,7 +119,7 @@ final class LowerAgent implements AutoCloseable {
         try {
             fresh = newClient(protocolName, config);
         } catch (IOException | RuntimeException e) {
-            failure = message(e);
+            failure = explain(config, e);
         }
         synchronized (lock) {
             connecting = false;
@@ -177,12 +179,28 @@ final class LowerAgent implements AutoCloseable {
                 .clientName("salgate-relay:" + protocolName)
                 .connectTimeout(config.timeout())
                 .requestTimeout(config.timeout())
+                .tls(config.tls())
+                .token(config.token())
                 .connect();
     }
 
     private static String cannotReach(RelayConfig config, Throwable e) {
         return "cannot reach the lower agent at " + config.address() + " over " + config.transport() + ": "
-                + message(e);
+                + explain(config, e);
+    }
+
+    /** Why a connection failed, with the relay's own parameters where the client's words name its options. */
+    private static String explain(RelayConfig config, Throwable e) {
+        String why = message(e);
+        if (e instanceof HelloRefusedException refused && refused.code() == ErrorCode.UNAUTHENTICATED) {
+            return why + " (a relay presents the token of its parameter " + RelayConfig.TOKEN_FILE + " or "
+                    + RelayConfig.TOKEN_ENV + (config.token().isEmpty() ? ", and this one has neither)" : ")");
+        }
+        if (config.tls() == null && why.contains("TLS")) {
+            return why + " (a relay connects with TLS when given the parameter " + RelayConfig.TLS_CA + ", "
+                    + RelayConfig.TLS_PIN + " or " + RelayConfig.TLS + "=" + RelayConfig.TLS_SYSTEM + ")";
+        }
+        return why;
     }
 
     static String message(Throwable e) {
