@@ -21,8 +21,8 @@ assert salgate == expected: "salgate modules in the tree: ${salgate}, expected $
 assert !coords.contains('info.picocli:picocli'): 'the CLI parser reached the example'
 println "the example's dependency tree: ${coords.size()} jars, salgate modules ${salgate.sort()}, no logging binding"
 
-// README.md's embedding section shows this example's source as it is.
+// docs/embedding.md shows this example's source as it is.
 def readmeText = new File(readme).text
 def source = new File(basedir, 'src/main/java/org/example/embedding/EmbeddingExample.java').text
-assert readmeText.contains(source.trim()): 'README.md does not show EmbeddingExample.java as it is'
+assert readmeText.contains(source.trim()): 'docs/embedding.md does not show EmbeddingExample.java as it is'
 return true
