@@ -36,8 +36,8 @@ public final class GrpcTransportProvider implements TransportProvider {
     /**
      * Server and client property: which executor runs gRPC's callbacks, {@value #EXECUTOR_DIRECT}
      * (the default: on the connection's Netty event loop) or {@value #EXECUTOR_POOL} (grpc-java's
-     * default cached thread pool). See the README's gRPC section for the measurement behind the
-     * default.
+     * default cached thread pool). docs/performance.md ("Typed calls or the session stream, and
+     * which executor") has the measurement behind the default.
      */
     public static final String EXECUTOR = "grpc.executor";
     public static final String EXECUTOR_DIRECT = "direct";
