@@ -19,7 +19,7 @@ final class StaticFiles {
     static final String OPENAPI = "org/salgate/transport/http/openapi.json";
     static final String INDEX = "index.html";
     /** The page's files, each served at {@code /name}. */
-    static final List<String> FILES = List.of(INDEX, "app.js", "plot.js", "style.css");
+    static final List<String> FILES = List.of(INDEX, "app.js", "events.js", "plot.js", "style.css");
 
     private static final Map<String, String> TYPES = Map.of(
             "html", "text/html; charset=utf-8",
