@@ -1,6 +1,7 @@
 package org.salgate.wire;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -18,6 +19,18 @@ public final class Framing {
 
     /** The first two bytes of a TLS handshake record (type 22, version 3.x), read as a length's high half. */
     private static final int TLS_HANDSHAKE_PREFIX = 0x1603;
+
+    /**
+     * The request methods whose first four bytes, read as a length, mark an HTTP client (curl, a
+     * browser) on a framed port; {@code PRI} begins the HTTP/2 preface.
+     */
+    private static final List<String> HTTP_METHODS = List.of("GET", "POST", "PUT", "HEAD", "DELETE", "OPTIONS",
+            "PATCH", "CONNECT", "TRACE", "PRI");
+
+    /** What an HTTP client is told, as the body of the answer and in the session's cause. */
+    static final String HTTP_ADVICE = "this port speaks salgate's binary protocol; use --transport http for HTTP";
+
+    private static final byte[] HTTP_BAD_REQUEST = httpAnswer(HTTP_ADVICE + "\n");
 
     private Framing() {}
 
@@ -54,6 +67,10 @@ public final class Framing {
      */
     public static int checkLength(int length, int maxFrameBytes) throws CodecException {
         if (length > maxFrameBytes) {
+            String method = httpMethod(length);
+            if (method != null) {
+                throw new HttpRequestException(method);
+            }
             if (length >>> 16 == TLS_HANDSHAKE_PREFIX) {
                 throw new FrameTooLargeException(length, maxFrameBytes, "; its first bytes, 16 03, begin a TLS"
                         + " handshake: the peer uses TLS and this side does not");
@@ -66,8 +83,37 @@ public final class Framing {
         return length;
     }
 
+    /** The HTTP method whose first four bytes (with the space after a shorter one) are {@code length}'s, or null. */
+    private static String httpMethod(int length) {
+        byte[] head = ByteBuffer.allocate(LENGTH_FIELD_BYTES).putInt(length).array();
+        String text = new String(head, StandardCharsets.US_ASCII);
+        for (String method : HTTP_METHODS) {
+            String expected = method.length() >= LENGTH_FIELD_BYTES ? method.substring(0, LENGTH_FIELD_BYTES)
+                    : method + " ";
+            if (text.startsWith(expected)) {
+                return method;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What a server writes to a peer whose bytes were an {@link HttpRequestException HTTP request}
+     * before it closes the connection: a minimal {@code HTTP/1.1 400 Bad Request} whose body says
+     * to use the HTTP transport, so that curl or a browser shows why. A new array each time.
+     */
+    public static byte[] httpBadRequest() {
+        return HTTP_BAD_REQUEST.clone();
+    }
+
+    private static byte[] httpAnswer(String body) {
+        return ("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\nConnection: close\r\n\r\n" + body)
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
     /** A frame announced a length above the maximum. */
-    public static final class FrameTooLargeException extends CodecException {
+    public static sealed class FrameTooLargeException extends CodecException permits HttpRequestException {
         private static final long serialVersionUID = 1L;
 
         public FrameTooLargeException(long length, int max) {
@@ -76,6 +122,30 @@ public final class Framing {
 
         FrameTooLargeException(long length, int max, String hint) {
             super("frame of " + length + " bytes exceeds the maximum of " + max + " bytes" + hint);
+        }
+
+        private FrameTooLargeException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The peer sent an HTTP request where a frame's length was due. A server answers it with
+     * {@link #httpBadRequest()} before closing.
+     */
+    public static final class HttpRequestException extends FrameTooLargeException {
+        private static final long serialVersionUID = 1L;
+
+        private final String method;
+
+        HttpRequestException(String method) {
+            super("an HTTP request (" + method + ") came where a frame was due: " + HTTP_ADVICE);
+            this.method = method;
+        }
+
+        /** The request's method, such as {@code GET}. */
+        public String method() {
+            return method;
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.mina.core.RuntimeIoException;
+import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
@@ -21,6 +22,7 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.CodecException;
+import org.salgate.wire.Framing;
 import org.salgate.wire.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -193,6 +195,11 @@ final class MinaServer implements TransportServer {
                 LOG.debug("closing session {}: {}", io.getId(), failure.toString());
             } else {
                 LOG.warn("closing session {} after an unexpected error", io.getId(), failure);
+            }
+            if (failure instanceof Framing.HttpRequestException) {
+                io.write(IoBuffer.wrap(Framing.httpBadRequest()));
+                io.closeOnFlush();
+                return;
             }
             io.closeNow();
         }

@@ -68,6 +68,11 @@ abstract class FrameHandler extends ChannelInboundHandlerAdapter {
             failure = cause;
         }
         ctx.channel().config().setAutoRead(false);
+        close(ctx, cause);
+    }
+
+    /** Closes the channel after {@code cause}; a server first answers an HTTP client. */
+    void close(ChannelHandlerContext ctx, Throwable cause) {
         ctx.close();
     }
 }

@@ -1,8 +1,11 @@
 package org.salgate.transport.netty;
 
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import org.salgate.transport.ServerHandler;
 import org.salgate.wire.FrameReader;
+import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +44,15 @@ final class ServerChannelHandler extends FrameHandler {
             handler.messageReceived(session, message);
         } catch (RuntimeException e) {
             LOG.warn("the server handler failed on a message of {}", session, e);
+        }
+    }
+
+    @Override
+    void close(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof Framing.HttpRequestException) {
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(Framing.httpBadRequest())).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
         }
     }
 

@@ -202,6 +202,9 @@ final class SocketSession extends QueuedSession {
         } catch (CodecException | IOException | RuntimeException | Error e) {
             // an Error too (out of memory, say): this session ends and frees its socket and threads
             failure = e;
+            if (e instanceof Framing.HttpRequestException) {
+                answerHttpClient();
+            }
         } finally {
             if (frames != null) {
                 frames.release();
@@ -221,6 +224,18 @@ final class SocketSession extends QueuedSession {
             LOG.warn("the handler failed when session {} closed", id(), e);
         } finally {
             server.sessionFinished(this);
+        }
+    }
+
+    /** Writes the answer to an HTTP client, and the end of the stream after it, before the session is aborted. */
+    private void answerHttpClient() {
+        synchronized (writing) {
+            try {
+                socket.getOutputStream().write(Framing.httpBadRequest());
+                socket.shutdownOutput();
+            } catch (IOException e) {
+                LOG.debug("answering the HTTP client of session {} failed: {}", id(), e.toString());
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package org.salgate.transport.xsocket;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -10,10 +11,13 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.FrameReader;
+import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xsocket.Execution;
 import org.xsocket.connection.INonBlockingConnection;
+import org.xsocket.connection.IWriteCompletionHandler;
 
 /**
  * A server session over an xSocket {@link INonBlockingConnection}: writes are asynchronous
@@ -137,13 +141,51 @@ final class XsocketSession extends QueuedSession {
             }
         } catch (CodecException e) {
             LOG.debug("closing session {}: {}", id(), e.getMessage());
-            abort(e);
+            if (e instanceof Framing.HttpRequestException) {
+                answerHttpClientThenAbort(e);
+            } else {
+                abort(e);
+            }
         } catch (IOException e) {
             LOG.debug("reading session {} failed, closing it: {}", id(), e.toString());
             abort(e);
         } catch (RuntimeException e) {
             LOG.warn("closing session {} after an unexpected error", id(), e);
             abort(e);
+        }
+    }
+
+    /**
+     * Writes the answer to an HTTP client, and aborts the session once it has left (an abort drops
+     * what is still pending). Nothing more is read meanwhile.
+     */
+    private void answerHttpClientThenAbort(CodecException cause) {
+        open = false;
+        try {
+            connection.suspendReceiving();
+            connection.write(ByteBuffer.wrap(Framing.httpBadRequest()), new AbortWhenWritten(cause));
+        } catch (IOException e) {
+            LOG.debug("answering the HTTP client of session {} failed: {}", id(), e.toString());
+            abort(cause);
+        }
+    }
+
+    @Execution(Execution.NONTHREADED)
+    private final class AbortWhenWritten implements IWriteCompletionHandler {
+        private final CodecException cause;
+
+        AbortWhenWritten(CodecException cause) {
+            this.cause = cause;
+        }
+
+        @Override
+        public void onWritten(int bytes) {
+            abort(cause);
+        }
+
+        @Override
+        public void onException(IOException e) {
+            abort(cause);
         }
     }
 
