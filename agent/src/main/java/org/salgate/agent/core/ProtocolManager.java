@@ -121,8 +121,9 @@ public final class ProtocolManager implements AutoCloseable {
                                 "type " + o.protocol().config().type());
                     });
                     added.add(info(o.protocol()));
-                    LOG.info("protocol {} (type {}, endpoint {}) loaded with {} sensors", o.protocol().name(),
-                            o.protocol().config().type(), o.protocol().endpoint().spec(), o.sensors().size());
+                    LOG.info("protocol {} (type {}, endpoint {}) loaded with {}", o.protocol().name(),
+                            o.protocol().config().type(), o.protocol().endpoint().spec(),
+                            Counts.of(o.sensors().size(), "sensor"));
                 }
                 return added;
             } catch (CallException | RuntimeException e) {
@@ -141,7 +142,9 @@ public final class ProtocolManager implements AutoCloseable {
     private record Opened(LoadedProtocol protocol, List<SensorDescription> sensors,
                           Map<String, List<CommandDescription>> commands) {}
 
-    private Opened open(ProtocolConfig p) throws CallException {
+    private Opened open(ProtocolConfig entry) throws CallException {
+        SensorChanges changes = SensorChanges.of(entry);
+        ProtocolConfig p = changes.pluginConfig();
         Endpoint endpoint;
         try {
             endpoint = endpoints.parse(p.endpoint());
@@ -164,21 +167,30 @@ public final class ProtocolManager implements AutoCloseable {
             throw new CallException(ErrorCode.PLUGIN_FAILURE, "plugin " + p.type() + " opened no protocol for "
                     + p.name());
         }
-        LoadedProtocol loaded = new LoadedProtocol(p, plugin, endpoint, instance);
         try {
-            List<SensorDescription> list = List.copyOf(instance.sensors());
+            List<SensorDescription> opened = sensorsOf(p.name(), instance);
+            changes.applyTo(instance);
+            List<SensorDescription> list = changes.isEmpty() ? opened : sensorsOf(p.name(), instance);
             Map<String, List<CommandDescription>> commands = new LinkedHashMap<>();
             for (SensorDescription d : list) {
                 List<CommandDescription> c = instance.commands(d.id());
                 commands.put(d.id(), c == null ? List.of() : List.copyOf(c));
             }
-            return new Opened(loaded, list, commands);
+            return new Opened(new LoadedProtocol(p, plugin, endpoint, instance, opened), list, commands);
+        } catch (CallException e) {
+            closeQuietly(p.name(), instance);
+            throw e;
         } catch (RuntimeException | LinkageError e) {
-            closeQuietly(loaded);
+            closeQuietly(p.name(), instance);
             LOG.error("protocol {} failed listing its sensors", p.name(), e);
             throw new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + p.name()
                     + " failed listing its sensors: " + SensorManager.message(e));
         }
+    }
+
+    /** The sensors a protocol serves, as the agent registers them: served by that protocol. */
+    private static List<SensorDescription> sensorsOf(String name, SensorProtocol instance) {
+        return instance.sensors().stream().map(d -> d.withProtocol(name)).toList();
     }
 
     private SensorPlugin plugin(ProtocolConfig p) throws CallException {
@@ -245,17 +257,28 @@ public final class ProtocolManager implements AutoCloseable {
         return out;
     }
 
-    /** The configuration of the running protocols. */
-    public PlatformConfig config() {
+    /**
+     * The configuration of the platform as it runs: the running protocols, each with the sensors
+     * added and removed since it was opened (see {@link SensorChanges}), so that it starts the same
+     * platform again.
+     *
+     * @throws CallException PLUGIN_FAILURE when a sensor added at run time cannot be written as SensorML
+     */
+    public PlatformConfig config() throws CallException {
         List<ProtocolConfig> out = new ArrayList<>();
         for (LoadedProtocol p : protocols.values()) {
-            out.add(p.config());
+            try {
+                out.add(SensorChanges.entry(p.config(), p.opened(), sensors.descriptionsOf(p.name())));
+            } catch (IllegalArgumentException e) {
+                throw new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + p.name() + " serves a sensor that"
+                        + " cannot be written as SensorML: " + e.getMessage());
+            }
         }
         return new PlatformConfig(out);
     }
 
-    /** The configuration as a PCML document. */
-    public String configXml() {
+    /** The configuration as a PCML document; see {@link #config()}. */
+    public String configXml() throws CallException {
         return Pcml.write(config());
     }
 
@@ -275,10 +298,14 @@ public final class ProtocolManager implements AutoCloseable {
     }
 
     private static void closeQuietly(LoadedProtocol p) {
+        closeQuietly(p.name(), p.protocol());
+    }
+
+    private static void closeQuietly(String name, SensorProtocol protocol) {
         try {
-            p.protocol().close();
+            protocol.close();
         } catch (RuntimeException | LinkageError e) {
-            LOG.warn("protocol {} failed to close", p.name(), e);
+            LOG.warn("protocol {} failed to close", name, e);
         }
     }
 

@@ -88,6 +88,17 @@ public final class SensorManager {
         return n;
     }
 
+    /** The descriptions of a protocol's sensors, in the order they were added. */
+    public List<SensorDescription> descriptionsOf(String protocolName) {
+        List<SensorDescription> out = new ArrayList<>();
+        for (SensorEntry e : sensors.values()) {
+            if (e.protocol().name().equals(protocolName)) {
+                out.add(e.description());
+            }
+        }
+        return out;
+    }
+
     /** The sensor with this id, if any. */
     public Optional<SensorEntry> find(String sensorId) {
         return Optional.ofNullable(sensors.get(sensorId));
