@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.salgate.agent.core.Counts;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.core.ProtocolManager;
 import org.salgate.agent.core.SensorManager;
@@ -169,9 +170,9 @@ public final class Agent implements AutoCloseable {
         }
         agent.host = b.host;
         agent.tls = serverOptions.tls() != null;
-        LOG.info("agent {} listening on {} ({}, codec {}, {}): {} protocols, {} sensors", agent.agentId,
+        LOG.info("agent {} listening on {} ({}, codec {}, {}): {}, {}", agent.agentId,
                 agent.listenAddress(), agent.transportName, agent.codecName, agent.tls ? "TLS" : "no TLS",
-                agent.protocols().size(), agent.sensors().size());
+                Counts.of(agent.protocols().size(), "protocol"), Counts.of(agent.sensors().size(), "sensor"));
         return agent;
     }
 

@@ -103,6 +103,16 @@ class SessionTest {
     }
 
     @Test
+    void aClientPastAMaximumOfOneSessionIsToldItInTheSingular() throws Exception {
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()), b -> b.serverOptions(o -> o.maxSessions(1)));
+        fixture.connect();
+        FakeSession second = fixture.transport.server().open(Integer.MAX_VALUE);
+        fixture.transport.server().handler().messageReceived(second, Hello.of("protobuf", "second"));
+        HelloReply reply = second.await(HelloReply.class, r -> true, 1, AgentFixture.WAIT_MS).get(0);
+        assertEquals("the agent serves its maximum of 1 session; retry later", reply.error());
+    }
+
+    @Test
     void closingTheAgentClosesSessionsAndIsIdempotent() throws Exception {
         fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
         FakeSession s = fixture.connect();

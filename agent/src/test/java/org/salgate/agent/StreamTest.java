@@ -213,11 +213,24 @@ class StreamTest {
 
     @Test
     void streamsPerSessionAreBounded() throws Exception {
+        assertEquals("this connection has 2 streams already; stop some before setting up another",
+                refusalPastStreamsPerSession(2));
+    }
+
+    @Test
+    void aSessionAtItsOneStreamIsToldTheBoundInTheSingular() throws Exception {
+        assertEquals("this connection has 1 stream already; stop some before setting up another",
+                refusalPastStreamsPerSession(1));
+    }
+
+    /** Sets up {@code bound} streams on an agent that allows that many a session; returns why one more is refused. */
+    private String refusalPastStreamsPerSession(int bound) throws Exception {
         fixture.close();
-        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()), b -> b.maxStreamsPerSession(2));
+        fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()), b -> b.maxStreamsPerSession(bound));
         FakeSession s = fixture.connect();
-        fixture.ok(s, new Call.SetupStream("T_0", "read", Map.of(), 10), Result.StreamHandle.class);
-        fixture.ok(s, new Call.SetupStream("T_0", "read", Map.of(), 10), Result.StreamHandle.class);
-        fixture.fails(s, new Call.SetupStream("T_0", "read", Map.of(), 10), ErrorCode.OVERLOADED);
+        for (int i = 0; i < bound; i++) {
+            fixture.ok(s, new Call.SetupStream("T_0", "read", Map.of(), 10), Result.StreamHandle.class);
+        }
+        return fixture.fails(s, new Call.SetupStream("T_0", "read", Map.of(), 10), ErrorCode.OVERLOADED).message();
     }
 }

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.agent.core.Counts;
 import org.salgate.agent.stream.SlowConsumerSettings;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.Pcml;
@@ -376,8 +377,8 @@ public final class AgentMain implements Callable<Integer> {
         for (ProtocolInfo p : agent.protocols()) {
             String ids = agent.sensors().stream().filter(s -> s.protocol().equals(p.name())).map(SensorInfo::id)
                     .collect(Collectors.joining(", "));
-            LOG.info("protocol {} (type {}, endpoint {}): {} sensors: {}", p.name(), p.type(), p.endpoint(),
-                    p.sensorCount(), ids);
+            LOG.info("protocol {} (type {}, endpoint {}): {}: {}", p.name(), p.type(), p.endpoint(),
+                    Counts.of(p.sensorCount(), "sensor"), ids);
         }
         LOG.info("listening on {} ({}, codec {}, {}); Ctrl-C stops", agent.listenAddress(), agent.transportName(),
                 agent.codecName(), agent.tls() ? "TLS" : "no TLS");

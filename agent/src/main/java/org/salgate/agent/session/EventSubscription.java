@@ -1,6 +1,7 @@
 package org.salgate.agent.session;
 
 import java.util.function.Consumer;
+import org.salgate.agent.core.Counts;
 import org.salgate.agent.core.Micros;
 import org.salgate.transport.Session;
 import org.salgate.wire.Event;
@@ -37,7 +38,7 @@ final class EventSubscription implements Consumer<Event> {
             return;
         }
         session.send(new EventNotice(new Event(Event.Type.EVENTS_MISSED, "", null, Micros.now(),
-                missed + " events were not delivered because this client was not reading"), missed));
+                Counts.of(missed, "event") + " not delivered because this client was not reading"), missed));
         missed = 0;
     }
 }

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.agent.core.ArgumentChecker;
 import org.salgate.agent.core.CallException;
+import org.salgate.agent.core.Counts;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.core.ProtocolManager;
 import org.salgate.agent.core.SensorEntry;
@@ -152,7 +153,7 @@ public final class RequestDispatcher {
                     c.intervalMs(), c.policy(), maxStreamsPerSession);
         }
         ServedStream stream = created.orElseThrow(() -> new CallException(ErrorCode.OVERLOADED, "this connection has "
-                + maxStreamsPerSession + " streams already; stop some before setting up another"));
+                + Counts.of(maxStreamsPerSession, "stream") + " already; stop some before setting up another"));
         return new Result.StreamHandle(stream.id(), stream.policy());
     }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongPredicate;
+import org.salgate.agent.core.Counts;
 import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
@@ -123,8 +124,8 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
         if (in) {
             agent.sessionOpened(session);
         } else if (atLimit.compareAndSet(false, true)) {
-            AT_LIMIT.log("at the limit", "the agent serves its maximum of {} sessions (--max-sessions): new "
-                    + "connections are refused until some close", limits.maxSessions());
+            AT_LIMIT.log("at the limit", "the agent serves its maximum of {} (--max-sessions): new "
+                    + "connections are refused until some close", Counts.of(limits.maxSessions(), "session"));
         }
     }
 
@@ -156,7 +157,7 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
             return; // refused already; it is closing
         }
         tracked.helloReceived = true;
-        String why = "the agent serves its maximum of " + limits.maxSessions() + " sessions; retry later";
+        String why = "the agent serves its maximum of " + Counts.of(limits.maxSessions(), "session") + "; retry later";
         closing("refused", "connection from {} (session {}) refused: {}", session.remoteAddress(), session.id(), why);
         if (message instanceof Hello) {
             session.send(HelloReply.refuse(agentId, ErrorCode.OVERLOADED, why));
@@ -170,8 +171,8 @@ public final class SessionLimits implements ServerHandler, AutoCloseable {
         if (tracked == null || tracked.admitted) {
             if (tracked != null && admitted.decrementAndGet() < limits.maxSessions()
                     && atLimit.compareAndSet(true, false)) {
-                closing("below the limit", "the agent serves fewer than its maximum of {} sessions again",
-                        limits.maxSessions());
+                closing("below the limit", "the agent serves fewer than its maximum of {} again",
+                        Counts.of(limits.maxSessions(), "session"));
             }
             agent.sessionClosed(session, cause);
         }

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.salgate.agent.core.Counts;
 
 /**
  * The bearer tokens an agent accepts, each with its {@link Role}. Only the SHA-256 hash of each
@@ -64,7 +65,7 @@ public final class Tokens {
             String[] parts = line.split("\\s+");
             if (parts.length != 2) {
                 throw new IllegalArgumentException(where + ": expected a token and its role (reader or admin) "
-                        + "separated by a space, found " + parts.length + " words");
+                        + "separated by a space, found " + Counts.of(parts.length, "word"));
             }
             Role role = role(parts[1], where);
             byte[] hash = hashOf(parts[0], where);
@@ -124,8 +125,8 @@ public final class Tokens {
             return HexFormat.of().parseHex(hex.toLowerCase(Locale.ROOT));
         }
         if (word.length() < MIN_TOKEN_LENGTH) {
-            throw new IllegalArgumentException(where + ": the token is " + word.length() + " characters long; use at "
-                    + "least " + MIN_TOKEN_LENGTH + " (for example: openssl rand -hex 32)");
+            throw new IllegalArgumentException(where + ": the token is " + Counts.of(word.length(), "character")
+                    + " long; use at least " + MIN_TOKEN_LENGTH + " (for example: openssl rand -hex 32)");
         }
         return sha256(word);
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.salgate.agent.core.Counts;
 import org.salgate.transport.Session;
 import org.salgate.wire.Reading;
 import org.salgate.wire.SharedMessage;
@@ -265,11 +266,13 @@ public final class ServedStream {
         StreamCounts counts = counts();
         long waits = stalls.get();
         if (counts.lostAny() || waits > 0) {
-            PEER_LOG.log("slow", "stream {} ({}, {} ms, {}) of session {} ended after {} readings; {} skipped, {} dropped and {} "
-                    + "waits because the client was slow", id, source.label(), intervalMs, policy, session.id(),
-                    counts.delivered(), counts.skipped(), counts.dropped(), waits);
-        } else {
-            LOG.debug("stream {} ({}) of session {} ended after {} readings", id, source.label(), session.id(), sent());
+            PEER_LOG.log("slow", "stream {} ({}, {} ms, {}) of session {} ended after {}; {} skipped, {} dropped"
+                    + " and {} because the client was slow", id, source.label(), intervalMs, policy, session.id(),
+                    Counts.of(counts.delivered(), "reading"), counts.skipped(), counts.dropped(),
+                    Counts.of(waits, "wait"));
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("stream {} ({}) of session {} ended after {}", id, source.label(), session.id(),
+                    Counts.of(sent(), "reading"));
         }
         return true;
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.salgate.agent.core.Counts;
 import org.salgate.wire.Reading;
 import org.salgate.wire.SharedMessage;
 import org.salgate.wire.StreamData;
@@ -120,8 +121,10 @@ final class SharedStream {
             source.stopped();
         }
         onClosed.accept(this);
-        LOG.debug("shared stream {} ({}, {} ms) closed after {} readings", id, source.label(), key.intervalMs(),
-                nextSequence);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("shared stream {} ({}, {} ms) closed after {}", id, source.label(), key.intervalMs(),
+                    Counts.of(nextSequence, "reading"));
+        }
     }
 
     /** How many sessions are subscribed. */

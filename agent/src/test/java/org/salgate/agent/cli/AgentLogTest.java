@@ -8,9 +8,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +22,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.salgate.sensorml.Pcml;
+import org.salgate.sensorml.PlatformConfig;
+import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
@@ -86,12 +92,18 @@ class AgentLogTest {
 
     /** Starts the agent CLI as its own process, with these JVM options, and collects its log lines. */
     private void startAgent(String... jvmOptions) throws IOException {
+        startAgent(List.of(jvmOptions), List.of("--dummy-sensors", "1"));
+    }
+
+    /** Starts the agent CLI on netty, loopback and a free port, with these JVM options and agent options. */
+    private void startAgent(List<String> jvmOptions, List<String> agentOptions) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
-        command.addAll(List.of(jvmOptions));
+        command.addAll(jvmOptions);
         command.addAll(List.of(AgentMain.class.getName(),
-                "--transport", "netty", "--host", "127.0.0.1", "--port", "0", "--dummy-sensors", "1"));
+                "--transport", "netty", "--host", "127.0.0.1", "--port", "0"));
+        command.addAll(agentOptions);
         agent = new ProcessBuilder(command).redirectErrorStream(true).start();
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(agent.getInputStream(),
@@ -121,6 +133,18 @@ class AgentLogTest {
         HelloReply refused = hello(port, "json", "wrong-codec");
         assertTrue(!refused.accepted(), "a client with another codec is refused");
         awaitLine("the refusal", Pattern.compile("\\[INFO\\] AgentServerHandler - client 'wrong-codec' from .* refused: codec 'json'"));
+    }
+
+    @Test
+    void countsOneProtocolAndOneSensorInTheSingular(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("one.pcml"), Pcml.write(new PlatformConfig(List.of(
+                new ProtocolConfig("dummy", "dummy", "virtual", Map.of("sensors", "1"))))));
+        startAgent(List.of(), List.of("--config", config.toString()));
+        awaitLine("what it loaded", Pattern.compile(
+                "ProtocolManager - protocol dummy \\(type dummy, endpoint virtual\\) loaded with 1 sensor$"));
+        awaitLine("the agent's totals", Pattern.compile("Agent - agent .*: 1 protocol, 1 sensor$"));
+        awaitLine("the protocol's sensors", Pattern.compile(
+                "AgentMain - protocol dummy \\(type dummy, endpoint virtual\\): 1 sensor: DUMMY_0$"));
     }
 
     @Test
