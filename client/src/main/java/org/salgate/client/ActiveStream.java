@@ -98,11 +98,11 @@ final class ActiveStream implements SensorStream {
 
     private void gap(long lost, long next) {
         if (missed == 0) {
-            LOG.info("stream {} lost {} readings before sequence {}: {} while this client was not reading "
-                    + "(policy {}); further gaps are logged at debug", id, lost, next,
+            LOG.info("stream {} lost {} before sequence {}: {} while this client was not reading "
+                    + "(policy {}); further gaps are logged at debug", id, Counts.of(lost, "reading"), next,
                     shared ? "the shared stream went on" : "the agent dropped the oldest", policy);
         } else {
-            LOG.debug("stream {} lost {} readings before sequence {}", id, lost, next);
+            LOG.debug("stream {} lost {} before sequence {}", id, Counts.of(lost, "reading"), next);
         }
         missed += lost;
         try {

@@ -101,9 +101,10 @@ final class ClientConnection implements ClientHandler {
             reply = helloReply.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             close("no hello reply");
-            throw new IOException("the agent at " + address + " did not answer the hello within "
-                    + connectTimeout.toMillis() + " ms; check that a salgate agent with the " + transportName
-                    + " transport listens there");
+            // The transport connected, so something listens there: most likely an agent too busy to answer in time.
+            throw new IOException("the agent at " + address + " accepted the connection but did not answer the hello"
+                    + " within " + connectTimeout.toMillis() + " ms: it may be overloaded; give it longer with"
+                    + " --timeout");
         } catch (ExecutionException e) {
             close("hello failed");
             throw new IOException("the agent at " + address + " closed the connection during the hello; check that it"
@@ -295,10 +296,10 @@ final class ClientConnection implements ClientHandler {
         Event event = notice.event();
         long missed = notice.missedBefore();
         if (missed > 0) {
-            LOG.info("{} events from {} were not delivered because this client was not reading", missed, address);
+            String why = Counts.of(missed, "event") + " not delivered because this client was not reading";
+            LOG.info("the agent at {}: {}", address, why);
             if (event.type() != Event.Type.EVENTS_MISSED) {
-                Event gap = new Event(Event.Type.EVENTS_MISSED, "", null, event.timestampMicros(),
-                        missed + " events were not delivered because this client was not reading");
+                Event gap = new Event(Event.Type.EVENTS_MISSED, "", null, event.timestampMicros(), why);
                 eventSubscriptions.forEach(s -> s.deliver(gap));
             }
         }

@@ -3,6 +3,7 @@ package org.salgate.client.cli;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
 import org.salgate.wire.ProtocolInfo;
 
@@ -27,7 +28,7 @@ final class AddProtocolCommand extends BaseCommand {
         List<ProtocolInfo> added = await(client.addProtocol(pcml));
         for (ProtocolInfo p : added) {
             out().println("added protocol " + p.name() + " (type " + p.type() + ", endpoint " + p.endpoint() + ", "
-                    + Table.count(p.sensorCount(), "sensor") + ")");
+                    + Counts.of(p.sensorCount(), "sensor") + ")");
         }
         if (added.isEmpty()) {
             out().println("the document added no protocol");

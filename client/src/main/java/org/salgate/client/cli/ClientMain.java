@@ -37,19 +37,26 @@ public final class ClientMain {
     /** Runs the CLI with these environment variables (see {@code --help}); returns the exit code. */
     public static int execute(PrintWriter out, PrintWriter err, Map<String, String> environment, String... args) {
         try {
-            CommandLine cmd = commandLine(out, err);
-            cmd.setDefaultValueProvider(ConnectionOptions.fromEnvironment(environment));
-            return cmd.execute(args);
+            return commandLine(out, err, environment).execute(args);
         } finally {
             out.flush();
             err.flush();
         }
     }
 
-    /** The configured command line, for tests and embedding. */
+    /** The configured command line without environment variables, for tests and embedding. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, Map.of());
+    }
+
+    /** The configured command line, its option defaults taken from these environment variables. */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, Map<String, String> environment) {
         SalCommand root = new SalCommand();
         CommandLine cmd = new CommandLine(root);
+        Environment variables = new Environment(environment);
+        root.connection.environment = variables;
+        cmd.setDefaultValueProvider(variables);
+        cmd.getCommandSpec().usageMessage().footer("", Environment.help(), ExitCodes.help());
         ErrorHandler errors = new ErrorHandler(root.connection);
         cmd.setOut(out);
         cmd.setErr(err);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
+import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
 import org.salgate.sensorml.Argument;
 import org.salgate.sensorml.Cml;
@@ -93,7 +94,7 @@ final class CommandsCommand extends BaseCommand {
             table.row(c.id(), arguments(c.arguments()), response, stream, c.shortDescription());
         }
         table.print(out);
-        out.println(Table.count(commands.size(), "command"));
+        out.println(Counts.of(commands.size(), "command"));
     }
 
     private static String arguments(List<Argument> arguments) {

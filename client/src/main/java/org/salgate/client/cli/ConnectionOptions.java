@@ -9,19 +9,12 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /** How to reach the agent: options given before or after the subcommand. */
 final class ConnectionOptions {
-
-    /** The environment variables that give the defaults of the connection options, by option name. */
-    static final Map<String, String> ENVIRONMENT = Map.of(
-            "--transport", "SALGATE_TRANSPORT", "--host", "SALGATE_HOST", "--port", "SALGATE_PORT",
-            "--codec", "SALGATE_CODEC");
 
     @Option(names = "--transport", paramLabel = "<name>", scope = ScopeType.INHERIT,
             description = "The transport (default: ${DEFAULT-VALUE}; $SALGATE_TRANSPORT sets it);"
@@ -32,7 +25,7 @@ final class ConnectionOptions {
             description = "The agent's host (default: ${DEFAULT-VALUE}; $SALGATE_HOST sets it).")
     String host = "127.0.0.1";
 
-    @Option(names = "--port", paramLabel = "<port>", scope = ScopeType.INHERIT,
+    @Option(names = "--port", paramLabel = "<port>", scope = ScopeType.INHERIT, converter = PortConverter.class,
             description = "The agent's port (default: ${DEFAULT-VALUE}; $SALGATE_PORT sets it).")
     int port = SalClient.DEFAULT_PORT;
 
@@ -68,20 +61,8 @@ final class ConnectionOptions {
             description = "Print stack traces and library logs on errors.")
     boolean verbose;
 
-    /**
-     * Gives an option named in {@link #ENVIRONMENT} the value of its variable when set and not blank;
-     * an option given on the command line still wins.
-     */
-    static CommandLine.IDefaultValueProvider fromEnvironment(Map<String, String> environment) {
-        return arg -> {
-            if (arg instanceof OptionSpec option) {
-                String variable = ENVIRONMENT.get(option.longestName());
-                String value = variable == null ? null : environment.get(variable);
-                return value == null || value.isBlank() ? null : value.trim();
-            }
-            return null;
-        };
-    }
+    /** Where the defaults of the options came from; set by {@link ClientMain}. */
+    Environment environment = new Environment(Map.of());
 
     /** Where the agent is, as {@code host:port}, for messages. */
     String address() {
@@ -90,9 +71,8 @@ final class ConnectionOptions {
 
     /** Connects, or throws {@link CannotConnectException}; an unknown transport or codec is an IllegalArgumentException. */
     SalClient connect() {
-        if (port <= 0 || port > 65535) {
-            throw new IllegalArgumentException("--port must be 1..65535, got " + port);
-        }
+        environment.checkKnown("--transport", transport, Transports.available().keySet(), "transport");
+        environment.checkKnown("--codec", codec, Codecs.available().keySet(), "codec");
         try {
             return SalClient.builder()
                     .transport(transport).host(host).port(port).codec(codec)

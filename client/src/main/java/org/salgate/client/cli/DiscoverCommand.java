@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.salgate.client.Counts;
 import org.salgate.discovery.Discovery;
 import org.salgate.discovery.FoundAgent;
 import picocli.CommandLine.Command;
@@ -51,7 +52,7 @@ final class DiscoverCommand implements Callable<Integer> {
             table.row(a.agentId(), a.transport(), a.codec(), a.host(), a.port());
         }
         table.print(spec.commandLine().getOut());
-        spec.commandLine().getOut().println(Table.count(found.size(), "agent"));
+        spec.commandLine().getOut().println(Counts.of(found.size(), "agent"));
         return ExitCodes.OK;
     }
 }

@@ -52,6 +52,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
             }
             return "unexpected argument '" + first + "' for '" + cmd.getCommandSpec().qualifiedName() + "'";
         }
+        if (ex.getArgSpec() instanceof OptionSpec o && ex.getCause() instanceof CommandLine.TypeConversionException t) {
+            return o.longestName() + ": " + t.getMessage();
+        }
         String m = String.valueOf(ex.getMessage());
         if (ex.getArgSpec() instanceof OptionSpec o && m.contains("should be in KEY=VALUE format")) {
             String given = m.substring(m.lastIndexOf("but was ") + "but was ".length());

@@ -1,6 +1,6 @@
 package org.salgate.client.cli;
 
-/** The exit codes of the client CLI. */
+/** The exit codes of the client CLI; {@link #help()} is how {@code --help} lists them. */
 public final class ExitCodes {
 
     /** The request succeeded. */
@@ -9,8 +9,18 @@ public final class ExitCodes {
     public static final int FAILED = 1;
     /** The command line was wrong: unknown option, missing argument, unreadable file, unknown transport. */
     public static final int USAGE = 2;
-    /** The agent could not be reached, refused the connection, or the connection broke. */
+    /**
+     * No session: the agent could not be reached, refused the connection or the hello, or the
+     * connection broke.
+     */
     public static final int CANNOT_CONNECT = 3;
 
     private ExitCodes() {}
+
+    /** The exit codes and what each means, for the help. */
+    static String help() {
+        return "Exit codes: " + OK + " ok; " + FAILED + " the agent refused or failed the request; " + USAGE
+                + " usage error; " + CANNOT_CONNECT + " no session: the agent could not be reached, refused the"
+                + " connection or the hello, or the connection broke.";
+    }
 }

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
 import org.salgate.wire.SensorInfo;
 
@@ -48,6 +49,6 @@ final class ListCommand extends BaseCommand {
             table.row(s.id(), s.protocol(), s.state(), s.description());
         }
         table.print(out());
-        out().println(Table.count(sensors.size(), active ? "active sensor" : "sensor"));
+        out().println(Counts.of(sensors.size(), active ? "active sensor" : "sensor"));
     }
 }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
 import org.salgate.wire.ProtocolInfo;
 
@@ -45,6 +46,6 @@ final class ProtocolsCommand extends BaseCommand {
             table.row(p.name(), p.type(), p.endpoint(), p.sensorCount());
         }
         table.print(out);
-        out.println(Table.count(protocols.size(), "protocol"));
+        out.println(Counts.of(protocols.size(), "protocol"));
     }
 }

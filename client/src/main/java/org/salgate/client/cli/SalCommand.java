@@ -13,16 +13,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** The root command: the connection options and the subcommands. */
+/** The root command: the connection options and the subcommands; {@link ClientMain} adds the help's footer. */
 @Command(name = "salgate-client", version = "salgate-client 0.1.0",
         description = "Talk to a salgate agent: list, describe, read and stream its sensors, and configure it.",
         subcommands = {ListCommand.class, DescribeCommand.class, CommandsCommand.class, ReadCommand.class,
                 StreamCommand.class, ProtocolsCommand.class, ConfigCommand.class, AddProtocolCommand.class,
                 RemoveProtocolCommand.class, AddSensorCommand.class, RemoveSensorCommand.class, EventsCommand.class,
-                DiscoverCommand.class},
-        footer = {"", "Environment: SALGATE_HOST, SALGATE_PORT, SALGATE_TRANSPORT and SALGATE_CODEC, when set, are the"
-                + " defaults of --host, --port, --transport and --codec.",
-                "Exit codes: 0 ok; 1 the agent refused or failed the request; 2 usage error; 3 cannot connect."})
+                DiscoverCommand.class})
 final class SalCommand implements Callable<Integer> {
 
     @Mixin

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
 import org.salgate.client.SensorStream;
 import org.salgate.client.StreamListener;
@@ -30,7 +31,9 @@ final class StreamCommand extends BaseCommand {
     @Mixin
     OutputOption output;
 
-    @Option(names = "--interval", paramLabel = "<ms>", description = "Milliseconds between readings (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--interval", paramLabel = "<duration>", converter = IntervalConverter.class,
+            description = "Time between readings, such as 100ms or 2s; a bare number is milliseconds, 0 as often as"
+                    + " the agent reads (default: ${DEFAULT-VALUE} ms).")
     long intervalMs = 1000;
 
     @Option(names = "--count", paramLabel = "<n>", description = "Stop after this many readings, 1 or more (default: until Ctrl-C).")
@@ -49,9 +52,6 @@ final class StreamCommand extends BaseCommand {
 
     @Override
     void prepare() {
-        if (intervalMs < 0) {
-            throw new ParameterException(spec.commandLine(), "--interval must not be negative, got " + intervalMs);
-        }
         if (count != null && count < 1) {
             throw new ParameterException(spec.commandLine(), "--count must be 1 or more, got " + count
                     + "; leave it out to stream until Ctrl-C");
@@ -93,8 +93,8 @@ final class StreamCommand extends BaseCommand {
 
             @Override
             public void onGap(long missed, long nextSequence) {
-                out.println("# " + missed + (shared ? " readings of the shared stream missed before #"
-                        : " readings dropped by the agent before #") + nextSequence + " (this client was not reading)");
+                out.println("# " + Counts.of(missed, "reading") + (shared ? " of the shared stream missed before #"
+                        : " dropped by the agent before #") + nextSequence + " (this client was not reading)");
                 out.flush();
             }
 

@@ -45,9 +45,4 @@ final class Table {
             out.println(line.toString().stripTrailing());
         }
     }
-
-    /** "1 sensor", "28 sensors". */
-    static String count(int n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
-    }
 }

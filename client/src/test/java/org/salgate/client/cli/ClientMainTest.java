@@ -229,6 +229,18 @@ class ClientMainTest extends CliFixture {
     }
 
     @Test
+    void aGapOfOneReadingIsCountedInTheSingular() {
+        agent.answer(Call.StartStream.class, c -> {
+            agent.push(new StreamData(c.streamId(), FakeAgent.reading("DUMMY_0", 0)));
+            agent.push(new StreamData(c.streamId(), FakeAgent.reading("DUMMY_0", 2)));
+            return new Result.Ack();
+        });
+        Run r = run("stream", "DUMMY_0", "--count", "2");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        assertEquals("# 1 reading dropped by the agent before #2 (this client was not reading)", r.outLines().get(1));
+    }
+
+    @Test
     void streamSharedJoinsTheSharedStreamAndPrintsItsSequencesWithoutAGapBeforeTheFirst() throws Exception {
         agent.sharedStreamsAt(40).framesOnStart(2);
         Run r = run("stream", "DUMMY_0", "--shared", "--interval", "100", "--count", "2");
@@ -414,6 +426,44 @@ class ClientMainTest extends CliFixture {
         assertEquals(ExitCodes.FAILED, r.code());
         assertEquals("the agent at 127.0.0.1:" + agent.port() + " did not answer within 300 ms; try a longer --timeout\n",
                 r.err());
+    }
+
+    @Test
+    void anAgentThatAcceptsTheConnectionButNotTheHelloIsCalledSlowNamingTimeout() {
+        agent.silentOnHello();
+        Run r = run("--timeout", "300ms", "list");
+        assertEquals(ExitCodes.CANNOT_CONNECT, r.code());
+        assertEquals("the agent at 127.0.0.1:" + agent.port() + " accepted the connection but did not answer the"
+                + " hello within 300 ms: it may be overloaded; give it longer with --timeout\n", r.err());
+    }
+
+    @Test
+    void helpListsTheExitCodesAsTheyAreMeant() {
+        String help = runRaw("--help").out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("Exit codes: 0 ok; 1 the agent refused or failed the request; 2 usage error;"
+                + " 3 no session: the agent could not be reached, refused the connection or the hello, or the"
+                + " connection broke."), help);
+    }
+
+    @Test
+    void streamIntervalTakesADurationOrMilliseconds() throws Exception {
+        agent.framesOnStart(1);
+        assertEquals(ExitCodes.OK, run("stream", "DUMMY_0", "--interval", "2s", "--count", "1").code());
+        agent.expectCall(Call.ListCommands.class);
+        assertEquals(2000, agent.expectCall(Call.SetupStream.class).intervalMs());
+        agent.expectCall(Call.StartStream.class);
+        agent.expectCall(Call.StopStream.class);
+        assertEquals(ExitCodes.OK, run("stream", "DUMMY_0", "--interval", "250", "--count", "1").code());
+        agent.expectCall(Call.ListCommands.class);
+        assertEquals(250, agent.expectCall(Call.SetupStream.class).intervalMs());
+    }
+
+    @Test
+    void aStreamIntervalThatIsNotADurationSaysWhatIsExpected() {
+        Run r = run("stream", "DUMMY_0", "--interval", "abc");
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().startsWith("--interval: 'abc' is not a duration (e.g. 100ms, 2s, or a number of"
+                + " milliseconds)\n"), r.err());
     }
 
     private static String cml(CommandDescription command) {

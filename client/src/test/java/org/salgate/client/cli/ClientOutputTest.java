@@ -187,6 +187,47 @@ class ClientOutputTest extends CliFixture {
     }
 
     @Test
+    void aPortFromTheEnvironmentThatIsNotOneIsReportedAsTheVariables() {
+        Run r = runWith(Map.of("SALGATE_TRANSPORT", InMemoryTransport.NAME, "SALGATE_PORT", "abc"), "list");
+        assertEquals(ExitCodes.USAGE, r.code(), r.out());
+        assertTrue(r.err().startsWith("invalid SALGATE_PORT 'abc': not a port number (1-65535)\n"), r.err());
+        assertFalse(r.err().contains("--port"), r.err());
+        Run zero = runWith(Map.of("SALGATE_TRANSPORT", InMemoryTransport.NAME, "SALGATE_PORT", "0"), "list");
+        assertTrue(zero.err().startsWith("invalid SALGATE_PORT '0': not a port number (1-65535)\n"), zero.err());
+    }
+
+    @Test
+    void aPortOnTheCommandLineThatIsNotOneIsReportedAsTheOptions() {
+        Run r = runWith(Map.of("SALGATE_PORT", "abc"), "--transport", InMemoryTransport.NAME, "--port", "70000",
+                "list");
+        assertEquals(ExitCodes.USAGE, r.code(), r.out());
+        assertTrue(r.err().startsWith("--port: '70000' is not a port number (1-65535)\n"), r.err());
+    }
+
+    @Test
+    void aTransportOrCodecFromTheEnvironmentThatIsUnknownIsReportedAsTheVariables() {
+        Run transport = runWith(Map.of("SALGATE_TRANSPORT", "carrier-pigeon"), "list");
+        assertEquals(ExitCodes.USAGE, transport.code(), transport.out());
+        assertTrue(transport.err().startsWith("invalid SALGATE_TRANSPORT 'carrier-pigeon': not a transport here;"
+                + " available: "), transport.err());
+        assertTrue(transport.err().contains(InMemoryTransport.NAME), transport.err());
+        Run codec = runWith(Map.of("SALGATE_TRANSPORT", InMemoryTransport.NAME, "SALGATE_PORT",
+                Integer.toString(agent.port()), "SALGATE_CODEC", "morse"), "list");
+        assertEquals(ExitCodes.USAGE, codec.code(), codec.out());
+        assertTrue(codec.err().startsWith("invalid SALGATE_CODEC 'morse': not a codec here; available: "),
+                codec.err());
+    }
+
+    @Test
+    void theTokenComesFromTheEnvironmentGiven() {
+        agent.refuseHello("no token");
+        Run r = runWith(Map.of("SALGATE_TRANSPORT", InMemoryTransport.NAME, "SALGATE_PORT",
+                Integer.toString(agent.port()), "SALGATE_TOKEN", "from-the-environment"), "list");
+        assertEquals("from-the-environment", agent.lastHello().credentials());
+        assertEquals(ExitCodes.CANNOT_CONNECT, r.code(), r.err());
+    }
+
+    @Test
     void helpNamesTheEnvironmentVariables() {
         Run r = runWith(Map.of(), "--help");
         for (String v : List.of("SALGATE_HOST", "SALGATE_PORT", "SALGATE_TRANSPORT", "SALGATE_CODEC")) {

@@ -62,6 +62,8 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
     private final Map<Session, Set<Long>> joined = new ConcurrentHashMap<>();
     private volatile long sharedSequence;
     private volatile String refusal;
+    private volatile boolean silentOnHello;
+    private volatile Hello lastHello;
     private volatile int framesOnStart;
     private volatile List<Event> eventsOnSubscribe = List.of();
 
@@ -88,6 +90,17 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
     public FakeAgent refuseHello(String reason) {
         this.refusal = reason;
         return this;
+    }
+
+    /** Never answers a hello: the connection is accepted and the agent stays silent. */
+    public FakeAgent silentOnHello() {
+        this.silentOnHello = true;
+        return this;
+    }
+
+    /** The last hello received, or null. */
+    public Hello lastHello() {
+        return lastHello;
     }
 
     /** Answers calls of this type with {@code answer} instead of the canned result. */
@@ -181,7 +194,11 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
 
     @Override
     public void messageReceived(Session session, Message message) {
-        if (message instanceof Hello) {
+        if (message instanceof Hello hello) {
+            lastHello = hello;
+            if (silentOnHello) {
+                return;
+            }
             if (refusal != null) {
                 session.send(HelloReply.refuse("fake", refusal));
                 session.close();
