@@ -21,8 +21,12 @@ assert salgate == expected: "salgate modules in the tree: ${salgate}, expected $
 assert !coords.contains('info.picocli:picocli'): 'the CLI parser reached the example'
 println "the example's dependency tree: ${coords.size()} jars, salgate modules ${salgate.sort()}, no logging binding"
 
-// docs/embedding.md shows this example's source as it is.
-def readmeText = new File(readme).text
+// docs/embedding.md shows this example's pom and source as they are, so that what a reader copies
+// is what this build compiled and ran.
+def pageText = new File(readme).text
+def pom = new File(basedir, 'pom.xml').text
+def project = pom.substring(pom.indexOf('<project'), pom.indexOf('</project>') + '</project>'.length())
+assert pageText.contains(project): 'docs/embedding.md does not show embedding/pom.xml (<project> to </project>) as it is'
 def source = new File(basedir, 'src/main/java/org/example/embedding/EmbeddingExample.java').text
-assert readmeText.contains(source.trim()): 'docs/embedding.md does not show EmbeddingExample.java as it is'
+assert pageText.contains(source.trim()): 'docs/embedding.md does not show EmbeddingExample.java as it is'
 return true
