@@ -18,7 +18,8 @@ be given in one comment, separated by ';':
   <!-- test: exit=N -->               the block must exit with N (it runs in a subshell: its variables
                                       and cd do not carry)
   <!-- test: expect TEXT -->          the block's stdout and stderr must contain TEXT
-  <!-- test: env NAME=VALUE -->       exported before the block
+  <!-- test: env NAME=VALUE -->       exported before the block; bash expands VALUE as in double
+                                      quotes ($PWD, $HOME)
 
 Each block may take 120 s. A `sh` block with a `$ ` prompt at a line's start is refused (prompts
 and their output belong in `console` blocks).
@@ -293,7 +294,8 @@ class FileRun:
         script, out, rc = self.state / ("block-%d.sh" % n), self.state / ("out-%d.log" % n), self.state / ("rc-%d" % n)
         script.write_text(text, encoding="utf-8")
         q = shlex.quote
-        prelude = "".join("export %s=%s\n" % (name, q(value)) for name, value in block.get("env"))
+        prelude = "".join('export %s="%s"\n' % (name, value.replace("\\", "\\\\").replace('"', '\\"'))
+                          for name, value in block.get("env"))  # expanded as in double quotes: $PWD, $HOME
         port = block.background_port
         if port is not None:
             if port_open(port):
