@@ -70,11 +70,13 @@ public final class SalClient implements AutoCloseable {
     private final ClientConnection connection;
     private final String transportName;
     private final String agentId;
+    private final String role;
 
-    private SalClient(ClientConnection connection, String transportName, String agentId) {
+    private SalClient(ClientConnection connection, String transportName, String agentId, String role) {
         this.connection = connection;
         this.transportName = transportName;
         this.agentId = agentId;
+        this.role = role;
     }
 
     /** A builder with the defaults: netty, 127.0.0.1:7431, protobuf, 5 s to connect, 30 s per request. */
@@ -319,6 +321,15 @@ public final class SalClient implements AutoCloseable {
         return agentId;
     }
 
+    /**
+     * The role the agent gave this connection in its hello reply: {@code reader} or {@code admin}
+     * (every client is admin on an agent without tokens); the empty string from an agent that does
+     * not say.
+     */
+    public String role() {
+        return role;
+    }
+
     /** How many stream frames arrived for a stream this client did not know (stopped or never started); dropped. */
     public long unknownStreamFrames() {
         return connection.unknownStreamFrames();
@@ -518,7 +529,7 @@ public final class SalClient implements AutoCloseable {
             ClientConnection connection = new ClientConnection(transport, address, p.name(), requestTimeout);
             HelloReply reply = connection.open(new Hello(Hello.PROTOCOL_VERSION, c.name(), clientName, token),
                     connectTimeout);
-            return new SalClient(connection, p.name(), reply.agentId());
+            return new SalClient(connection, p.name(), reply.agentId(), reply.role());
         }
 
         private static Duration positive(Duration d, String what) {

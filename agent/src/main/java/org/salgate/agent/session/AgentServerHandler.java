@@ -30,7 +30,7 @@ import org.slf4j.event.Level;
  * credentials), then answers its requests within the role of that token: a refused hello is
  * answered {@link ErrorCode#UNAUTHENTICATED} and the session closed; a call the role may not make
  * is answered {@link ErrorCode#PERMISSION_DENIED}. Without tokens every session is
- * {@link Role#ADMIN}. Cheap calls are answered on the
+ * {@link Role#ADMIN}. The accepted hello's reply names the session's role. Cheap calls are answered on the
  * transport thread; the rest run on a bounded worker pool, and a request that finds the pool full
  * is answered {@link ErrorCode#OVERLOADED}. Every failure becomes a failure response; the session
  * and the agent keep working. A closed session's streams and event subscription are dropped.
@@ -164,7 +164,7 @@ public final class AgentServerHandler implements ServerHandler {
         state.role = role;
         state.greeted = true;
         session.helloAccepted(); // before the reply: the client may send large frames once it has it
-        session.send(HelloReply.accept(agentId));
+        session.send(HelloReply.accept(agentId, role.label()));
         if (session instanceof BridgeSession) { // opened for one call or stream: see client()
             LOG.debug("client '{}' connected from {} (session {}) as {}", hello.clientName(), session.remoteAddress(),
                     session.id(), role.label());

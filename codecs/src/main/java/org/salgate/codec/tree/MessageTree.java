@@ -57,6 +57,9 @@ public final class MessageTree {
             if (r.code() != null) {
                 o.put("code", r.code().name());
             }
+            if (!r.role().isEmpty()) {
+                o.put("role", r.role());
+            }
         } else if (message instanceof Request r) {
             o.put("t", "request").put("id", r.id()).set("call", call(r.call()));
         } else if (message instanceof Response r) {
@@ -226,7 +229,8 @@ public final class MessageTree {
                 case "hello" -> new Hello(n.integer("version"), n.text("codec"), n.text("client"),
                         n.text("credentials"));
                 case "helloReply" -> new HelloReply(n.bool("accepted"), n.integer("version"), n.text("agent"),
-                        n.text("error"), n.has("code") ? n.enumValue("code", ErrorCode.class) : null);
+                        n.text("error"), n.has("code") ? n.enumValue("code", ErrorCode.class) : null,
+                        n.has("role") ? n.text("role") : "");
                 case "request" -> new Request(n.number("id"), call(n.object("call")));
                 case "response" -> new Response(n.number("id"), result(n.object("result")));
                 case "data" -> new StreamData(n.number("stream"), reading(n.object("reading")));

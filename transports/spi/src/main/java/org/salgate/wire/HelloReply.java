@@ -11,23 +11,37 @@ package org.salgate.wire;
  * @param code why the hello was refused ({@link ErrorCode#UNAUTHENTICATED} for missing or wrong
  *             credentials, {@link ErrorCode#PROTOCOL_ERROR} for a version or codec mismatch); null
  *             when accepted
+ * @param role the role the agent gave the session ({@code reader} or {@code admin}); the empty string
+ *             when refused, or from an agent that does not say
  */
-public record HelloReply(boolean accepted, int protocolVersion, String agentId, String error, ErrorCode code)
-        implements Message {
+public record HelloReply(boolean accepted, int protocolVersion, String agentId, String error, ErrorCode code,
+                         String role) implements Message {
 
     public HelloReply {
         agentId = agentId == null ? "" : agentId;
         error = error == null ? "" : error;
         code = accepted ? null : code == null ? ErrorCode.PROTOCOL_ERROR : code;
+        role = accepted && role != null ? role : "";
     }
 
-    /** A reply whose refusal, if any, is a {@link ErrorCode#PROTOCOL_ERROR}. */
+    /** A reply that names no role. */
+    public HelloReply(boolean accepted, int protocolVersion, String agentId, String error, ErrorCode code) {
+        this(accepted, protocolVersion, agentId, error, code, "");
+    }
+
+    /** A reply that names no role, whose refusal, if any, is a {@link ErrorCode#PROTOCOL_ERROR}. */
     public HelloReply(boolean accepted, int protocolVersion, String agentId, String error) {
-        this(accepted, protocolVersion, agentId, error, null);
+        this(accepted, protocolVersion, agentId, error, null, "");
     }
 
+    /** An acceptance that names no role. */
     public static HelloReply accept(String agentId) {
-        return new HelloReply(true, Hello.PROTOCOL_VERSION, agentId, "", null);
+        return accept(agentId, "");
+    }
+
+    /** An acceptance giving the session {@code role}, such as {@code reader} or {@code admin}. */
+    public static HelloReply accept(String agentId, String role) {
+        return new HelloReply(true, Hello.PROTOCOL_VERSION, agentId, "", null, role);
     }
 
     /** A refusal for a protocol version or codec mismatch. */
@@ -36,6 +50,6 @@ public record HelloReply(boolean accepted, int protocolVersion, String agentId, 
     }
 
     public static HelloReply refuse(String agentId, ErrorCode code, String error) {
-        return new HelloReply(false, Hello.PROTOCOL_VERSION, agentId, error, code);
+        return new HelloReply(false, Hello.PROTOCOL_VERSION, agentId, error, code, "");
     }
 }

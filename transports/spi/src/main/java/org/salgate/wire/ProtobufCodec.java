@@ -53,7 +53,7 @@ public final class ProtobufCodec implements Codec {
         } else if (message instanceof HelloReply r) {
             f.setHelloReply(WireProto.HelloReply.newBuilder().setAccepted(r.accepted())
                     .setProtocolVersion(r.protocolVersion()).setAgentId(r.agentId()).setError(r.error())
-                    .setCode(r.code() == null ? "" : r.code().name()));
+                    .setCode(r.code() == null ? "" : r.code().name()).setRole(r.role()));
         } else if (message instanceof Request r) {
             f.setRequest(toProto(r));
         } else if (message instanceof Response r) {
@@ -214,7 +214,8 @@ public final class ProtobufCodec implements Codec {
             case HELLO_REPLY: {
                 WireProto.HelloReply r = f.getHelloReply();
                 return new HelloReply(r.getAccepted(), r.getProtocolVersion(), r.getAgentId(), r.getError(),
-                        r.getAccepted() ? null : r.getCode().isEmpty() ? ErrorCode.PROTOCOL_ERROR : errorCode(r.getCode()));
+                        r.getAccepted() ? null : r.getCode().isEmpty() ? ErrorCode.PROTOCOL_ERROR : errorCode(r.getCode()),
+                        r.getRole());
             }
             case REQUEST:
                 return new Request(f.getRequest().getId(), fromProto(f.getRequest()));

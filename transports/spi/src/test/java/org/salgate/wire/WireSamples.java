@@ -42,6 +42,7 @@ public final class WireSamples {
         all.add(Hello.of("protobuf", "test"));
         all.add(new Hello(3, "json", "", "secret"));
         all.add(HelloReply.accept("agent-1"));
+        all.add(HelloReply.accept("agent-1", "reader"));
         all.add(HelloReply.refuse("agent-1", "wrong version"));
         long id = 1;
         for (Call c : calls) {

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.salgate.transport.ServerHandler;
@@ -20,6 +21,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Call;
 import org.salgate.wire.ErrorCode;
+import org.salgate.wire.HelloReply;
 import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.Result;
@@ -198,17 +200,25 @@ final class RestApi {
     }
 
     /**
-     * The caller's role: admin when the agent lets it read the platform configuration, which only
-     * an admin may, else reader; and whether the agent asks for a token at all.
+     * The caller's role, as the agent's hello reply gave it to this call's session, and whether the
+     * agent asks for a token at all. No call is made: a reader is not refused anything to find out.
      */
     private void session(Exchange ex) {
         boolean tokenRequired = !handler.admits("");
-        answer(ex, session -> session.call(new Call.GetPlatformConfig()).thenApply(r -> {
-            boolean reader = r instanceof Result.Failure f && f.code() == ErrorCode.PERMISSION_DENIED;
-            var node = Replies.JSON.createObjectNode().put("role", reader ? "reader" : "admin")
-                    .put("tokenRequired", tokenRequired);
-            return Replies.json(HttpResponseStatus.OK, node);
-        }));
+        answerGreeted(ex, (session, hello) -> CompletableFuture.completedFuture(Replies.json(HttpResponseStatus.OK,
+                Replies.JSON.createObjectNode().put("role", roleOf(hello, tokenRequired))
+                        .put("tokenRequired", tokenRequired))));
+    }
+
+    /**
+     * The role a hello reply names; a handler that names none (not the agent's) counts as admin when
+     * it lets everyone in, else as reader, the role that may do least.
+     */
+    private static String roleOf(HelloReply hello, boolean tokenRequired) {
+        if (!hello.role().isEmpty()) {
+            return hello.role();
+        }
+        return tokenRequired ? "reader" : "admin";
     }
 
     private void stream(Exchange ex) {
@@ -284,20 +294,30 @@ final class RestApi {
         return session;
     }
 
-    /** Says hello with the request's bearer token; fails with {@link Refused} when the agent refuses. */
-    private CompletableFuture<Void> greet(Exchange ex, BridgeSession session) {
+    /**
+     * Says hello with the request's bearer token; completes with the agent's acceptance, or fails with
+     * {@link Refused} when the agent refuses.
+     */
+    private CompletableFuture<HelloReply> greet(Exchange ex, BridgeSession session) {
         String token = ex.bearerToken();
-        return session.hello("http " + ex.remoteAddress(), codecName, token).thenAccept(reply -> {
+        return session.hello("http " + ex.remoteAddress(), codecName, token).thenApply(reply -> {
             if (!reply.accepted()) {
                 throw new CompletionException(new Refused(reply.code(), reply.error(), !token.isEmpty()));
             }
+            return reply;
         });
     }
 
     /** One call's life: open, hello, {@code work}, close; its outcome or its failure answers the request. */
     private void answer(Exchange ex, Function<BridgeSession, CompletableFuture<FullHttpResponse>> work) {
+        answerGreeted(ex, (session, hello) -> work.apply(session));
+    }
+
+    /** As {@link #answer}, {@code work} given the agent's accepted hello reply too. */
+    private void answerGreeted(Exchange ex,
+                               BiFunction<BridgeSession, HelloReply, CompletableFuture<FullHttpResponse>> work) {
         BridgeSession session = open(ex, NO_PUSHES);
-        greet(ex, session).thenCompose(greeted -> work.apply(session)).whenComplete((response, error) -> {
+        greet(ex, session).thenCompose(hello -> work.apply(session, hello)).whenComplete((response, error) -> {
             session.closeByCaller();
             open.remove(session);
             ex.respond(error == null ? response : errorReply(error));
