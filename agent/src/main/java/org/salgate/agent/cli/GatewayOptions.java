@@ -63,8 +63,13 @@ public final class GatewayOptions {
             description = "First topic level(s) (default: ${DEFAULT-VALUE}): topics are PREFIX/<agent id>/...")
     String mqttTopicPrefix;
 
+    /** Before a path, a {@code --mqtt-stream} names a file of streams rather than one stream. */
+    private static final String MQTT_STREAMS_FILE = "file:";
+
     @Option(names = "--mqtt-stream", paramLabel = "SENSOR[:COMMAND]@INTERVAL",
-            description = "Publish a sensor command's readings at an interval, e.g. DUMMY_0@100ms, FREE_MEMORY:read@1s"
+            description = "Publish a sensor command's readings at an interval, e.g. DUMMY_0@100ms, FREE_MEMORY:read@1s;"
+                    + " SENSOR may be * (every sensor, those added later too) or a prefix and * (lab.*);"
+                    + " file:PATH reads streams from a file, one a line, read again every second"
                     + " (repeatable; command default: read).")
     List<String> mqttStreams = new ArrayList<>();
 
@@ -205,7 +210,11 @@ public final class GatewayOptions {
             b.credentials(mqttUsername, password);
         }
         for (String s : mqttStreams) {
-            b.stream(StreamSpec.parse(s));
+            if (s.startsWith(MQTT_STREAMS_FILE)) {
+                b.streamsFile(Path.of(s.substring(MQTT_STREAMS_FILE.length())));
+            } else {
+                b.stream(StreamSpec.parse(s));
+            }
         }
         MqttBridgeConfig config = b.build();
         builder.extension(agent -> {

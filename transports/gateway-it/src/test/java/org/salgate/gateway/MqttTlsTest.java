@@ -92,14 +92,23 @@ class MqttTlsTest {
 
     /** Starts {@code AgentMain} in its own JVM with the bridge's options; its output goes to {@code <id>.log}. */
     private Process agent(String id, String password, Path ca) throws IOException {
+        return agent(id, password, ca, broker.url());
+    }
+
+    /** As {@link #agent(String, String, Path)}, to the broker at {@code url}; a null {@code ca}: no --mqtt-ca. */
+    private Process agent(String id, String password, Path ca, String url) throws IOException {
         Path passwordFile = write(id + ".password", password + "\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process agent = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 "org.salgate.agent.cli.AgentMain", "--host", "127.0.0.1", "--port", "0", "--agent-id", id,
-                "--dummy-sensors", "1", "--mqtt-url", broker.url(), "--mqtt-ca", ca.toString(),
+                "--dummy-sensors", "1", "--mqtt-url", url,
                 "--mqtt-username", USER, "--mqtt-password-file", passwordFile.toString(),
                 "--mqtt-store", dir.resolve(id + ".mv.db").toString(), "--mqtt-stream", "DUMMY_0@50ms",
-                "--mqtt-reconnect-max", "1s")
+                "--mqtt-reconnect-max", "1s"));
+        if (ca != null) {
+            command.addAll(List.of("--mqtt-ca", ca.toString()));
+        }
+        Process agent = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(dir.resolve(id + ".log").toFile()).start();
         toClose.add(() -> agent.destroyForcibly().waitFor());
         return agent;
@@ -163,5 +172,26 @@ class MqttTlsTest {
         String log = awaitLog("it-untrusted", "TLS handshake with the MQTT broker");
         assertTrue(log.contains("ERROR") && log.contains(otherCa.toString()), log);
         assertTrue(sub.received.isEmpty(), "a bridge that does not trust the broker published: " + sub.received);
+    }
+
+    @Test
+    void aTcpUrlToATlsListenerSaysTheBrokerMayRequireTls() throws Exception {
+        String plainUrl = "tcp://127.0.0.1:" + broker.port();
+        agent("it-tcp-to-tls", PASSWORD, null, plainUrl);
+
+        String log = awaitLog("it-tcp-to-tls", "may require TLS");
+        assertTrue(log.contains(plainUrl) && log.contains("ssl://127.0.0.1:" + broker.port()), log);
+    }
+
+    @Test
+    void anSslUrlToAPlainListenerSaysTheBrokerDoesNotSpeakTls() throws Exception {
+        Path plainDir = Files.createDirectories(dir.resolve("plain"));
+        Mosquitto plain = Mosquitto.start(plainDir);
+        toClose.add(plain);
+        String sslUrl = "ssl://127.0.0.1:" + plain.port();
+        agent("it-ssl-to-plain", PASSWORD, caFile, sslUrl);
+
+        String log = awaitLog("it-ssl-to-plain", "does not speak TLS");
+        assertTrue(log.contains(sslUrl) && log.contains("tcp://127.0.0.1:" + plain.port()), log);
     }
 }

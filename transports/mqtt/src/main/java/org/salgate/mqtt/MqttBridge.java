@@ -4,16 +4,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.paho.mqttv5.common.MqttException;
-import org.salgate.sensorml.Cml;
-import org.salgate.sensorml.CommandDescription;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Call;
 import org.salgate.wire.Event;
@@ -46,13 +42,11 @@ public final class MqttBridge implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MqttBridge.class);
     private static final long CALL_TIMEOUT_S = 30;
 
-    private record Target(StreamSpec spec, String topic, String unit) {}
-
     private final MqttBridgeConfig config;
     private final Topics topics;
     private final ForwardStore store;
     private final MqttPublisher publisher;
-    private final Map<Long, Target> streams = new ConcurrentHashMap<>();
+    private final BridgeStreams streams;
     private final AtomicLong queued = new AtomicLong();
     private final AtomicBoolean closing = new AtomicBoolean();
     private BridgeSession session;
@@ -62,6 +56,7 @@ public final class MqttBridge implements AutoCloseable {
         this.topics = topics;
         this.store = store;
         this.publisher = publisher;
+        this.streams = new BridgeStreams(this::call, topics, config.streamsFile());
     }
 
     /**
@@ -104,44 +99,18 @@ public final class MqttBridge implements AutoCloseable {
         if (!reply.accepted()) {
             throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
         }
-        if (config.events()) {
-            expect(call(new Call.SubscribeEvents(), "subscribing to events"), Result.Ack.class, "subscribing to events");
+        if (config.events() || BridgeStreams.followsEvents(config)) {
+            call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
         }
-        Result.Sensors sensors = expect(call(new Call.ListSensors(false), "listing sensors"), Result.Sensors.class,
-                "listing sensors");
+        Result.Sensors sensors = call(new Call.ListSensors(false), Result.Sensors.class, "listing sensors");
         for (SensorInfo s : sensors.sensors()) {
             describe(s.id());
         }
-        for (StreamSpec spec : config.streams()) {
-            startStream(spec);
-        }
-        LOG.info("MQTT bridge to {}: {} sensors described under {}, {} streams{}", config.serverUri(),
-                sensors.sensors().size(), topics.all(), config.streams().size(),
+        streams.start(config.streams());
+        LOG.info("MQTT bridge to {}: {} sensors described under {}, {} streams{}{}", config.serverUri(),
+                sensors.sensors().size(), topics.all(), streams.size(),
+                config.streamsFile() != null ? " (with those of " + config.streamsFile() + ")" : "",
                 config.events() ? ", events on " + topics.events() : "");
-    }
-
-    private void startStream(StreamSpec spec) throws IOException {
-        String what = "stream " + spec;
-        String unit = unitOf(spec);
-        Result.StreamHandle handle = expect(call(new Call.SetupStream(spec.sensorId(), spec.commandId(), Map.of(),
-                spec.intervalMs()), what), Result.StreamHandle.class, "setting up " + what);
-        streams.put(handle.streamId(), new Target(spec, topics.reading(spec.sensorId(), spec.commandId()), unit));
-        expect(call(new Call.StartStream(handle.streamId()), what), Result.Ack.class, "starting " + what);
-    }
-
-    private String unitOf(StreamSpec spec) throws IOException {
-        Result.Document cml = expect(call(new Call.ListCommands(spec.sensorId()), "stream " + spec),
-                Result.Document.class, "reading the commands of " + spec.sensorId());
-        try {
-            for (CommandDescription c : Cml.read(cml.xml())) {
-                if (c.id().equals(spec.commandId())) {
-                    return c.responseUnit();
-                }
-            }
-        } catch (Exception e) {
-            throw new IOException("the commands of " + spec.sensorId() + " are not readable CML: " + e.getMessage(), e);
-        }
-        return "";
     }
 
     private void describe(String sensorId) {
@@ -154,8 +123,8 @@ public final class MqttBridge implements AutoCloseable {
         });
     }
 
-    private Result call(Call c, String what) throws IOException {
-        return await(session.call(c), what);
+    private <T extends Result> T call(Call c, Class<T> type, String what) throws IOException {
+        return expect(await(session.call(c), what), type, what);
     }
 
     private static <T> T await(java.util.concurrent.CompletableFuture<T> f, String what) throws IOException {
@@ -221,6 +190,7 @@ public final class MqttBridge implements AutoCloseable {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
+        streams.close();
         if (session != null) {
             session.closeByCaller();
         }
@@ -238,23 +208,27 @@ public final class MqttBridge implements AutoCloseable {
         @Override
         public void pushed(Message message) {
             if (message instanceof StreamData d) {
-                Target t = streams.get(d.streamId());
+                BridgeStreams.Target t = streams.target(d.streamId());
                 if (t != null) {
                     enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId(), t.unit()));
                 }
             } else if (message instanceof EventNotice n) {
                 Event e = n.event();
-                enqueue(topics.events(), Payloads.event(e));
+                if (config.events()) {
+                    enqueue(topics.events(), Payloads.event(e));
+                }
                 if (e.type() == Event.Type.SENSOR_ADDED) {
                     describe(e.subject());
+                    streams.sensorAdded(e.subject());
                 } else if (e.type() == Event.Type.SENSOR_REMOVED) {
                     publisher.retain(topics.description(e.subject()), new byte[0]);
                 }
             } else if (message instanceof StreamEnded ended) {
-                Target t = streams.remove(ended.streamId());
-                if (!closing.get()) {
-                    LOG.warn("the agent ended the MQTT stream {}: {}", t == null ? ended.streamId() : t.spec(),
-                            ended.reason());
+                BridgeStreams.Target t = streams.ended(ended.streamId());
+                if (t != null && !closing.get() && t.origin().isPattern()) {
+                    LOG.info("the agent ended the MQTT stream {} (of {}): {}", t.spec(), t.origin(), ended.reason());
+                } else if (t != null && !closing.get()) {
+                    LOG.warn("the agent ended the MQTT stream {}: {}", t.spec(), ended.reason());
                 }
             }
         }

@@ -22,6 +22,7 @@ public final class MqttBridgeConfig {
     private final int qos;
     private final String topicPrefix;
     private final List<StreamSpec> streams;
+    private final Path streamsFile;
     private final boolean events;
     private final Path storeFile;
     private final long maxStored;
@@ -38,6 +39,7 @@ public final class MqttBridgeConfig {
         this.qos = b.qos;
         this.topicPrefix = b.topicPrefix;
         this.streams = List.copyOf(b.streams);
+        this.streamsFile = b.streamsFile;
         this.events = b.events;
         this.storeFile = b.storeFile;
         this.maxStored = b.maxStored;
@@ -83,6 +85,11 @@ public final class MqttBridgeConfig {
         return streams;
     }
 
+    /** The file of streams read again while the bridge runs, or null for none. */
+    public Path streamsFile() {
+        return streamsFile;
+    }
+
     /** Whether agent events are published. */
     public boolean events() {
         return events;
@@ -126,6 +133,7 @@ public final class MqttBridgeConfig {
         private int qos = 1;
         private String topicPrefix = "salgate";
         private final List<StreamSpec> streams = new ArrayList<>();
+        private Path streamsFile;
         private boolean events = true;
         private Path storeFile;
         private long maxStored = DEFAULT_MAX_STORED;
@@ -174,6 +182,16 @@ public final class MqttBridgeConfig {
 
         public Builder stream(StreamSpec spec) {
             this.streams.add(Objects.requireNonNull(spec, "spec"));
+            return this;
+        }
+
+        /**
+         * A file of further streams, one {@code SENSOR[:COMMAND]@INTERVAL} a line (see
+         * {@link StreamSpec#readFile}); the bridge reads it again every second and starts and stops
+         * streams as its lines change.
+         */
+        public Builder streamsFile(Path file) {
+            this.streamsFile = file;
             return this;
         }
 

@@ -143,8 +143,9 @@ final class MqttPublisher implements AutoCloseable {
                 LOG.error("{}; retrying, up to every {} s; {} messages wait", refusal,
                         config.reconnectMax().toSeconds(), store.size());
             } else if (n == 1) {
-                LOG.warn("cannot reach the MQTT broker {}: {}; retrying, up to every {} s; {} messages wait",
-                        config.serverUri(), e.getMessage(), config.reconnectMax().toSeconds(), store.size());
+                LOG.warn("cannot reach the MQTT broker {}: {}{}; retrying, up to every {} s; {} messages wait",
+                        config.serverUri(), e.getMessage(), BrokerHints.forFailedConnect(config.serverUri(), e),
+                        config.reconnectMax().toSeconds(), store.size());
             } else {
                 LOG.debug("MQTT connection attempt {} failed: {}", n, e.getMessage());
             }
@@ -175,6 +176,10 @@ final class MqttPublisher implements AutoCloseable {
                     + " (--mqtt-username, --mqtt-password-file)";
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException && BrokerHints.closedDuringHandshake(t)) {
+                return "TLS handshake with the MQTT broker " + config.serverUri() + " failed: " + t.getMessage()
+                        + BrokerHints.plainBroker(config.serverUri());
+            }
             if (t instanceof javax.net.ssl.SSLException) {
                 return "TLS handshake with the MQTT broker " + config.serverUri() + " failed: " + t.getMessage()
                         + "; the bridge uses " + config.tls() + ", and the broker's certificate must name the"

@@ -4,9 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StreamSpecTest {
+
+    @TempDir
+    Path dir;
 
     @Test
     void parsesSensorCommandAndIntervalWithUnits() {
@@ -33,5 +42,40 @@ class StreamSpecTest {
         assertEquals("site/a/gw_1/status", t.status());
         assertThrows(IllegalArgumentException.class, () -> new Topics("a/#", "gw"));
         assertThrows(IllegalArgumentException.class, () -> new Topics("/a", "gw"));
+    }
+
+    @Test
+    void anAsteriskMatchesEverySensorAndATrailingOneAPrefix() {
+        StreamSpec all = StreamSpec.parse("*@1s");
+        assertEquals(new StreamSpec("*", "read", 1000), all);
+        assertTrue(all.isPattern() && all.matches("DUMMY_0") && all.matches("lab.CPU"));
+        StreamSpec lab = StreamSpec.parse("lab.*:payload@100ms");
+        assertTrue(lab.isPattern() && lab.matches("lab.DUMMY_0"));
+        assertFalse(lab.matches("DUMMY_0") || lab.matches("lab"));
+        assertEquals(new StreamSpec("lab.DUMMY_0", "payload", 100), lab.forSensor("lab.DUMMY_0"));
+        StreamSpec one = StreamSpec.parse("DUMMY_0@1s");
+        assertFalse(one.isPattern());
+        assertTrue(one.matches("DUMMY_0") && !one.matches("DUMMY_01"));
+    }
+
+    @Test
+    void anAsteriskAnywhereButAtTheEndIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StreamSpec.parse("*.CPU@1s"));
+        assertTrue(e.getMessage().contains("'*.CPU'") && e.getMessage().contains("at the end"), e.getMessage());
+    }
+
+    @Test
+    void aStreamsFileListsOneStreamALineWithCommentsAndBlankLines() throws Exception {
+        Path file = Files.writeString(dir.resolve("streams"), "# lab\n\n*@1s\n  DUMMY_0:payload@100ms  \n");
+        assertEquals(List.of(new StreamSpec("*", "read", 1000), new StreamSpec("DUMMY_0", "payload", 100)),
+                StreamSpec.readFile(file));
+    }
+
+    @Test
+    void aBadLineOfAStreamsFileNamesTheFileAndLine() throws Exception {
+        Path file = Files.writeString(dir.resolve("streams"), "DUMMY_0@1s\nDUMMY_1@soon\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StreamSpec.readFile(file));
+        assertTrue(e.getMessage().contains(file + ", line 2") && e.getMessage().contains("'DUMMY_1@soon'"),
+                e.getMessage());
     }
 }

@@ -1,0 +1,250 @@
+package org.salgate.mqtt;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.salgate.sensorml.Cml;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.wire.Call;
+import org.salgate.wire.Result;
+import org.salgate.wire.SensorInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The streams the bridge has on the agent, kept to what is asked: the streams of the command line,
+ * and those of the streams file, read again every {@value #REREAD_SECONDS} s. A stream whose sensor
+ * is a pattern ({@code *}, {@code lab.*}) has one stream on the agent per matching sensor, started
+ * for sensors added later too; a removed sensor's stream is ended by the agent. Thread-safe: changes
+ * are made one at a time, on the caller's thread at start and on the bridge's own thread after.
+ */
+final class BridgeStreams implements AutoCloseable {
+
+    /** How the bridge asks the agent: one call, awaited. */
+    @FunctionalInterface
+    interface Calls {
+        <T extends Result> T call(Call call, Class<T> expected, String what) throws IOException;
+    }
+
+    /** One stream on the agent: what it publishes, and the stream asked for that made it. */
+    record Target(StreamSpec spec, StreamSpec origin, String topic, String unit) {}
+
+    /** How often the streams file is read again. */
+    static final long REREAD_SECONDS = 1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(BridgeStreams.class);
+
+    private final Calls calls;
+    private final Topics topics;
+    private final Path file;
+    private final Map<Long, Target> targets = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sal-mqtt-streams");
+        t.setDaemon(true);
+        return t;
+    });
+    private List<StreamSpec> fixed = List.of();
+    private List<StreamSpec> fromFile = List.of();
+    private String fileProblem;
+
+    BridgeStreams(Calls calls, Topics topics, Path file) {
+        this.calls = calls;
+        this.topics = topics;
+        this.file = file;
+    }
+
+    /** Whether the bridge must follow the agent's events to keep its streams: some are patterns, or may become so. */
+    static boolean followsEvents(MqttBridgeConfig config) {
+        return config.streamsFile() != null || config.streams().stream().anyMatch(StreamSpec::isPattern);
+    }
+
+    /**
+     * Starts the command line's streams and the file's, and from now on reads the file again.
+     *
+     * @throws IOException when the agent refuses a stream of one named sensor, or the file is unreadable
+     */
+    synchronized void start(List<StreamSpec> configured) throws IOException {
+        fixed = List.copyOf(configured);
+        if (file != null) {
+            fromFile = readFile();
+        }
+        List<SensorInfo> sensors = sensors();
+        for (StreamSpec spec : wanted()) {
+            begin(spec, sensors, true);
+        }
+        if (file != null) {
+            thread.scheduleWithFixedDelay(this::reread, REREAD_SECONDS, REREAD_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The stream on the agent of this id, or null. */
+    Target target(long streamId) {
+        return targets.get(streamId);
+    }
+
+    /** The agent ended this stream; returns what it was, or null when the bridge had stopped it. */
+    Target ended(long streamId) {
+        return targets.remove(streamId);
+    }
+
+    /** How many streams the bridge has on the agent. */
+    int size() {
+        return targets.size();
+    }
+
+    /** The agent has a new sensor: the patterns that match it get a stream of it. */
+    void sensorAdded(String sensorId) {
+        try {
+            thread.execute(() -> startMatching(sensorId));
+        } catch (RejectedExecutionException closing) {
+            // closing
+        }
+    }
+
+    private synchronized void startMatching(String sensorId) {
+        for (StreamSpec spec : wanted()) {
+            if (spec.isPattern() && spec.matches(sensorId) && !has(spec, sensorId)) {
+                tryStart(spec.forSensor(sensorId), spec);
+            }
+        }
+    }
+
+    private synchronized void reread() {
+        List<StreamSpec> now;
+        try {
+            now = readFile();
+        } catch (IOException e) {
+            if (!e.getMessage().equals(fileProblem)) {
+                fileProblem = e.getMessage();
+                LOG.warn("{}; the MQTT bridge keeps its streams as they are until the file is fixed", fileProblem);
+            }
+            return;
+        }
+        fileProblem = null;
+        if (now.equals(fromFile)) {
+            return;
+        }
+        Set<StreamSpec> before = new LinkedHashSet<>(wanted());
+        fromFile = now;
+        Set<StreamSpec> after = new LinkedHashSet<>(wanted());
+        targets.forEach((id, t) -> {
+            if (!after.contains(t.origin())) {
+                stop(id, t);
+            }
+        });
+        List<SensorInfo> sensors = null;
+        for (StreamSpec spec : after) {
+            if (!before.contains(spec)) {
+                try {
+                    if (sensors == null) {
+                        sensors = sensors();
+                    }
+                    begin(spec, sensors, false);
+                } catch (IOException e) {
+                    LOG.warn("the MQTT bridge cannot start stream {} of {}: {}", spec, file, e.getMessage());
+                }
+            }
+        }
+        LOG.info("the MQTT bridge read {} again: {} streams asked for, {} on the agent", file, after.size(),
+                targets.size());
+    }
+
+    private List<StreamSpec> readFile() throws IOException {
+        try {
+            return StreamSpec.readFile(file);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IOException("cannot read the MQTT streams file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The streams asked for, the command line's then the file's, each once. */
+    private List<StreamSpec> wanted() {
+        Set<StreamSpec> all = new LinkedHashSet<>(fixed);
+        all.addAll(fromFile);
+        return new ArrayList<>(all);
+    }
+
+    private boolean has(StreamSpec origin, String sensorId) {
+        return targets.values().stream().anyMatch(t -> t.origin().equals(origin) && t.spec().sensorId().equals(sensorId));
+    }
+
+    private List<SensorInfo> sensors() throws IOException {
+        return calls.call(new Call.ListSensors(false), Result.Sensors.class, "listing sensors").sensors();
+    }
+
+    /** Starts {@code spec}: a named sensor's stream (failing when {@code strict}), or one per matching sensor. */
+    private void begin(StreamSpec spec, List<SensorInfo> sensors, boolean strict) throws IOException {
+        if (!spec.isPattern()) {
+            if (strict) {
+                startStream(spec, spec);
+            } else {
+                tryStart(spec, spec);
+            }
+            return;
+        }
+        for (SensorInfo s : sensors) {
+            if (spec.matches(s.id()) && !has(spec, s.id())) {
+                tryStart(spec.forSensor(s.id()), spec);
+            }
+        }
+    }
+
+    /** Starts a stream; a sensor the agent refuses it for is skipped with a line saying why. */
+    private void tryStart(StreamSpec spec, StreamSpec origin) {
+        try {
+            startStream(spec, origin);
+        } catch (IOException e) {
+            LOG.info("the MQTT bridge publishes no stream {} (asked for as {}): {}", spec, origin, e.getMessage());
+        }
+    }
+
+    private void startStream(StreamSpec spec, StreamSpec origin) throws IOException {
+        String what = "stream " + spec;
+        String unit = unitOf(spec);
+        Result.StreamHandle handle = calls.call(new Call.SetupStream(spec.sensorId(), spec.commandId(), Map.of(),
+                spec.intervalMs()), Result.StreamHandle.class, "setting up " + what);
+        targets.put(handle.streamId(), new Target(spec, origin, topics.reading(spec.sensorId(), spec.commandId()),
+                unit));
+        calls.call(new Call.StartStream(handle.streamId()), Result.Ack.class, "starting " + what);
+    }
+
+    private void stop(long streamId, Target t) {
+        targets.remove(streamId);
+        try {
+            calls.call(new Call.StopStream(streamId), Result.Ack.class, "stopping stream " + t.spec());
+        } catch (IOException e) {
+            LOG.debug("stopping MQTT stream {}: {}", t.spec(), e.getMessage());
+        }
+    }
+
+    private String unitOf(StreamSpec spec) throws IOException {
+        Result.Document cml = calls.call(new Call.ListCommands(spec.sensorId()), Result.Document.class,
+                "reading the commands of " + spec.sensorId());
+        try {
+            for (CommandDescription c : Cml.read(cml.xml())) {
+                if (c.id().equals(spec.commandId())) {
+                    return c.responseUnit();
+                }
+            }
+        } catch (Exception e) {
+            throw new IOException("the commands of " + spec.sensorId() + " are not readable CML: " + e.getMessage(), e);
+        }
+        return "";
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}
