@@ -3,7 +3,7 @@
 
 In each file, the fenced blocks whose info string is `sh` run in order in one bash process
 (set -euo pipefail), so variables and cd carry from block to block. The process starts in a fresh
-temporary directory holding symlinks agent, client, docs and plugins to the repository's, with a
+temporary directory holding symlinks agent, bench, client, docs and plugins to the repository's, with a
 fresh temporary HOME. Blocks of any other language (text, console, json...) are not run.
 
 HTML comments on the lines just before a block's opening fence direct it; several directives may
@@ -46,7 +46,7 @@ from pathlib import Path
 from subprocess import Popen
 
 REPO = Path(__file__).resolve().parent.parent
-LINKS = ("agent", "client", "docs", "plugins")
+LINKS = ("agent", "bench", "client", "docs", "plugins")
 BLOCK_TIMEOUT_S = 120
 PORT_TIMEOUT_S = float(os.environ.get("DOC_COMMANDS_PORT_TIMEOUT", "60"))  # the self-test shortens it
 STOP_GRACE_S = 10  # SIGTERM, then SIGKILL after this
@@ -206,8 +206,13 @@ def port_open(port):
         return False
 
 
-def group_alive(pgid):
-    """Whether a process of this process group runs (zombies do not count)."""
+def processes(sid, pgid=None):
+    """The live processes of session sid (of its process group pgid only, if given), zombies left out.
+
+    Only processes of the runner's own session are ever signalled, so a process group number used
+    again by someone else's processes is never taken for a background block's.
+    """
+    found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -215,9 +220,18 @@ def group_alive(pgid):
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if len(fields) > 2 and fields[0] != "Z" and int(fields[2]) == pgid:
-                return True
-    return False
+            # fields: state, ppid, pgrp, session
+            if fields[0] != "Z" and int(fields[3]) == sid and (pgid is None or int(fields[2]) == pgid):
+                found.append(int(entry))
+    return found
+
+
+def signal_all(pids, sig):
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def alive(pid):
@@ -314,9 +328,10 @@ class FileRun:
 
         deadline = time.monotonic() + BLOCK_TIMEOUT_S
         while not rc.exists() or not read(rc).strip():
-            if self.bash.poll() is not None:
-                raise Failure(block, "the block exited with status %d" % self.bash.returncode
-                              if self.bash.returncode else "the block ended the shell (exit 0) before its end",
+            status = self.shell_status()
+            if status is not None:
+                raise Failure(block, "the block exited with status %d" % status
+                              if status else "the block ended the shell (exit 0) before its end",
                               read(out) + read(self.state / "shell.log"))
             if time.monotonic() > deadline:
                 raise Failure(block, "the block did not finish within %d s" % BLOCK_TIMEOUT_S, read(out))
@@ -346,36 +361,47 @@ class FileRun:
                 raise Failure(block, "127.0.0.1:%d did not accept within %g s" % (port, PORT_TIMEOUT_S), read(log))
             time.sleep(POLL_S)
 
+    def shell_status(self):
+        """The shell's exit status once it has exited, else None. The shell is not reaped before
+        stop(): while it is a zombie its pid, and so its session's number, stays taken."""
+        info = os.waitid(os.P_PID, self.bash.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        if info is None:
+            return None
+        return info.si_status if info.si_code == os.CLD_EXITED else 128 + info.si_status
+
     def stop_background(self):
         """Stops the background blocks still running: SIGTERM, then SIGKILL after 10 s."""
         running = [(block, pid) for block, pid, _ in self.background if pid not in self.stopped]
+        sid = self.bash.pid  # the shell leads the session (start_new_session)
         for block, pid in running:
-            signal_group(pid, signal.SIGTERM)
+            signal_all(processes(sid, pid), signal.SIGTERM)
         until = time.monotonic() + STOP_GRACE_S
         for block, pid in running:
-            while group_alive(pid) and time.monotonic() < until:
+            while processes(sid, pid) and time.monotonic() < until:
                 time.sleep(POLL_S)
-            if group_alive(pid):
+            left = processes(sid, pid)
+            if left:
                 print("%s:%d: the background process did not stop within %d s of SIGTERM; killed"
                       % (self.path, block.line, STOP_GRACE_S))
-            signal_group(pid, signal.SIGKILL)
+                signal_all(left, signal.SIGKILL)
             self.stopped.add(pid)
 
     def stop(self):
-        """Stops the background blocks, then the shell and what it left."""
+        """Stops the background blocks, then the shell and whatever else runs in its session
+        (what a block left behind with '&')."""
+        if self.bash is None:
+            return
         self.stop_background()
-        if self.bash is not None:
-            self.send("exit 0\n")
-            try:
-                self.bash.stdin.close()
-            except BrokenPipeError:
-                pass
-            try:
-                self.bash.wait(5)
-            except Exception:
-                pass
-            signal_group(self.bash.pid, signal.SIGKILL)  # processes a block left behind with '&'
-            self.bash.wait()
+        self.send("exit 0\n")
+        try:
+            self.bash.stdin.close()
+        except BrokenPipeError:
+            pass
+        until = time.monotonic() + 5
+        while self.shell_status() is None and time.monotonic() < until:
+            time.sleep(POLL_S)
+        signal_all(processes(self.bash.pid), signal.SIGKILL)
+        self.bash.wait()
 
     def background_logs(self):
         return [(block, read(log)) for block, _, log in self.background]
@@ -383,13 +409,6 @@ class FileRun:
     def cleanup(self):
         for d in (self.state, self.work, self.home):
             shutil.rmtree(d, ignore_errors=True)
-
-
-def signal_group(pid, sig):
-    try:
-        os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def indented(text, prefix="    "):
