@@ -156,6 +156,8 @@ public final class Agent implements AutoCloseable {
         try {
             agent.protocols.openAll(b.platform != null ? b.platform : defaultPlatform(b.dummySensors));
             agent.serverTls = serverOptions.tls();
+            agent.tls = serverOptions.tls() != null; // before the extensions, which may say so (the announcement)
+            agent.host = b.host;
             agent.server = provider.createServer(serverOptions);
             agent.server.start(agent.door(agent.transportName));
             for (AgentExtension extension : b.extensions) {
@@ -168,8 +170,6 @@ public final class Agent implements AutoCloseable {
             agent.close();
             throw new IOException(e.getMessage(), e);
         }
-        agent.host = b.host;
-        agent.tls = serverOptions.tls() != null;
         LOG.info("agent {} listening on {} ({}, codec {}, {}): {}, {}", agent.agentId,
                 agent.listenAddress(), agent.transportName, agent.codecName, agent.tls ? "TLS" : "no TLS",
                 Counts.of(agent.protocols().size(), "protocol"), Counts.of(agent.sensors().size(), "sensor"));
@@ -220,6 +220,11 @@ public final class Agent implements AutoCloseable {
      */
     public boolean admits(String token) {
         return handler.admits(token);
+    }
+
+    /** Whether it requires a token of its clients (it was given tokens). */
+    public boolean requiresTokens() {
+        return !inProcessCredentials.isEmpty();
     }
 
     /** The name it gives in its hello reply. */

@@ -103,7 +103,8 @@ public final class GatewayOptions {
     String metricsHost;
 
     @Option(names = "--announce",
-            description = "Announce the agent on the LAN over mDNS as _sal._tcp (transport, codec and id in TXT); off by default.")
+            description = "Announce the agent on the LAN over mDNS as _sal._tcp (id, transport, codec, and whether it"
+                    + " needs TLS and tokens, in TXT); off by default.")
     boolean announce;
 
     @Option(names = "--announce-address", paramLabel = "ADDRESS",
@@ -241,7 +242,8 @@ public final class GatewayOptions {
         builder.extension(agent -> {
             InetAddress listening = agent.address().getAddress();
             InetAddress on = chosen != null ? chosen : listening.isAnyLocalAddress() ? null : listening;
-            return Discovery.announce(on, agent.agentId(), agent.transportName(), agent.codecName(), agent.port());
+            return Discovery.announce(on, agent.agentId(), agent.transportName(), agent.codecName(), agent.port(),
+                    agent.tls(), agent.requiresTokens());
         });
     }
 

@@ -35,7 +35,7 @@ final class SalCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, paramLabel = "<format>",
             description = "table, json or csv for the command that follows (list, describe, commands, read, stream,"
-                    + " events, protocols).")
+                    + " events, protocols, discover).")
     OutputOption.Format output;
 
     @Option(names = "--list-transports", description = "List the transports available here and exit.")
