@@ -263,6 +263,7 @@ class FileRun:
         self.path, self.blocks = path, blocks
         self.state = Path(tempfile.mkdtemp(prefix="doc-commands-state-"))
         self.work = Path(tempfile.mkdtemp(prefix="doc-commands-"))
+        self.work.chmod(0o755)  # as a user's directory is: a service that drops to its own user reads its files
         self.home = Path(tempfile.mkdtemp(prefix="doc-commands-home-"))
         for name in LINKS:
             os.symlink(REPO / name, self.work / name)
