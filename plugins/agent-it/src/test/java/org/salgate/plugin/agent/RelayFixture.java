@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.salgate.agent.Agent;
+import org.salgate.agent.AgentBuilder;
 import org.salgate.agent.session.Tokens;
 import org.salgate.client.SalClient;
 import org.salgate.sensorml.PlatformConfig;
@@ -27,8 +28,12 @@ final class RelayFixture implements AutoCloseable {
 
     /** A lower agent as {@link #lowerAgent(int)}, serving TLS with {@code tls} and admitting only {@code tokens}. */
     Agent lowerAgent(int port, TlsConfig tls, Tokens tokens) throws IOException {
-        Agent agent = Agent.builder().transport("netty").port(port).tls(tls).tokens(tokens)
-                .platform(new PlatformConfig(List.of(dummies(LOWER_SENSORS)))).start();
+        AgentBuilder builder = Agent.builder().transport("netty").port(port).tls(tls)
+                .platform(new PlatformConfig(List.of(dummies(LOWER_SENSORS))));
+        if (tokens != null) {
+            builder.tokens(tokens);
+        }
+        Agent agent = builder.start();
         open.add(agent::close);
         lowerAddresses.add("127.0.0.1:" + agent.port());
         return agent;
