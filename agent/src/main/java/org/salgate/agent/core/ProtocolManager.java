@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * The protocol manager of the communication layer: opens protocols from PCML entries (finding
  * the plugin by type, or loading it from the path in parameter {@value #PLUGIN_JAR} or
  * {@value #PLUGIN_PATH}), registers their sensors, removes them, and reports the platform
- * configuration. Adding is all or nothing. Lookups are lock-free; changes are serialised.
+ * configuration as it runs, with the sensors added and removed since each protocol opened (see
+ * {@link SensorChanges} for the parameters that carry them). Adding is all or nothing. Lookups are
+ * lock-free; changes are serialised.
  */
 public final class ProtocolManager implements AutoCloseable {
 
