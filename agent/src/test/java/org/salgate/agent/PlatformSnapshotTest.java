@@ -50,6 +50,9 @@ class PlatformSnapshotTest {
         assertTrue(before.contains("sensor T_NEW of test: added at run time (" + "http://example.org/value" + ")"),
                 before.toString());
         assertFalse(before.stream().anyMatch(l -> l.startsWith("sensor T_1 ")), before.toString());
+        assertEquals(List.of("T_NEW"), addedIds(configBefore, "test"), configBefore);
+        assertEquals(List.of("T_1"), Pcml.read(configBefore).protocols().get(0).removedSensors(), configBefore);
+        assertTrue(configBefore.contains("<removedSensor id=\"T_1\"/>"), configBefore);
 
         try (AgentFixture second = AgentFixture.start(Pcml.read(Files.readString(saved)))) {
             FakeSession s = second.connect();
@@ -84,17 +87,22 @@ class PlatformSnapshotTest {
     }
 
     @Test
-    void aSavedChangeTheProtocolCannotMakeRefusesTheProtocolNamingTheParameter() throws Exception {
+    void aSavedChangeTheProtocolCannotMakeRefusesTheProtocolNamingTheElement() throws Exception {
         try (AgentFixture agent = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()))) {
             FakeSession s = agent.connect();
             String pcml = Pcml.write(new PlatformConfig(List.of(new ProtocolConfig("more", "test", "virtual",
-                    Map.of("prefix", "M", "sensors", "1", "agent.removedSensor.M_7", "")))));
+                    Map.of("prefix", "M", "sensors", "1"), List.of(), List.of("M_7")))));
             Result.Failure f = agent.fails(s, new Call.AddProtocol(pcml), org.salgate.wire.ErrorCode.PLUGIN_FAILURE);
-            assertTrue(f.message().contains("could not remove sensor M_7 as parameter agent.removedSensor.M_7 asks"),
+            assertTrue(f.message().contains("could not remove sensor M_7 as its <removedSensor id=\"M_7\"/> asks"),
                     f.message());
             assertEquals(List.of("test"), agent.ok(s, new Call.ListProtocols(), Result.Protocols.class).protocols()
                     .stream().map(ProtocolInfo::name).toList());
         }
+    }
+
+    private static List<String> addedIds(String pcml, String protocol) throws Exception {
+        return Pcml.read(pcml).protocols().stream().filter(p -> p.name().equals(protocol))
+                .flatMap(p -> p.addedSensors().stream()).map(SensorDescription::id).toList();
     }
 
     private static SensorDescription added(String id, String protocol) {

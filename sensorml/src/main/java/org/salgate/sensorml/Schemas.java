@@ -32,7 +32,7 @@ final class Schemas {
         return CmlHolder.SCHEMA;
     }
 
-    /** The PCML 1.0 schema of this module. */
+    /** The PCML 1.0 schema of this module, with the SensorML 2.0 schema it imports for added sensors. */
     static Schema pcml() {
         return PcmlHolder.SCHEMA;
     }

@@ -78,6 +78,11 @@ public final class SensorMl {
      *         contains white space, which the schema does not allow
      */
     public static String write(SensorDescription value) {
+        return document(value).serialize();
+    }
+
+    /** The SensorML document for {@code value}, as a DOM; see {@link #write}. */
+    static XmlOutput document(SensorDescription value) {
         for (Output o : value.outputs()) {
             checkOutput(o);
         }
@@ -115,7 +120,7 @@ public final class SensorMl {
                 writeComponent(out, output, o);
             }
         }
-        return out.serialize();
+        return out;
     }
 
     /**
@@ -136,7 +141,15 @@ public final class SensorMl {
      *         missing what salgate needs (a PhysicalComponent with an identifier and a protocol term)
      */
     public static SensorDescription read(String xml) throws DocumentException {
-        Element root = XmlInput.parse(xml, Schemas.sensorMl(), "SensorML").getDocumentElement();
+        return map(XmlInput.parse(xml, Schemas.sensorMl(), "SensorML").getDocumentElement());
+    }
+
+    /**
+     * Maps a schema-valid SensorML element back; see {@link #read(String)}.
+     *
+     * @throws DocumentException when it is not what salgate needs, located at the element at fault
+     */
+    static SensorDescription map(Element root) throws DocumentException {
         if (!NAMESPACE.equals(root.getNamespaceURI()) || !"PhysicalComponent".equals(root.getLocalName())) {
             throw XmlInput.at(root, "salgate describes a sensor as one sml:PhysicalComponent, not "
                     + root.getTagName() + "; send a PhysicalComponent document");

@@ -60,6 +60,13 @@ final class XmlOutput {
         return child;
     }
 
+    /** Appends a deep copy of {@code element}, which may belong to another document, to {@code parent}. */
+    Element addCopy(Element parent, Element element) {
+        Element copy = (Element) document.importNode(element, true);
+        parent.appendChild(copy);
+        return copy;
+    }
+
     /** Sets an unqualified attribute. */
     static void attr(Element element, String name, String value) {
         element.setAttributeNS(null, name, xmlSafe(value));

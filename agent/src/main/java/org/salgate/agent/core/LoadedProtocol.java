@@ -12,8 +12,8 @@ import org.salgate.sensorml.SensorDescription;
  * A running protocol: its PCML entry, the plugin that opened it, its endpoint, the open protocol
  * instance and the sensors it opened with.
  *
- * @param config the PCML entry the plugin opened it from (without the agent's sensor changes, see
- *               {@link SensorChanges})
+ * @param config the PCML entry the plugin opened it from (without the sensors changed at run time,
+ *               see {@link SensorChanges})
  * @param plugin the plugin that opened it
  * @param endpoint the endpoint it is bound to
  * @param protocol the open instance

@@ -35,8 +35,7 @@ import org.slf4j.LoggerFactory;
  * the plugin by type, or loading it from the path in parameter {@value #PLUGIN_JAR} or
  * {@value #PLUGIN_PATH}), registers their sensors, removes them, and reports the platform
  * configuration as it runs, with the sensors added and removed since each protocol opened (see
- * {@link SensorChanges} for the parameters that carry them). Adding is all or nothing. Lookups are
- * lock-free; changes are serialised.
+ * {@link SensorChanges}). Adding is all or nothing. Lookups are lock-free; changes are serialised.
  */
 public final class ProtocolManager implements AutoCloseable {
 
@@ -145,8 +144,7 @@ public final class ProtocolManager implements AutoCloseable {
                           Map<String, List<CommandDescription>> commands) {}
 
     private Opened open(ProtocolConfig entry) throws CallException {
-        SensorChanges changes = SensorChanges.of(entry);
-        ProtocolConfig p = changes.pluginConfig();
+        ProtocolConfig p = SensorChanges.pluginConfig(entry);
         Endpoint endpoint;
         try {
             endpoint = endpoints.parse(p.endpoint());
@@ -171,8 +169,8 @@ public final class ProtocolManager implements AutoCloseable {
         }
         try {
             List<SensorDescription> opened = sensorsOf(p.name(), instance);
-            changes.applyTo(instance);
-            List<SensorDescription> list = changes.isEmpty() ? opened : sensorsOf(p.name(), instance);
+            SensorChanges.applyTo(entry, instance);
+            List<SensorDescription> list = SensorChanges.isEmpty(entry) ? opened : sensorsOf(p.name(), instance);
             Map<String, List<CommandDescription>> commands = new LinkedHashMap<>();
             for (SensorDescription d : list) {
                 List<CommandDescription> c = instance.commands(d.id());
@@ -263,25 +261,27 @@ public final class ProtocolManager implements AutoCloseable {
      * The configuration of the platform as it runs: the running protocols, each with the sensors
      * added and removed since it was opened (see {@link SensorChanges}), so that it starts the same
      * platform again.
-     *
-     * @throws CallException PLUGIN_FAILURE when a sensor added at run time cannot be written as SensorML
      */
-    public PlatformConfig config() throws CallException {
+    public PlatformConfig config() {
         List<ProtocolConfig> out = new ArrayList<>();
         for (LoadedProtocol p : protocols.values()) {
-            try {
-                out.add(SensorChanges.entry(p.config(), p.opened(), sensors.descriptionsOf(p.name())));
-            } catch (IllegalArgumentException e) {
-                throw new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + p.name() + " serves a sensor that"
-                        + " cannot be written as SensorML: " + e.getMessage());
-            }
+            out.add(SensorChanges.entry(p.config(), p.opened(), sensors.descriptionsOf(p.name())));
         }
         return new PlatformConfig(out);
     }
 
-    /** The configuration as a PCML document; see {@link #config()}. */
+    /**
+     * The configuration as a PCML document; see {@link #config()}.
+     *
+     * @throws CallException PLUGIN_FAILURE when a sensor added at run time cannot be written as SensorML
+     */
     public String configXml() throws CallException {
-        return Pcml.write(config());
+        try {
+            return Pcml.write(config());
+        } catch (IllegalArgumentException e) {
+            throw new CallException(ErrorCode.PLUGIN_FAILURE, "a protocol serves a sensor that cannot be written"
+                    + " as SensorML: " + e.getMessage());
+        }
     }
 
     private ProtocolInfo info(LoadedProtocol p) {
