@@ -201,8 +201,8 @@ public final class AgentMain implements Callable<Integer> {
         return commandLine().execute(args);
     }
 
-    /** The command line, for callers that redirect its output. */
-    static CommandLine commandLine() {
+    /** The command line, for callers that redirect its output or read its options. */
+    public static CommandLine commandLine() {
         return new CommandLine(new AgentMain());
     }
 

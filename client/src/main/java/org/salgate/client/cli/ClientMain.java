@@ -44,6 +44,11 @@ public final class ClientMain {
         }
     }
 
+    /** The environment variables that give options their defaults, by the option's longest name. */
+    public static Map<String, String> environmentVariables() {
+        return Environment.VARIABLES;
+    }
+
     /** The configured command line without environment variables, for tests and embedding. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         return commandLine(out, err, Map.of());

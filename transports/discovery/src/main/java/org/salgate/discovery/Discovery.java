@@ -70,19 +70,6 @@ public final class Discovery {
                 "tls", Boolean.toString(tls), "tokens", Boolean.toString(tokens), "version", TXT_VERSION));
     }
 
-    /**
-     * Announces an agent without saying whether it serves TLS or requires tokens, as TXT version 1
-     * did: browsers report both unknown.
-     *
-     * @deprecated say both with {@link #announce(InetAddress, String, String, String, int, boolean, boolean)}
-     */
-    @Deprecated(forRemoval = true)
-    public static Announcement announce(InetAddress address, String agentId, String transport, String codec, int port)
-            throws IOException {
-        return announce(address, agentId, port, Map.of("agent", agentId, "transport", transport, "codec", codec,
-                "version", "1"));
-    }
-
     private static Announcement announce(InetAddress address, String agentId, int port, Map<String, String> txt)
             throws IOException {
         // Each responder needs a host name of its own: two on one machine under the machine's name

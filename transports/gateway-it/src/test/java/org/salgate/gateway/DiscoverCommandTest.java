@@ -18,7 +18,7 @@ class DiscoverCommandTest {
     void discoverListsAnAnnouncedAgent() throws Exception {
         try (Agent agent = Agent.builder().port(0).agentId("it-discover").dummySensors(1)
                 .extension(a -> Discovery.announce(InetAddress.getLoopbackAddress(), a.agentId(), a.transportName(),
-                        a.codecName(), a.port())).start()) {
+                        a.codecName(), a.port(), false, false)).start()) {
             String expected = "it-discover  " + agent.transportName();
             String listed = "";
             // An announcement is answered once its probing is over, a few seconds after it starts.

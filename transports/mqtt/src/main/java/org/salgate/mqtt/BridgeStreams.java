@@ -154,8 +154,8 @@ final class BridgeStreams implements AutoCloseable {
                 }
             }
         }
-        LOG.info("the MQTT bridge read {} again: {} streams asked for, {} on the agent", file, after.size(),
-                targets.size());
+        LOG.info("the MQTT bridge read {} again: {} asked for, {} on the agent", file,
+                MqttBridge.count(after.size(), "stream"), targets.size());
     }
 
     private List<StreamSpec> readFile() throws IOException {

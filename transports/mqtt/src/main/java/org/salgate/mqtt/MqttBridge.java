@@ -107,8 +107,8 @@ public final class MqttBridge implements AutoCloseable {
             describe(s.id());
         }
         streams.start(config.streams());
-        LOG.info("MQTT bridge to {}: {} sensors described under {}, {} streams{}{}", config.serverUri(),
-                sensors.sensors().size(), topics.all(), streams.size(),
+        LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}", config.serverUri(),
+                count(sensors.sensors().size(), "sensor"), topics.all(), count(streams.size(), "stream"),
                 config.streamsFile() != null ? " (with those of " + config.streamsFile() + ")" : "",
                 config.events() ? ", events on " + topics.events() : "");
     }
@@ -239,5 +239,10 @@ public final class MqttBridge implements AutoCloseable {
                 LOG.warn("the agent closed the MQTT bridge's session; nothing more is published");
             }
         }
+    }
+
+    /** "1 sensor", "2 sensors": a count for a log line. */
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

@@ -36,7 +36,7 @@ class GrpcSessionLimitsTest extends AbstractSessionLimitsTest {
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> SalGrpc.newBlockingStub(channel)
                     .withDeadlineAfter(20, TimeUnit.SECONDS).listSensors(WireProto.ListSensors.getDefaultInstance()));
             assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode(), e.toString());
-            assertTrue(e.getStatus().getDescription().contains("maximum of 1 sessions"), e.toString());
+            assertTrue(e.getStatus().getDescription().contains("maximum of 1 session;"), e.toString());
         } finally {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }

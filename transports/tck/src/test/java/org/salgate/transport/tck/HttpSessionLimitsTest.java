@@ -33,7 +33,7 @@ class HttpSessionLimitsTest extends AbstractSessionLimitsTest {
                 URI.create("http://127.0.0.1:" + agent.port() + "/api/sensors")).timeout(Duration.ofSeconds(20))
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(503, response.statusCode(), response.body());
-        assertTrue(response.body().contains("\"OVERLOADED\"") && response.body().contains("maximum of 1 sessions"),
+        assertTrue(response.body().contains("\"OVERLOADED\"") && response.body().contains("maximum of 1 session;"),
                 response.body());
         assertServed(served);
     }

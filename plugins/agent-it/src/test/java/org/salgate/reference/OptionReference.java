@@ -1,4 +1,4 @@
-package org.salgate.client.cli;
+package org.salgate.reference;
 
 import java.util.List;
 import java.util.Map;
