@@ -3,6 +3,7 @@ package org.salgate.codec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -131,17 +132,30 @@ class CodecRoundTripTest {
     @MethodSource("codecs")
     void truncatedMessagesGiveCodecException(String name) {
         Codec codec = Codecs.byName(name);
-        byte[] whole = codec.encode(new Request(7, new Call.Execute("DUMMY_1", "payload", java.util.Map.of("size", "10"))));
+        Request original = new Request(7, new Call.Execute("DUMMY_1", "payload", java.util.Map.of("size", "10")));
+        byte[] whole = codec.encode(original);
+        int refused = 0;
         for (int cut = 0; cut < whole.length; cut += Math.max(1, whole.length / 40)) {
             int length = cut;
+            Object decoded;
             try {
-                codec.decode(whole, 0, length);
+                decoded = codec.decode(whole, 0, length);
             } catch (CodecException expected) {
+                refused++;
                 continue;
             } catch (RuntimeException e) {
                 throw new AssertionError(name + " threw " + e + " on a message cut at " + length, e);
             }
+            // Protocol Buffers has no end marker: a message cut between two fields is a valid, shorter
+            // message (the frame's length prefix is what tells them apart). It must not read as the
+            // whole one. Every other format knows where its message ends and must refuse the cut.
+            if (!name.equals("protobuf")) {
+                throw new AssertionError(name + " decoded a message cut at " + length + " of " + whole.length
+                        + " bytes without an error: " + decoded);
+            }
+            assertNotEquals(original, decoded, name + " decoded a message cut at " + length + " as the whole one");
         }
+        assertTrue(refused > 0, name + " refused none of the cut messages");
     }
 
     @Test
