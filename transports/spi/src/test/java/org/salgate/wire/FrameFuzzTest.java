@@ -1,51 +1,81 @@
 package org.salgate.wire;
 
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.nio.ByteBuffer;
 
 /**
- * Fuzzes what an agent does with the bytes of a connection: length prefixes checked against the
- * frame limit, then frames decoded in order, the first as the hello. Any input must end in a
- * message or a {@link CodecException}; nothing else may escape, hang or exhaust memory.
+ * Fuzzes what an agent does with the bytes of a connection, through the {@link FrameReader} every
+ * byte-stream transport feeds: the bytes arrive in reads of a size the input chooses, frames are
+ * held to 64 KiB until the hello is in and to the frame limit after, and each whole frame is
+ * decoded, the first as the hello. Any input must end in messages or a {@link CodecException};
+ * nothing else may escape, hang or exhaust memory, the reader may never hold more than what
+ * arrived, and every message decoded must read the same when encoded again.
  * Without {@code JAZZER_FUZZ} it replays the inputs under {@code FrameFuzzTestInputs}.
  */
 class FrameFuzzTest {
 
     /** A small limit, so that the fuzzer also reaches frames above it. */
     private static final int MAX_FRAME_BYTES = 64 * 1024;
+    /** The limit until the hello is in, lower still. */
+    private static final int MAX_FRAME_BYTES_BEFORE_HELLO = 1024;
 
     @FuzzTest(maxDuration = "30s")
-    void framesOfAConnection(byte[] input) {
-        ByteBuffer in = ByteBuffer.wrap(input);
+    void framesOfAConnection(FuzzedDataProvider data) {
+        int readSize = data.consumeInt(1, 8 * 1024);
+        byte[] input = data.consumeRemainingAsBytes();
         ConnectionCodec connection = new ConnectionCodec(ProtobufCodec.INSTANCE);
-        while (in.remaining() >= Framing.LENGTH_FIELD_BYTES) {
-            int length;
-            try {
-                length = Framing.checkLength(in.getInt(), MAX_FRAME_BYTES);
-            } catch (CodecException e) {
-                return; // the connection is closed
+        boolean[] helloIn = {false};
+        FrameReader reader = new FrameReader(connection, MAX_FRAME_BYTES,
+                () -> helloIn[0] ? MAX_FRAME_BYTES : MAX_FRAME_BYTES_BEFORE_HELLO, null);
+        long arrived = 0;
+        try {
+            for (int offset = 0; offset < input.length; offset += readSize) {
+                int length = Math.min(readSize, input.length - offset);
+                reader.append(input, offset, length);
+                arrived += length;
+                for (Message m = reader.next(); m != null; m = reader.next()) {
+                    if (!helloIn[0] && !m.isHandshake()) {
+                        throw new AssertionError("the first message of a connection is not its hello: " + m);
+                    }
+                    helloIn[0] = true;
+                    readsTheSameEncodedAgain(m);
+                }
+                if (reader.buffered() > arrived) {
+                    throw new AssertionError("the reader holds " + reader.buffered() + " bytes of the " + arrived
+                            + " that arrived");
+                }
             }
-            if (length > in.remaining()) {
-                return; // the rest of the frame never came
-            }
-            try {
-                connection.decode(input, in.position(), length);
-            } catch (CodecException e) {
-                return;
-            }
-            in.position(in.position() + length);
+        } catch (CodecException e) {
+            // the connection is closed
+        } finally {
+            reader.release();
         }
     }
 
     @FuzzTest(maxDuration = "30s")
     void hello(byte[] input) {
+        Message m;
         try {
-            Message m = new ConnectionCodec(ProtobufCodec.INSTANCE).decode(input);
-            if (!m.isHandshake()) {
-                throw new AssertionError("a first frame that is not a handshake was accepted: " + m);
-            }
+            m = new ConnectionCodec(ProtobufCodec.INSTANCE).decode(input);
         } catch (CodecException e) {
-            // a clear refusal
+            return; // a clear refusal
+        }
+        if (!m.isHandshake()) {
+            throw new AssertionError("a first frame that is not a handshake was accepted: " + m);
+        }
+        readsTheSameEncodedAgain(m);
+    }
+
+    /** A message decoded from what a peer sent, encoded and decoded again, is the same message. */
+    private static void readsTheSameEncodedAgain(Message m) {
+        Message again;
+        try {
+            again = ProtobufCodec.INSTANCE.decode(ProtobufCodec.INSTANCE.encode(m));
+        } catch (CodecException e) {
+            throw new AssertionError("a decoded message does not decode once encoded again: " + m, e);
+        }
+        if (!again.equals(m)) {
+            throw new AssertionError("a decoded message reads differently once encoded again: " + m + " then " + again);
         }
     }
 }

@@ -399,8 +399,13 @@ public abstract class AbstractTransportConformanceTest {
         RecordedSession session = handler().sessionOf("gone");
         client.close();
         Await.result("the session to close", session.closed());
+        long sentBefore = session.session().bytesSent();
         session.session().send(new StreamEnded(1, "too late"));
-        assertFalse(session.session().isOpen());
+        assertFalse(session.session().isOpen(), "a send reopened the closed session");
+        assertEquals(0, session.session().queuedBytes(), "a closed session holds the frame sent on it");
+        assertEquals(sentBefore, session.session().bytesSent(), "a frame sent on a closed session was counted as sent");
+        assertEquals(1, session.closedCalls(), "a send on a closed session reported its close again");
+        assertFalse(session.orderViolated(), "the transport called the handler after the close");
     }
 
     @Test
