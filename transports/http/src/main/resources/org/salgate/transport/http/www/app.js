@@ -182,9 +182,14 @@ function read() {
     .then(function (r) { return r.json(); })
     .then(function (reading) {
       var ok = reading.status === "OK";
-      $("reading").textContent = ok ? String(reading.value) : reading.status + ": " + reading.error;
+      $("reading").textContent = ok ? shown(reading.value) : reading.status + ": " + reading.error;
       $("reading-unit").textContent = ok ? units[command] || "" : "";
     }).catch(function (e) { $("reading").textContent = e.message; });
+}
+
+/** A value as a person reads it: a fraction to six significant digits (the API keeps every digit). */
+function shown(value) {
+  return typeof value === "number" && !Number.isInteger(value) ? String(Number(value.toPrecision(6))) : String(value);
 }
 
 function removeSensor() {
