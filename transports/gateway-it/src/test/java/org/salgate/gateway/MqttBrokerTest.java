@@ -7,69 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.salgate.agent.Agent;
 import org.salgate.mqtt.MqttBridge;
-import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.StreamSpec;
 import org.salgate.mqtt.Topics;
-import org.salgate.sensorml.PlatformConfig;
-import org.salgate.sensorml.ProtocolConfig;
 
 /** The MQTT bridge against a real Mosquitto broker, watched by a separate MQTT client. */
 @Tag("mqtt")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class MqttBrokerTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
-    @TempDir
-    Path dir;
-
-    private final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = toClose.size() - 1; i >= 0; i--) {
-            toClose.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T closing(T c) {
-        toClose.add(c);
-        return c;
-    }
-
-    private static PlatformConfig dummies(int n) {
-        return new PlatformConfig(List.of(new ProtocolConfig("dummy", "dummy", "virtual",
-                Map.of("sensors", Integer.toString(n)))));
-    }
-
-    /** An agent with 4 dummy sensors and the bridge; the bridge is put in {@code bridge}. */
-    private Agent agent(String id, MqttBridgeConfig config, AtomicReference<MqttBridge> bridge) throws Exception {
-        return closing(Agent.builder().port(0).agentId(id).platform(dummies(4)).extension(a -> {
-            MqttBridge b = MqttBridge.start(config, a.agentId(), a.codecName(), a.inProcessCredentials(),
-                    sink -> a.openSession("mqtt", () -> true, sink));
-            bridge.set(b);
-            return b;
-        }).start());
-    }
-
-    private MqttBridgeConfig.Builder config(Mosquitto broker) {
-        return MqttBridgeConfig.builder(broker.url()).storeFile(dir.resolve("store.mv.db"))
-                .reconnect(Duration.ofMillis(200), Duration.ofSeconds(2));
-    }
+class MqttBrokerTest extends BridgeFixture {
 
     private static List<Long> sequences(List<Subscriber.Received> readings) {
         return readings.stream().map(r -> r.json().get("sequence").asLong()).toList();
@@ -154,7 +108,7 @@ class MqttBrokerTest {
                 "--dummy-sensors", "2", "--mqtt-url", broker.url(), "--mqtt-store", dir.resolve("killed.mv.db").toString(),
                 "--mqtt-stream", "DUMMY_0@100ms")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
-        toClose.add(() -> agent.destroyForcibly().waitFor());
+        closing(() -> agent.destroyForcibly().waitFor());
 
         sub.await(r -> r.payload().equals("online"), Duration.ofSeconds(60), "online status from the agent process");
         agent.destroyForcibly(); // SIGKILL: no DISCONNECT, no goodbye

@@ -6,23 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.salgate.agent.Agent;
 import org.salgate.client.SalClient;
-import org.salgate.mqtt.MqttBridge;
-import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.StreamSpec;
 import org.salgate.mqtt.Topics;
-import org.salgate.sensorml.PlatformConfig;
-import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 
@@ -33,42 +26,10 @@ import org.salgate.sensorml.SensorMl;
  */
 @Tag("mqtt")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class MqttStreamPatternTest {
+class MqttStreamPatternTest extends BridgeFixture {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
     /** Long enough for several readings at 50 ms to arrive, were they still published. */
     private static final Duration QUIET = Duration.ofSeconds(2);
-
-    @TempDir
-    Path dir;
-
-    private final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = toClose.size() - 1; i >= 0; i--) {
-            toClose.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T closing(T c) {
-        toClose.add(c);
-        return c;
-    }
-
-    /** An agent with the dummy sensors DUMMY_0..DUMMY_3 and the bridge to {@code broker}. */
-    private Agent agent(String id, MqttBridgeConfig config) throws Exception {
-        PlatformConfig dummies = new PlatformConfig(List.of(new ProtocolConfig("dummy", "dummy", "virtual",
-                Map.of("sensors", "4"))));
-        return closing(Agent.builder().port(0).agentId(id).platform(dummies).extension(a -> MqttBridge.start(config,
-                a.agentId(), a.codecName(), a.inProcessCredentials(), sink -> a.openSession("mqtt", () -> true, sink)))
-                .start());
-    }
-
-    private MqttBridgeConfig.Builder config(Mosquitto broker) {
-        return MqttBridgeConfig.builder(broker.url()).storeFile(dir.resolve("store.mv.db"))
-                .reconnect(Duration.ofMillis(200), Duration.ofSeconds(2));
-    }
 
     private static void awaitReadings(Subscriber sub, Topics topics, String sensor, long atLeast)
             throws InterruptedException {
@@ -89,7 +50,7 @@ class MqttStreamPatternTest {
         Mosquitto broker = closing(Mosquitto.start(dir));
         Topics topics = new Topics("salgate", "it-star");
         Subscriber sub = closing(Subscriber.subscribe(broker.url(), "watcher-star", topics.all()));
-        Agent agent = agent("it-star", config(broker).stream(StreamSpec.parse("*@50ms")).build());
+        Agent agent = agent("it-star", config(broker).stream(StreamSpec.parse("*@50ms")).build(), new AtomicReference<>());
 
         for (String sensor : List.of("DUMMY_0", "DUMMY_1", "DUMMY_2", "DUMMY_3")) {
             awaitReadings(sub, topics, sensor, 3);
@@ -112,7 +73,7 @@ class MqttStreamPatternTest {
         Mosquitto broker = closing(Mosquitto.start(dir));
         Topics topics = new Topics("salgate", "it-prefix");
         Subscriber sub = closing(Subscriber.subscribe(broker.url(), "watcher-prefix", topics.all()));
-        agent("it-prefix", config(broker).stream(StreamSpec.parse("DUMMY_2*:read@50ms")).build());
+        agent("it-prefix", config(broker).stream(StreamSpec.parse("DUMMY_2*:read@50ms")).build(), new AtomicReference<>());
 
         awaitReadings(sub, topics, "DUMMY_2", 10);
         for (String other : List.of("DUMMY_0", "DUMMY_1", "DUMMY_3")) {
@@ -126,7 +87,7 @@ class MqttStreamPatternTest {
         Topics topics = new Topics("salgate", "it-file");
         Subscriber sub = closing(Subscriber.subscribe(broker.url(), "watcher-file", topics.all()));
         Path streams = Files.writeString(dir.resolve("streams"), "# what the bridge publishes\nDUMMY_0@50ms\n");
-        agent("it-file", config(broker).streamsFile(streams).build());
+        agent("it-file", config(broker).streamsFile(streams).build(), new AtomicReference<>());
         awaitReadings(sub, topics, "DUMMY_0", 3);
         assertTrue(sub.on(topics.reading("DUMMY_3", "read")).isEmpty(), "DUMMY_3 is not in the file yet");
 
