@@ -37,9 +37,9 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.Codecs;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.StreamCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -274,7 +274,7 @@ public final class Agent implements AutoCloseable {
         return streams.framesEncoded();
     }
 
-    /** Shared streams open now (see {@link org.salgate.wire.Call.SetupStream}'s {@code shared}). */
+    /** Shared streams open now (see {@link org.salgate.model.Call.SetupStream}'s {@code shared}). */
     public int sharedStreamCount() {
         return streams.sharedStreams();
     }

@@ -13,11 +13,11 @@ import org.salgate.agent.testing.FakeSession;
 import org.salgate.agent.testing.FakeTransport;
 import org.salgate.agent.testing.AgentFixture;
 import org.salgate.sensorml.SensorMl;
-import org.salgate.wire.Call;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.Value;
+import org.salgate.model.Call;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.Value;
 
 /** The default platform with the real dummy and OS plugins. */
 @Timeout(120)

@@ -12,13 +12,13 @@ import org.salgate.agent.testing.AgentFixture;
 import org.salgate.agent.core.SensorManager;
 import org.salgate.agent.testing.FakeSession;
 import org.salgate.agent.testing.TestPlugin;
-import org.salgate.wire.Call;
-import org.salgate.wire.Event;
+import org.salgate.model.Call;
+import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
 import org.salgate.wire.StreamEnded;
 
 @Timeout(30)
@@ -84,7 +84,7 @@ class EventsTest {
         EventNotice disabled = s.await(EventNotice.class, n -> is(n, Event.Type.SENSOR_STATE, "T_1")
                 && n.event().state() == SensorState.DISABLED, 1, AgentFixture.WAIT_MS).get(0);
         assertTrue(disabled.event().detail().contains("consecutive"), disabled.event().detail());
-        List<org.salgate.wire.SensorInfo> sensors = fixture.ok(s, new Call.ListSensors(false), Result.Sensors.class)
+        List<org.salgate.model.SensorInfo> sensors = fixture.ok(s, new Call.ListSensors(false), Result.Sensors.class)
                 .sensors();
         assertEquals(SensorState.DISABLED, sensors.get(1).state());
         int before = s.sent(org.salgate.wire.StreamData.class, d -> d.streamId() == id).size();

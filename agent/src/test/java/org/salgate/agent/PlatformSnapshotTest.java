@@ -21,10 +21,10 @@ import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
-import org.salgate.wire.Call;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
+import org.salgate.model.Call;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
 
 /** The platform configuration an agent answers describes it as it runs, and starts the same platform again. */
 @Timeout(30)
@@ -92,7 +92,7 @@ class PlatformSnapshotTest {
             FakeSession s = agent.connect();
             String pcml = Pcml.write(new PlatformConfig(List.of(new ProtocolConfig("more", "test", "virtual",
                     Map.of("prefix", "M", "sensors", "1"), List.of(), List.of("M_7")))));
-            Result.Failure f = agent.fails(s, new Call.AddProtocol(pcml), org.salgate.wire.ErrorCode.PLUGIN_FAILURE);
+            Result.Failure f = agent.fails(s, new Call.AddProtocol(pcml), org.salgate.model.ErrorCode.PLUGIN_FAILURE);
             assertTrue(f.message().contains("could not remove sensor M_7 as its <removedSensor id=\"M_7\"/> asks"),
                     f.message());
             assertEquals(List.of("test"), agent.ok(s, new Call.ListProtocols(), Result.Protocols.class).protocols()

@@ -16,13 +16,13 @@ import org.salgate.agent.testing.PluginBuilder;
 import org.salgate.sensorml.Pcml;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 @Timeout(60)
 class PlatformTest {

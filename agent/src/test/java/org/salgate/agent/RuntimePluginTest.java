@@ -23,10 +23,10 @@ import org.salgate.agent.plugin.PluginRegistry;
 import org.salgate.agent.testing.PluginBuilder;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Value;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
 
 /** Loading plugins into a running communication layer from a class directory or a jar. */
 @Timeout(60)

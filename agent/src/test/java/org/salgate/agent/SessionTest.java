@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.testing.AgentFixture;
 import org.salgate.agent.testing.FakeSession;
 import org.salgate.agent.testing.TestPlugin;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 @Timeout(30)
 class SessionTest {
@@ -81,7 +81,7 @@ class SessionTest {
         FakeSession s = fixture.connect();
         Value payload = Value.of(new byte[] {1, 2, 3});
         assertEquals(payload, fixture.ok(s, new Call.Echo(payload), Result.Echoed.class).payload());
-        var reading = org.salgate.wire.Reading.ok("X", 5, 7, Value.of(1.5));
+        var reading = org.salgate.model.Reading.ok("X", 5, 7, Value.of(1.5));
         assertEquals(reading, fixture.ok(s, new Call.EchoReading(reading), Result.ReadingResult.class).reading());
     }
 

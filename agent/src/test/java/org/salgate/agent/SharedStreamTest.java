@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.testing.AgentFixture;
 import org.salgate.agent.testing.FakeSession;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Result;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Result;
+import org.salgate.model.SlowConsumerPolicy;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 

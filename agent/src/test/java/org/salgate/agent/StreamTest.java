@@ -13,12 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.testing.AgentFixture;
 import org.salgate.agent.testing.FakeSession;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Message;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.StreamData;
 
 @Timeout(30)

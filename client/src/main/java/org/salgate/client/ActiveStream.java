@@ -5,12 +5,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Result;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -18,16 +18,16 @@ import java.util.function.Consumer;
 
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.TransportClient;
-import org.salgate.wire.Call;
-import org.salgate.wire.Event;
+import org.salgate.model.Call;
+import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.Result;
+import org.salgate.model.SlowConsumerPolicy;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 import org.slf4j.Logger;
@@ -373,7 +373,7 @@ final class ClientConnection implements ClientHandler {
     }
 
     static SalException unexpected(String call, Result result) {
-        return new SalException(org.salgate.wire.ErrorCode.PROTOCOL_ERROR, "the agent answered " + call + " with "
+        return new SalException(org.salgate.model.ErrorCode.PROTOCOL_ERROR, "the agent answered " + call + " with "
                 + result.getClass().getSimpleName() + ", which does not fit");
     }
 

@@ -2,7 +2,7 @@ package org.salgate.client;
 
 import java.io.IOException;
 import java.util.Locale;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
 /**
  * The agent answered the hello with a refusal (wrong protocol version, unknown codec, bad

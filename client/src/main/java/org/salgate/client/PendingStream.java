@@ -1,7 +1,7 @@
 package org.salgate.client;
 
 import java.util.concurrent.CompletableFuture;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.SlowConsumerPolicy;
 
 /**
  * A stream the agent has set up but not started, as returned by {@link SalClient#setupStream}: the

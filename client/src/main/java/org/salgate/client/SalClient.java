@@ -21,19 +21,19 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codec;
 import org.salgate.wire.Codecs;
-import org.salgate.wire.Event;
+import org.salgate.model.Event;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Result;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.Value;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.Value;
 
 /**
  * A connection to a salgate agent and the SAL API over it. Made with {@link #builder()}; every

@@ -1,9 +1,9 @@
 package org.salgate.client;
 
 import java.util.Objects;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
-/** Futures fail with this when the agent answers a request with a {@link org.salgate.wire.Result.Failure}. */
+/** Futures fail with this when the agent answers a request with a {@link org.salgate.model.Result.Failure}. */
 public class SalException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

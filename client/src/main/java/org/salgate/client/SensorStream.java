@@ -1,8 +1,8 @@
 package org.salgate.client;
 
 import java.util.concurrent.CompletableFuture;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
 
 /** A started stream, as returned by {@link SalClient#stream} or {@link PendingStream#start}. Thread-safe. */
 public interface SensorStream {

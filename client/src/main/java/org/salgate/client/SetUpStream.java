@@ -4,9 +4,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.salgate.wire.Call;
-import org.salgate.wire.Result;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.Call;
+import org.salgate.model.Result;
+import org.salgate.model.SlowConsumerPolicy;
 
 /** A stream set up on a connection and not started yet: started or cancelled at most once. */
 final class SetUpStream implements PendingStream {

@@ -1,7 +1,7 @@
 package org.salgate.client;
 
-import org.salgate.wire.Reading;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.Reading;
+import org.salgate.model.StreamCounts;
 
 /**
  * Receives the readings of one stream, in order, on the transport's thread. A listener that blocks

@@ -20,9 +20,9 @@ import org.salgate.transport.TransportClient;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.Result;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
 
 class AnswerFutureTest {
 

@@ -23,8 +23,8 @@ import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
-import org.salgate.wire.Call;
-import org.salgate.wire.Result;
+import org.salgate.model.Call;
+import org.salgate.model.Result;
 
 /**
  * The documents the agent answers are parsed and validated off the transport's thread, over every

@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.salgate.client.inmemory.FakeAgent;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Reading;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Reading;
 
 /**
  * The client over the real transports on the class path, against the scripted agent: a quick

@@ -35,20 +35,20 @@ import org.salgate.sensorml.Output;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
+import org.salgate.model.SlowConsumerPolicy;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.StreamCounts;
 import org.salgate.wire.StreamEnded;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 @Timeout(30)
 class SalClientTest {

@@ -15,16 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.salgate.codec.gzip.GzipCodec;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codec;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Message;
 import org.salgate.wire.WireSamples;
 import org.salgate.wire.Request;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.Response;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 class CodecRoundTripTest {
 

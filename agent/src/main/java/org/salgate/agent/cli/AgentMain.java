@@ -22,16 +22,15 @@ import org.salgate.agent.stream.SlowConsumerSettings;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.Pcml;
 import org.salgate.sensorml.PlatformConfig;
-import org.salgate.transport.ProcessSerialFilter;
 import org.salgate.transport.ProgramDefaults;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Framing;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SlowConsumerPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -233,7 +232,6 @@ public final class AgentMain implements Callable<Integer> {
             problems.forEach(err::println);
             return EXIT_USAGE;
         }
-        ProcessSerialFilter.install(maxFrameBytes);
         BindPolicy bind = BindPolicy.decide(host, tls.isConfigured(), access.tokensConfigured(), access.insecure);
         if (!bind.allowed()) {
             err.println(bind.message());

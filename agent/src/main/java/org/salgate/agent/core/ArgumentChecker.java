@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.salgate.sensorml.Argument;
 import org.salgate.sensorml.CommandDescription;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
 /**
  * Checks a call's arguments against a command's {@link Argument}s: no unknown names, no missing

@@ -1,11 +1,11 @@
 package org.salgate.agent.core;
 
 import java.util.Objects;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
 /**
  * A SAL call failed in a way the client should hear about: the code and a one-sentence message
- * become the {@link org.salgate.wire.Result.Failure} of the response.
+ * become the {@link org.salgate.model.Result.Failure} of the response.
  */
 public class CallException extends Exception {
     private static final long serialVersionUID = 1L;

@@ -3,8 +3,8 @@ package org.salgate.agent.core;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import org.salgate.wire.Event;
-import org.salgate.wire.SensorState;
+import org.salgate.model.Event;
+import org.salgate.model.SensorState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

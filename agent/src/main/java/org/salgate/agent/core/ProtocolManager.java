@@ -24,9 +24,9 @@ import org.salgate.sensorml.Pcml;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
-import org.salgate.wire.ProtocolInfo;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
+import org.salgate.model.ProtocolInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

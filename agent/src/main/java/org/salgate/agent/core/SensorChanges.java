@@ -6,7 +6,7 @@ import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
 /**
  * The sensors added to and removed from a protocol at run time, as its PCML entry carries them

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
 
 /**
  * A sensor known to the agent: its description, the protocol serving it, its commands (read from

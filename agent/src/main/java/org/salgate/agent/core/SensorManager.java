@@ -18,12 +18,12 @@ import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
-import org.salgate.wire.Value;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
+import org.salgate.model.Value;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

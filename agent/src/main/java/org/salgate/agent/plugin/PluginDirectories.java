@@ -6,7 +6,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
 /**
  * The directories its operator lets the agent load plugins from at run time ({@code --plugin-dir});

@@ -1,7 +1,7 @@
 package org.salgate.agent.plugin;
 
 import java.util.Objects;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
 /** A plugin could not be loaded from where it was asked for; the message says why and what to do. */
 public class PluginLoadException extends Exception {

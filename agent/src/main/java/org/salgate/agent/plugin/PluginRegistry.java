@@ -20,7 +20,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import org.salgate.plugin.spi.SensorPlugin;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,7 +4,7 @@ import java.util.Map;
 import org.salgate.agent.core.SensorEntry;
 import org.salgate.agent.core.SensorManager;
 import org.salgate.agent.stream.StreamSource;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 
 /** A stream source reading one command of one sensor through the sensor manager. */
 final class CommandSource implements StreamSource {

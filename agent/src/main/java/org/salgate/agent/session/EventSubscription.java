@@ -4,7 +4,7 @@ import java.util.function.Consumer;
 import org.salgate.agent.core.Counts;
 import org.salgate.agent.core.Micros;
 import org.salgate.transport.Session;
-import org.salgate.wire.Event;
+import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
 
 /**

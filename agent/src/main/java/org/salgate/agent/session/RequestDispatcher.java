@@ -15,9 +15,9 @@ import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.transport.Session;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Result;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Result;
 
 /**
  * Maps each SAL {@link Call} of a session to the communication layer and back to a

@@ -1,6 +1,6 @@
 package org.salgate.agent.session;
 
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 
 /**
  * What a client may do. A {@link #READER} lists and describes sensors, lists their commands,

@@ -14,7 +14,7 @@ import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;

@@ -11,7 +11,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.salgate.agent.core.Counts;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.SharedMessage;
 import org.salgate.wire.StreamData;
 import org.slf4j.Logger;

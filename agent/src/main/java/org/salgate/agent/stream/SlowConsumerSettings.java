@@ -2,7 +2,7 @@ package org.salgate.agent.stream;
 
 import java.time.Duration;
 import java.util.Objects;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.SlowConsumerPolicy;
 
 /**
  * How the agent treats streams whose client reads slower than they produce.

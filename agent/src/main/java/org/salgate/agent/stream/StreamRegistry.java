@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.salgate.transport.Session;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,6 @@
 package org.salgate.agent.stream;
 
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 
 /** What a stream reads from: one command of one sensor with checked arguments. */
 public interface StreamSource {

@@ -1,7 +1,7 @@
 package org.salgate.agent.stream;
 
 import java.util.concurrent.atomic.LongAdder;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.StreamCounts;
 
 /**
  * What became of the readings of every stream the agent has served, ended ones included: each

@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.stream.StreamRegistry;
 import org.salgate.transport.Session;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 class AgentServerHandlerTest {
 

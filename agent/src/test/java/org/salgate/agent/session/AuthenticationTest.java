@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.testing.AgentFixture;
 import org.salgate.agent.testing.FakeSession;
 import org.salgate.transport.bridge.BridgeSession;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 
 @Timeout(30)
 class AuthenticationTest {
@@ -47,7 +47,7 @@ class AuthenticationTest {
     void aReaderTokenOpensASessionThatMayRead() throws Exception {
         FakeSession s = helloWith(READER);
         assertTrue(s.await(HelloReply.class, r -> true, 1, AgentFixture.WAIT_MS).get(0).accepted());
-        fixture.ok(s, new Call.ListSensors(false), org.salgate.wire.Result.Sensors.class);
+        fixture.ok(s, new Call.ListSensors(false), org.salgate.model.Result.Sensors.class);
         fixture.fails(s, new Call.RemoveSensor("T_0"), ErrorCode.PERMISSION_DENIED);
     }
 

@@ -8,7 +8,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 
 class TokensTest {
 

@@ -8,14 +8,14 @@ import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.StreamData;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -14,7 +14,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.salgate.plugin.spi.SensorPlugin;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * Compiles a small plugin of a given type into a class directory (and optionally a jar) that is
@@ -37,7 +37,7 @@ public final class PluginBuilder {
                 import java.util.*;
                 import org.salgate.plugin.spi.*;
                 import org.salgate.sensorml.*;
-                import org.salgate.wire.Value;
+                import org.salgate.model.Value;
                 public final class ExtPlugin implements SensorPlugin {
                     public String type() { return "%s"; }
                     public SensorProtocol open(ProtocolConfig config, PluginContext context) {

@@ -22,7 +22,7 @@ import org.salgate.sensorml.Output;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * Type {@code test}: sensors {@code <prefix>_0..n-1} (parameters {@code sensors}, {@code prefix}

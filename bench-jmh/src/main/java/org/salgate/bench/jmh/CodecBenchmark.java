@@ -16,13 +16,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Message;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * The cost of one message on the hot path, per codec: {@link #encode} is what a session does to send

@@ -29,7 +29,7 @@ import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
-import org.salgate.wire.SensorInfo;
+import org.salgate.model.SensorInfo;
 
 /**
  * What parsing described sensors' SensorML costs the other requests of the connection. One thread

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.FrameReader;
+import org.salgate.transport.FrameReader;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;

@@ -23,9 +23,9 @@ import org.salgate.bench.server.BenchServerMain;
 import org.salgate.bench.server.ServerProcess;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
-import org.salgate.wire.Call;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Call;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /**
  * Runs the matrix: per transport one object-echo server JVM; per format on it one connection and the

@@ -25,7 +25,7 @@ import org.salgate.transport.ProgramDefaults;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.StreamCounts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

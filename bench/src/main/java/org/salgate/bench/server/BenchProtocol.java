@@ -2,7 +2,7 @@ package org.salgate.bench.server;
 
 import java.util.Map;
 
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 
 /**
  * How the bench's transport-level service is asked for a stream: a {@link Call.SetupStream} for the

@@ -7,14 +7,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 
 /**
  * The transport-level bench service: no agent logic, so only the transport is measured. Answers

@@ -8,13 +8,13 @@ import org.salgate.bench.codec.study.Person;
 import org.salgate.bench.matrix.Envelope;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /**
  * The matrix's object echo, as the serialization study's server did it: an {@code Echo} of a

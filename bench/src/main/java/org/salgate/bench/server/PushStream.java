@@ -4,9 +4,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.salgate.transport.Session;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * One stream of fixed-size byte payloads pushed to a session as fast as it takes them. Sends in

@@ -2,10 +2,10 @@ package org.salgate.bench.workload;
 
 import java.util.Objects;
 
-import org.salgate.wire.Call;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Call;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /**
  * A synchronous call of a workload and how its answer is checked.

@@ -1,6 +1,6 @@
 package org.salgate.bench.workload;
 
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.StreamCounts;
 
 /**
  * What one client receives on one stream: every message's sequence number is checked, and while

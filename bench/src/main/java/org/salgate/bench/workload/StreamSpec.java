@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import org.salgate.bench.server.BenchProtocol;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 
 /**
  * A stream a workload asks for.

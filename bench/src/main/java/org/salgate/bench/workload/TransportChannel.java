@@ -15,16 +15,16 @@ import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * A bench client straight on a {@link TransportClient}: the hello, request/response matching by id,

@@ -16,16 +16,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.transport.Session;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 @Timeout(30)
 class EchoStreamHandlerTest {

@@ -14,13 +14,13 @@ import org.salgate.bench.codec.format.PayloadFormats;
 import org.salgate.bench.codec.study.Person;
 import org.salgate.bench.codec.study.StudyData;
 import org.salgate.bench.matrix.Envelope;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Request;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 class ObjectEchoHandlerTest {
 

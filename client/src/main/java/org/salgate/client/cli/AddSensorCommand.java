@@ -3,7 +3,7 @@ package org.salgate.client.cli;
 import java.nio.file.Path;
 
 import org.salgate.client.SalClient;
-import org.salgate.wire.SensorInfo;
+import org.salgate.model.SensorInfo;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

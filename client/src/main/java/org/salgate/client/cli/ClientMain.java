@@ -5,9 +5,7 @@ import java.nio.charset.Charset;
 import java.util.Arrays;
 import java.util.Map;
 
-import org.salgate.transport.ProcessSerialFilter;
 import org.salgate.transport.ProgramDefaults;
-import org.salgate.wire.Framing;
 
 import picocli.CommandLine;
 
@@ -23,7 +21,6 @@ public final class ClientMain {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                     System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         }
-        ProcessSerialFilter.install(Framing.DEFAULT_MAX_FRAME_BYTES);
         PrintWriter out = new PrintWriter(System.out, true, Charset.defaultCharset());
         PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
         System.exit(execute(out, err, System.getenv(), args));

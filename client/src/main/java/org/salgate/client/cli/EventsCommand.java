@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.salgate.client.ConnectionClosedException;
 import org.salgate.client.SalClient;
-import org.salgate.wire.Event;
+import org.salgate.model.Event;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

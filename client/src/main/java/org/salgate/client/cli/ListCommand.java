@@ -6,7 +6,7 @@ import java.util.Map;
 
 import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
-import org.salgate.wire.SensorInfo;
+import org.salgate.model.SensorInfo;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

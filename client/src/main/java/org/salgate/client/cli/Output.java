@@ -15,9 +15,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
-import org.salgate.wire.Event;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Value;
+import org.salgate.model.Event;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
 
 /**
  * Prints records (ordered field name to value maps) as JSON or CSV. The JSON keeps the values' types

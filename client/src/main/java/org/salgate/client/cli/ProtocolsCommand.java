@@ -7,7 +7,7 @@ import java.util.Map;
 
 import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
-import org.salgate.wire.ProtocolInfo;
+import org.salgate.model.ProtocolInfo;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

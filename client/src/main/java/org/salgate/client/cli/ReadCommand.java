@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.salgate.client.SalClient;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -3,8 +3,8 @@ package org.salgate.client.cli;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
-import org.salgate.wire.Reading;
-import org.salgate.wire.Value;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
 
 /** How readings look on the console. */
 final class ReadingFormat {

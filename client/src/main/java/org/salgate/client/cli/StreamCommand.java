@@ -11,9 +11,9 @@ import org.salgate.client.Counts;
 import org.salgate.client.SalClient;
 import org.salgate.client.SensorStream;
 import org.salgate.client.StreamListener;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.Reading;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

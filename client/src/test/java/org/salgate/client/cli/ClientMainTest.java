@@ -26,12 +26,12 @@ import org.salgate.sensorml.Argument;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SamplingBounds;
-import org.salgate.wire.Call;
-import org.salgate.wire.Event;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorState;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.Call;
+import org.salgate.model.Event;
+import org.salgate.model.Result;
+import org.salgate.model.SensorState;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 

@@ -23,9 +23,9 @@ import org.salgate.client.inmemory.InMemoryTransport;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SamplingBounds;
-import org.salgate.wire.Call;
-import org.salgate.wire.Event;
-import org.salgate.wire.Result;
+import org.salgate.model.Call;
+import org.salgate.model.Event;
+import org.salgate.model.Result;
 
 /** --output json and csv, the environment variables, and the usage messages said plainly. */
 @Timeout(30)

@@ -19,24 +19,24 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
-import org.salgate.wire.SlowConsumerPolicy;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
+import org.salgate.model.SlowConsumerPolicy;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * A scripted agent on the in-memory transport: answers the hello and every call with canned

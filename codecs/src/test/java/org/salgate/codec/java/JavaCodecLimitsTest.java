@@ -10,10 +10,10 @@ import java.io.ObjectOutputStream;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Request;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 class JavaCodecLimitsTest {
 

@@ -11,7 +11,7 @@ import org.salgate.sensorml.Output;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /** Type {@code failing}: one sensor, {@code BROKEN_0}, whose reads always fail. */
 public final class FailingPlugin implements SensorPlugin {

@@ -29,9 +29,9 @@ import org.salgate.agent.session.Tokens;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.Reading;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
 
 /** The Prometheus endpoint of a real agent, scraped over HTTP before, during and after real client traffic. */
 class MetricsEndpointTest {

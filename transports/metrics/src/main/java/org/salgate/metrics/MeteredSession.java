@@ -7,7 +7,7 @@ import org.salgate.wire.EventNotice;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.SharedMessage;
 import org.salgate.wire.StreamData;
 

@@ -14,9 +14,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
-import org.salgate.wire.Call;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
+import org.salgate.model.Call;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

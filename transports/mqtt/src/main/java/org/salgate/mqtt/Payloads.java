@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
-import org.salgate.wire.Event;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Value;
+import org.salgate.model.Event;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
 
 /** The JSON published for readings and events. */
 final class Payloads {

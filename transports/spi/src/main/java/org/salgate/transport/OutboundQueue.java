@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToIntFunction;
 import org.salgate.wire.Framing;
-import org.salgate.wire.MemoryBudget;
 
 /**
  * The outbound path of one connection, the same for every transport and for both sides: encoded

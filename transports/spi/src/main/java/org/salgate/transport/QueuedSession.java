@@ -2,8 +2,6 @@ package org.salgate.transport;
 
 import java.io.IOException;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.FrameReader;
-import org.salgate.wire.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.SharedMessage;
 import org.slf4j.Logger;

@@ -33,11 +33,11 @@ public record ServerOptions(String host, int port, Codec codec, int maxFrameByte
     /**
      * The budget of a server's sessions, the same on every transport. The agent's session layer
      * enforces the session count and the timeouts; every byte-stream transport's connections draw
-     * on one {@link org.salgate.wire.MemoryBudget} of {@code maxBufferedBytes}, for their unfinished
+     * on one {@link org.salgate.transport.MemoryBudget} of {@code maxBufferedBytes}, for their unfinished
      * frames and their queued outbound frames alike.
      *
      * @param maxSessions the most sessions served at once; a connection past it has its hello
-     *                    answered {@link org.salgate.wire.ErrorCode#OVERLOADED} and is closed
+     *                    answered {@link org.salgate.model.ErrorCode#OVERLOADED} and is closed
      * @param helloTimeout how long a connection may take to complete its hello before it is closed
      * @param idleTimeout how long a session with no stream, no event subscription and no request
      *                    in flight may stay silent before it is closed; {@link Duration#ZERO} for never

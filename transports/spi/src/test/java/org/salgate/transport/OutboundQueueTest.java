@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.salgate.wire.Framing;
-import org.salgate.wire.MemoryBudget;
 
 class OutboundQueueTest {
 

@@ -9,9 +9,9 @@ import org.salgate.bench.codec.study.Person;
 import org.salgate.bench.codec.study.Poi;
 import org.salgate.bench.codec.study.Pois;
 import org.salgate.bench.codec.study.StudyData;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /** The codec bench's workloads by name: the studies' objects and two real salgate messages. */
 public final class CodecWorkloads {

@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
 import org.salgate.agent.Agent;
 import org.salgate.client.SalClient;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
 
 /**
  * The answer to ListSensors, taken from a real agent: one is started on the netty transport and a

@@ -10,8 +10,8 @@ import org.salgate.client.SalClient;
 import org.salgate.client.SensorStream;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
 
 /** Starts an agent with three dummy sensors, then lists, reads and streams them with a client. */
 public final class EmbeddingExample {

@@ -28,12 +28,12 @@ import org.salgate.client.SensorStream;
 import org.salgate.client.StreamListener;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
-import org.salgate.wire.Value;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
+import org.salgate.model.Value;
 
 /** An upper agent serving a lower agent's sensors through the {@code agent} plugin, driven by the client. */
 @Timeout(60)

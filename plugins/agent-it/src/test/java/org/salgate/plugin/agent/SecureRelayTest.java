@@ -22,12 +22,12 @@ import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
-import org.salgate.wire.Value;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
+import org.salgate.model.Value;
 
 /**
  * An upper agent relaying a lower agent that serves TLS and admits only its tokens: the relay

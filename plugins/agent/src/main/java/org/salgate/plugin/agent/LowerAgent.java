@@ -11,7 +11,7 @@ import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorDisconnectedException;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

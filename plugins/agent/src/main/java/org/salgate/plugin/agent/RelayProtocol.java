@@ -12,9 +12,9 @@ import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.Value;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.Value;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -9,7 +9,7 @@ import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * A protocol of virtual sensors, each answering {@code read} with a constant decimal and

@@ -24,7 +24,7 @@ import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 class DummyPluginTest {
 

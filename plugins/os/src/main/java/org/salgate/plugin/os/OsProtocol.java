@@ -7,7 +7,7 @@ import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /** The machine's own sensors; a fixed set, decided when the protocol opens. Thread-safe. */
 final class OsProtocol implements SensorProtocol {

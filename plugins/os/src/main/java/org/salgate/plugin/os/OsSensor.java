@@ -4,7 +4,7 @@ import java.util.List;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * One OS sensor: its description, its single {@code read} command, and how to read it.

@@ -8,7 +8,7 @@ import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.Output;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /** Builds the OS sensors a machine has, reading through one {@link OsMetrics}. */
 final class OsSensors {

@@ -18,7 +18,7 @@ import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 import oshi.SystemInfo;
 
 /** The plugin on this machine, through real OSHI. */

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.SamplingBounds;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /** The protocol's decisions, on figures set by the test. */
 class OsProtocolTest {

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * One running protocol: a plugin bound to an endpoint, serving some sensors. The agent calls it

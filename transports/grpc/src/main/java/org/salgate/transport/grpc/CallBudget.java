@@ -11,7 +11,7 @@ import java.util.function.IntSupplier;
 import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.grpc.proto.SalGrpc;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 

@@ -13,7 +13,7 @@ import io.netty.channel.ServerChannel;
 import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /**
  * The server's connections, each a {@link GrpcConnection}, made as gRPC's listening channel accepts

@@ -4,7 +4,7 @@ import io.grpc.Attributes;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /**
  * One HTTP/2 connection of the server: its Netty channel and its account in the server's memory

@@ -26,7 +26,7 @@ import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.transport.netty.EventLoops;
 import org.salgate.transport.netty.NettyIo;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

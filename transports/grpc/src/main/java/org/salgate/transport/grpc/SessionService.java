@@ -8,7 +8,7 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /** {@code SalSession}: each call is one {@link GrpcSession} on the agent's handler. */
 final class SessionService extends SalSessionGrpc.SalSessionImplBase {

@@ -2,8 +2,8 @@ package org.salgate.transport.grpc;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Result;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Result;
 
 /** The gRPC status of a salgate failure: the code mapped from its {@link ErrorCode}, the agent's own words. */
 final class Statuses {

@@ -38,7 +38,7 @@ import org.salgate.transport.grpc.proto.SalGrpc;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
 import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
@@ -46,12 +46,12 @@ import org.salgate.wire.Message;
 import org.salgate.wire.ProtobufCodec;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
-import org.salgate.wire.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
+import org.salgate.model.Reading;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 import org.salgate.wire.proto.WireProto;
 
 /**
@@ -343,7 +343,7 @@ class GrpcTransportTest {
                 if (hello.credentials().equals("letmein")) {
                     session.send(HelloReply.accept("guarded"));
                 } else {
-                    session.send(HelloReply.refuse("guarded", org.salgate.wire.ErrorCode.UNAUTHENTICATED,
+                    session.send(HelloReply.refuse("guarded", org.salgate.model.ErrorCode.UNAUTHENTICATED,
                             "a valid token is needed: pass one as the bearer token"));
                     session.close();
                 }
@@ -351,7 +351,7 @@ class GrpcTransportTest {
                 session.send(new Response(r.id(), new Result.Sensors(
                         List.of(new SensorInfo("S1", "dummy", SensorState.IDLE, "one")))));
             } else if (message instanceof Request r) {
-                session.send(Response.failure(r.id(), org.salgate.wire.ErrorCode.UNKNOWN_SENSOR, "no sensor 'X'"));
+                session.send(Response.failure(r.id(), org.salgate.model.ErrorCode.UNKNOWN_SENSOR, "no sensor 'X'"));
             }
         }
     }
@@ -409,7 +409,7 @@ class GrpcTransportTest {
             super.messageReceived(session, message);
             if (message instanceof Request r && r.call() instanceof Call.SetupStream setup) {
                 setups.add(setup);
-                session.send(Response.failure(r.id(), org.salgate.wire.ErrorCode.UNKNOWN_SENSOR, "no sensor 'S'"));
+                session.send(Response.failure(r.id(), org.salgate.model.ErrorCode.UNKNOWN_SENSOR, "no sensor 'S'"));
             }
         }
     }
@@ -434,12 +434,12 @@ class GrpcTransportTest {
 
     @Test
     void everyErrorCodeHasAStatusOtherThanUnknown() {
-        for (org.salgate.wire.ErrorCode code : org.salgate.wire.ErrorCode.values()) {
+        for (org.salgate.model.ErrorCode code : org.salgate.model.ErrorCode.values()) {
             assertTrue(Statuses.code(code).getCode() != Status.Code.UNKNOWN, code + " maps to UNKNOWN");
         }
-        assertEquals(Status.Code.RESOURCE_EXHAUSTED, Statuses.code(org.salgate.wire.ErrorCode.OVERLOADED).getCode());
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, Statuses.code(org.salgate.model.ErrorCode.OVERLOADED).getCode());
         assertEquals(Status.Code.INVALID_ARGUMENT,
-                Statuses.code(org.salgate.wire.ErrorCode.INVALID_ARGUMENT).getCode());
+                Statuses.code(org.salgate.model.ErrorCode.INVALID_ARGUMENT).getCode());
     }
 
     @Test

@@ -1,7 +1,7 @@
 package org.salgate.transport.http;
 
 import io.netty.channel.Channel;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /**
  * What one HTTP connection holds of the server's {@link MemoryBudget}: request bodies being

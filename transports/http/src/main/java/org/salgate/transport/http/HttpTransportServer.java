@@ -16,7 +16,7 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.netty.ChannelServer;
 import org.salgate.transport.netty.NettySession;
 import org.salgate.transport.netty.TlsHandlers;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /**
  * An HTTP/1.1 server on Netty's {@link ChannelServer}: one acceptor thread and

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Base64;
 import java.util.List;
-import org.salgate.wire.Event;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.Value;
+import org.salgate.model.Event;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.Value;
 
 /** The JSON forms of the agent's answers, as the OpenAPI document describes them. */
 final class JsonViews {

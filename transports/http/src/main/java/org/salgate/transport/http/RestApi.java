@@ -19,12 +19,12 @@ import java.util.stream.Collectors;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.bridge.BridgeSession;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.HelloReply;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.wire.Message;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

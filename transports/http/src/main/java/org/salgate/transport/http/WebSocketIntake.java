@@ -21,7 +21,7 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /**
  * What a WebSocket connection holds of what it was sent, and the bounds on it. Every read is

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import org.junit.jupiter.api.Test;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 
 /** Each of the agent's error codes gets an HTTP status that says the same. */
 class ErrorStatusTest {
@@ -35,7 +35,7 @@ class ErrorStatusTest {
 
     @Test
     void overloadedAnswerCarriesTheAgentsWords() throws Exception {
-        var response = RestApi.errorReply(new RestApi.Failed(new org.salgate.wire.Result.Failure(ErrorCode.OVERLOADED,
+        var response = RestApi.errorReply(new RestApi.Failed(new org.salgate.model.Result.Failure(ErrorCode.OVERLOADED,
                 "the agent is too busy to take this request now; retry later")));
         try {
             assertEquals(503, response.status().code());

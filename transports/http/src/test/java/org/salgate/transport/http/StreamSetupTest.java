@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.RecordingServerHandler;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 

@@ -23,9 +23,9 @@ import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * What a client connection holds while a stream of large messages arrives: Netty's WebSocket frame

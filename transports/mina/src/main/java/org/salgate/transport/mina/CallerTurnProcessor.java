@@ -22,7 +22,7 @@ import org.apache.mina.filter.ssl.EncryptedWriteRequest;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.salgate.transport.CallerTurns;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.FrameReader;
+import org.salgate.transport.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

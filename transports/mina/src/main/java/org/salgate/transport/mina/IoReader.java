@@ -6,7 +6,7 @@ import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.FrameReader;
+import org.salgate.transport.FrameReader;
 import org.salgate.wire.Message;
 
 /** Feeds what MINA read for a session into its {@link FrameReader}, kept as a session attribute. */

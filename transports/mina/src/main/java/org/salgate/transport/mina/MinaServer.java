@@ -23,7 +23,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Framing;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

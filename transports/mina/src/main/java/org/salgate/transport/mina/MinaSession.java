@@ -5,7 +5,7 @@ import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /** A server session over a MINA {@link IoSession}, whose outbound queue an {@link IoWriter} drains. */
 final class MinaSession extends QueuedSession {

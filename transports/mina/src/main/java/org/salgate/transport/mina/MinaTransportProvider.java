@@ -8,7 +8,7 @@ import org.salgate.transport.TransportServer;
 
 /**
  * The Apache MINA 2 transport, named {@value #NAME}: NIO sockets carrying length-prefixed frames
- * (see {@link org.salgate.wire.Framing}), cut by the shared {@link org.salgate.wire.FrameReader} and
+ * (see {@link org.salgate.wire.Framing}), cut by the shared {@link org.salgate.transport.FrameReader} and
  * written from the session's {@link org.salgate.transport.OutboundQueue}, which bounds what a slow
  * client costs (see {@link org.salgate.transport.ServerOptions#maxQueuedBytes()}).
  *

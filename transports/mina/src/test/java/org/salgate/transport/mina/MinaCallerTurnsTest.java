@@ -34,7 +34,7 @@ import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
@@ -42,8 +42,8 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /**
  * The MINA client writes a request on the sender's thread when nothing else is on its way, and

@@ -24,7 +24,7 @@ import org.salgate.transport.Session;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.RecordingClientHandler;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;
@@ -33,8 +33,8 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /** Frames sent while a write is under way leave merged, whole, in order, and still count as queued. */
 class MinaWriteBatchingTest {

@@ -3,7 +3,7 @@ package org.salgate.transport.netty;
 import io.netty.channel.ChannelHandlerContext;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.OutboundQueue;
-import org.salgate.wire.FrameReader;
+import org.salgate.transport.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -5,7 +5,7 @@ import java.net.SocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /**
  * A server session on one Netty channel, whose outbound queue a {@link ChannelWriter} drains: on

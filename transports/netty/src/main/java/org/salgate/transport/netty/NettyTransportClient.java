@@ -3,7 +3,7 @@ package org.salgate.transport.netty;
 import io.netty.channel.ChannelPipeline;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
-import org.salgate.wire.FrameReader;
+import org.salgate.transport.FrameReader;
 
 /** The netty transport's client: length-prefixed frames straight on the channel. */
 final class NettyTransportClient extends ChannelClient {

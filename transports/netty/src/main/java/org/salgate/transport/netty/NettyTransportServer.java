@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 
 /** A Netty server: a {@link ChannelServer} whose connections carry framed salgate sessions. */
 final class NettyTransportServer implements TransportServer {

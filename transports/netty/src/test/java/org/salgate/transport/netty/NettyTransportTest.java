@@ -21,15 +21,15 @@ import org.salgate.transport.Session;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.Transports;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /** Focused checks of the Netty transport; the full behaviour is in the transport tck. */
 class NettyTransportTest {

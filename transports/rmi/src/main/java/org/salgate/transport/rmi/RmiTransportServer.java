@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,6 +94,9 @@ final class RmiTransportServer implements TransportServer {
                 throw new IllegalStateException("the server was started already");
             }
             this.handler = handler;
+            // RMI's registry and distributed garbage collection read object streams that have no
+            // filter of their own: the process-wide allow-list covers them (as the client does).
+            ProcessSerialFilter.install(options.maxFrameBytes());
             InetAddress bindAddress = InetAddress.getByName(options.host());
             String advertised = options.properties().get(RmiTransportProvider.HOSTNAME);
             if (advertised == null && !bindAddress.isAnyLocalAddress()) {

@@ -21,21 +21,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.transport.ClientOptions;
-import org.salgate.transport.ProcessSerialFilter;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.ProtobufCodec;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /**
  * The process-wide filter the agent and client programs set: RMI still works under it, and what a

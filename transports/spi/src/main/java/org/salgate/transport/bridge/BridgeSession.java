@@ -11,17 +11,17 @@ import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.wire.Message;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * A session opened in-process on a {@link ServerHandler}: it speaks to the agent as a remote client

@@ -12,7 +12,7 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 
 /** Accepts every hello, answers echo requests, and records what happened. */
 public class RecordingServerHandler implements ServerHandler {
@@ -31,7 +31,7 @@ public class RecordingServerHandler implements ServerHandler {
         received.add(message);
         if (message instanceof Hello) {
             session.send(HelloReply.accept("test-agent"));
-        } else if (message instanceof Request r && r.call() instanceof org.salgate.wire.Call.Echo e) {
+        } else if (message instanceof Request r && r.call() instanceof org.salgate.model.Call.Echo e) {
             session.send(new Response(r.id(), new Result.Echoed(e.payload())));
         }
     }

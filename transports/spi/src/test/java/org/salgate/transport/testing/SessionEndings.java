@@ -20,17 +20,17 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
-import org.salgate.wire.MemoryBudget;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /**
  * Ends a byte-stream transport's sessions in every way a connection ends (the client closes, the

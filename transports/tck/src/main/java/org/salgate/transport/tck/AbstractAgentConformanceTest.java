@@ -45,14 +45,14 @@ import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.transport.TransportProvider;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SlowConsumerPolicy;
-import org.salgate.wire.StreamCounts;
-import org.salgate.wire.Value;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SlowConsumerPolicy;
+import org.salgate.model.StreamCounts;
+import org.salgate.model.Value;
 
 /**
  * The agent-level conformance suite: the real {@link Agent} and the real {@link SalClient} over the

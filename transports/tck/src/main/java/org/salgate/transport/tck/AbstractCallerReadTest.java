@@ -32,17 +32,17 @@ import org.salgate.transport.Session;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.ProtobufCodec;
-import org.salgate.wire.Reading;
+import org.salgate.model.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.StreamData;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * The suite of a transport whose client lets a waiting caller read its own answer

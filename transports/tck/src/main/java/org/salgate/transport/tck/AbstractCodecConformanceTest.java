@@ -33,9 +33,9 @@ import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.transport.TransportProvider;
 import org.salgate.wire.Codecs;
-import org.salgate.wire.Reading;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.Value;
+import org.salgate.model.Reading;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.Value;
 
 /**
  * The codec conformance suite: for every codec on the class path, and gzip around each, a real

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.agent.session.SessionLimits;
 import org.salgate.client.SalClient;
 import org.salgate.transport.TransportProvider;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
@@ -35,8 +35,8 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /**
  * One memory budget for all of an agent's connections on a framed transport, seen from outside:

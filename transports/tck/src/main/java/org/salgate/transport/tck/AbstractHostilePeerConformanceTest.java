@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
 import org.salgate.transport.TransportProvider;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * What a peer that connects and never speaks, or connects over and over until the agent runs out

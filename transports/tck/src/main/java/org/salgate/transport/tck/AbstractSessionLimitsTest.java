@@ -27,7 +27,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.wire.Codecs;
-import org.salgate.wire.ErrorCode;
+import org.salgate.model.ErrorCode;
 import org.salgate.wire.Message;
 
 /**

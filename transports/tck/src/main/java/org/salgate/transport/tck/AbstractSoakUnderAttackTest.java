@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
 import org.salgate.client.SensorStream;
 import org.salgate.transport.TransportProvider;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * One agent, as a child JVM, serving {@value #CLIENTS} clients that stream, first alone for

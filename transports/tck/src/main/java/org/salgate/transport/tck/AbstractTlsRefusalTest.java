@@ -21,7 +21,7 @@ import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * What each TLS mismatch looks like, on the real agent and client over the transport under test:

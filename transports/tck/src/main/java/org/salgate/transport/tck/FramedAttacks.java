@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.client.StreamListener;
-import org.salgate.wire.Reading;
-import org.salgate.wire.StreamCounts;
+import org.salgate.model.Reading;
+import org.salgate.model.StreamCounts;
 
 /**
  * A stream listener for the agent-level suite: checks that sequence numbers run 0, 1, 2... without

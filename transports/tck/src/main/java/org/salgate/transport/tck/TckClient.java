@@ -13,13 +13,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.TransportClient;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 

@@ -3,22 +3,22 @@ package org.salgate.transport.tck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.salgate.wire.Call;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Event;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
-import org.salgate.wire.ProtocolInfo;
-import org.salgate.wire.Reading;
+import org.salgate.model.ProtocolInfo;
+import org.salgate.model.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.SensorInfo;
-import org.salgate.wire.SensorState;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.model.SensorState;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /** One sample of every kind of message, with awkward values where a transport could slip. */
 public final class TckMessages {

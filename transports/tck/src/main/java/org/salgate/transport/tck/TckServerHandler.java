@@ -12,13 +12,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
+import org.salgate.model.Result;
 
 /**
  * The server side of the transport-level suite: answers every hello, echoes {@link Call.Echo} and

@@ -2,9 +2,9 @@ package org.salgate.transport.tck;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
-import org.salgate.wire.Call;
-import org.salgate.wire.Reading;
-import org.salgate.wire.Value;
+import org.salgate.model.Call;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
 
 /**
  * The numbered streams of the transport-level suite. A client asks for one with a

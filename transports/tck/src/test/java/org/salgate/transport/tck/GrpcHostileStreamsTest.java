@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
 import org.salgate.transport.grpc.GrpcTransportProvider;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * The grpc agent (the agent jar as a child JVM, see {@link AgentProcess}) against peers that speak

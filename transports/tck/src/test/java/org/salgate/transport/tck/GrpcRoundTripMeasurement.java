@@ -13,7 +13,7 @@ import org.salgate.agent.Agent;
 import org.salgate.client.SalClient;
 import org.salgate.transport.grpc.GrpcTransportProvider;
 import org.salgate.transport.grpc.proto.SalGrpc;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 import org.salgate.wire.proto.WireProto;
 
 /**

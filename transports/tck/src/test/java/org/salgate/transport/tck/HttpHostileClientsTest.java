@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * What hostile HTTP and WebSocket clients cost the agent on the http transport (issue 47): each

@@ -32,7 +32,7 @@ import org.salgate.transport.rmi.RmiTransportProvider;
 import org.salgate.transport.rmi.SessionRemote;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * Issue 47, finding 4, as it was found: an agent program with TLS and tokens, and a process on its

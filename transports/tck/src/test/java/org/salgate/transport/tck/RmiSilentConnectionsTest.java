@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
 import org.salgate.transport.Transports;
 import org.salgate.transport.rmi.RmiTransportProvider;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * Issue 47, finding 6: connections to the agent program's RMI port that connect and say nothing

@@ -17,8 +17,8 @@ import org.salgate.client.SalClient;
 import org.salgate.client.SalException;
 import org.salgate.client.SensorStream;
 import org.salgate.client.StreamListener;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Reading;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Reading;
 
 /**
  * A real agent's refusals of shared streams, as a client sees them: interval 0, and a second join on

@@ -2,7 +2,7 @@ package org.salgate.transport.xsocket;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import org.salgate.wire.FrameReader;
+import org.salgate.transport.FrameReader;
 import org.xsocket.connection.INonBlockingConnection;
 
 /**

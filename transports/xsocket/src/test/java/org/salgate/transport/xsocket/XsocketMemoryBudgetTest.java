@@ -16,7 +16,7 @@ import org.salgate.transport.ServerOptions;
 import org.salgate.transport.Session;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.SessionEndings;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
@@ -24,8 +24,8 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
-import org.salgate.wire.Result;
-import org.salgate.wire.Value;
+import org.salgate.model.Result;
+import org.salgate.model.Value;
 
 /** Every way an xsocket session ends gives back its share of the server's memory budget. */
 class XsocketMemoryBudgetTest {

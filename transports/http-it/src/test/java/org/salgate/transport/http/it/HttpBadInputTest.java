@@ -27,11 +27,11 @@ import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.Transports;
 import org.salgate.transport.http.HttpTransportProvider;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * Bad input on the HTTP transport's own wire, each refused with a clear status or close code while

@@ -32,8 +32,8 @@ import org.salgate.client.SalException;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.transport.http.HttpTransportProvider;
-import org.salgate.wire.ErrorCode;
-import org.salgate.wire.Reading;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Reading;
 
 /** The REST/JSON API and its event streams, as curl or a browser uses them, against an agent with its defaults. */
 @Timeout(60)

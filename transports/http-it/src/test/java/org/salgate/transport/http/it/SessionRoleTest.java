@@ -17,7 +17,7 @@ import org.salgate.client.SalClient;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.Session;
 import org.salgate.transport.http.HttpTransportProvider;
-import org.salgate.wire.Call;
+import org.salgate.model.Call;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 

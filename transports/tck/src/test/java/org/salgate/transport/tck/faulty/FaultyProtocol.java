@@ -10,7 +10,7 @@ import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.Output;
 import org.salgate.sensorml.SamplingBounds;
 import org.salgate.sensorml.SensorDescription;
-import org.salgate.wire.Value;
+import org.salgate.model.Value;
 
 /**
  * Sensors with the commands {@code read} (always throws), {@code flaky} (throws on every second

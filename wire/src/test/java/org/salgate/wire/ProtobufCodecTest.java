@@ -1,0 +1,68 @@
+package org.salgate.wire;
+
+import org.salgate.model.Value;
+import org.salgate.model.Reading;
+import org.salgate.model.Call;
+import org.salgate.model.Result;
+import org.salgate.model.ErrorCode;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class ProtobufCodecTest {
+
+    private final Codec codec = Codecs.defaultCodec();
+
+    @Test
+    void everyMessageKindRoundTrips() throws CodecException {
+        for (Message m : WireSamples.everyMessage()) {
+            assertEquals(m, codec.decode(codec.encode(m)), () -> "round trip of " + m);
+        }
+    }
+
+    @Test
+    void decodesFromTheMiddleOfABuffer() throws CodecException {
+        Message m = new Request(5, new Call.DescribeSensor("DUMMY_0"));
+        byte[] encoded = codec.encode(m);
+        byte[] padded = new byte[encoded.length + 10];
+        System.arraycopy(encoded, 0, padded, 4, encoded.length);
+        assertEquals(m, codec.decode(padded, 4, encoded.length));
+    }
+
+    @Test
+    void bytesValueKeepsItsContent() throws CodecException {
+        byte[] payload = new byte[81920];
+        Arrays.fill(payload, (byte) 0x5a);
+        StreamData d = new StreamData(1, Reading.ok("DUMMY_0", 1, 0, Value.of(payload)));
+        StreamData back = (StreamData) codec.decode(codec.encode(d));
+        assertArrayEquals(payload, ((Value.Bytes) back.reading().value()).value());
+    }
+
+    @Test
+    void garbageIsACodecExceptionNotARuntimeException() {
+        byte[] garbage = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 0x01};
+        assertThrows(CodecException.class, () -> codec.decode(garbage));
+    }
+
+    @Test
+    void anEmptyFrameIsRefused() {
+        CodecException e = assertThrows(CodecException.class, () -> codec.decode(new byte[0]));
+        assertTrue(e.getMessage().contains("empty frame"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownErrorCodeReadsAsInternal() throws CodecException {
+        byte[] bytes = org.salgate.wire.proto.WireProto.Frame.newBuilder()
+                .setResponse(org.salgate.wire.proto.WireProto.Response.newBuilder().setId(3)
+                        .setFailure(org.salgate.wire.proto.WireProto.Failure.newBuilder()
+                                .setCode("FROM_A_NEWER_AGENT").setMessage("m")))
+                .build().toByteArray();
+        Response r = (Response) codec.decode(bytes);
+        assertEquals(new Result.Failure(ErrorCode.INTERNAL, "m"), r.result());
+    }
+}
