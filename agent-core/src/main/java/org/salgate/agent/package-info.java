@@ -1,6 +1,6 @@
 /**
  * The SAL agent, embeddable ({@link org.salgate.agent.Agent}, {@link org.salgate.agent.AgentBuilder})
- * and runnable ({@code org.salgate.agent.cli.AgentMain}). Its layers, as in the SAL paper:
+ * and run by the agent program ({@code org.salgate.agent.cli.AgentMain}, in the agent module). Its layers, as in the SAL paper:
  * <ul>
  *   <li>agent layer ({@code session}): sessions, the hello, request dispatch on a bounded worker pool;</li>
  *   <li>communication layer ({@code core}, {@code plugin}): the sensor and protocol managers behind the
