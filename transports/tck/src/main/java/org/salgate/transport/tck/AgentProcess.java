@@ -15,12 +15,12 @@ import java.util.regex.Pattern;
  * resident memory, threads and descriptors can be read from {@code /proc} (Linux), and so it can
  * run under a descriptor limit of its own ({@code ulimit -n}). Its output goes to a file.
  */
-final class AgentProcess implements AutoCloseable {
+public final class AgentProcess implements AutoCloseable {
 
     /** The system property naming the agent jar. */
-    static final String AGENT_JAR = "salgate.agent.jar";
+    public static final String AGENT_JAR = "salgate.agent.jar";
     /** The system property that chooses the I/O mechanism of the Netty-based transports. */
-    static final String NETTY_IO = "salgate.netty.io";
+    public static final String NETTY_IO = "salgate.netty.io";
     private static final Pattern LISTENING = Pattern.compile("listening on \\S*:(\\d+) \\(");
     private static final long START_TIMEOUT_MILLIS = 60_000;
 
@@ -39,7 +39,7 @@ final class AgentProcess implements AutoCloseable {
      *
      * @param maxDescriptors the {@code ulimit -n} of the agent, 0 for the inherited limit
      */
-    static AgentProcess start(String transport, int maxDescriptors) throws IOException, InterruptedException {
+    public static AgentProcess start(String transport, int maxDescriptors) throws IOException, InterruptedException {
         return start(transport, maxDescriptors, List.of());
     }
 
@@ -48,7 +48,7 @@ final class AgentProcess implements AutoCloseable {
      * the jar. The Netty I/O mechanism of this JVM ({@value #NETTY_IO}), if set, is passed on, so a
      * whole suite can run on the one asked for.
      */
-    static AgentProcess start(String transport, int maxDescriptors, List<String> jvmOptions)
+    public static AgentProcess start(String transport, int maxDescriptors, List<String> jvmOptions)
             throws IOException, InterruptedException {
         return start(transport, maxDescriptors, jvmOptions, List.of());
     }
@@ -57,7 +57,7 @@ final class AgentProcess implements AutoCloseable {
      * As {@link #start(String, int, List)}, with {@code agentArgs} (such as {@code --tokens FILE})
      * after the transport, host and port the agent is always given.
      */
-    static AgentProcess start(String transport, int maxDescriptors, List<String> jvmOptions, List<String> agentArgs)
+    public static AgentProcess start(String transport, int maxDescriptors, List<String> jvmOptions, List<String> agentArgs)
             throws IOException, InterruptedException {
         Path output = Files.createTempFile("salgate-agent-" + transport + "-", ".log");
         String jar = System.getProperty(AGENT_JAR);
@@ -97,38 +97,38 @@ final class AgentProcess implements AutoCloseable {
                 + Files.readString(output, StandardCharsets.UTF_8));
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Resident memory in bytes ({@code VmRSS}). */
-    long residentBytes() throws IOException {
+    public long residentBytes() throws IOException {
         return status("VmRSS:") * 1024;
     }
 
     /** Live threads. */
-    long threads() throws IOException {
+    public long threads() throws IOException {
         return status("Threads:");
     }
 
     /** Open file descriptors. */
-    long descriptors() throws IOException {
+    public long descriptors() throws IOException {
         try (var fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
             return fds.count();
         }
     }
 
     /** The process id, for tools that read the agent from outside. */
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Everything the agent printed so far. */
-    List<String> outputLines() throws IOException {
+    public List<String> outputLines() throws IOException {
         return Files.readAllLines(output, StandardCharsets.UTF_8);
     }
 

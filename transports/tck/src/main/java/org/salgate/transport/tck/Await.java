@@ -75,7 +75,7 @@ public final class Await {
         }
     }
 
-    static void sleep(long millis) {
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -20,7 +20,7 @@ import org.salgate.transport.tls.TlsConfig;
  * session): the server must read the frame that arrived with the handshake's end, without waiting
  * for more bytes. Blocking I/O on an {@link SSLEngine}; for tests only.
  */
-final class EagerTlsClient implements AutoCloseable {
+public final class EagerTlsClient implements AutoCloseable {
 
     private final Socket socket;
     private final InputStream in;
@@ -41,7 +41,7 @@ final class EagerTlsClient implements AutoCloseable {
     }
 
     /** Connects to {@code server}, handshakes and sends {@code firstFrame} with the last handshake record if it can. */
-    static EagerTlsClient connect(InetSocketAddress server, TlsConfig tls, byte[] firstFrame, Duration timeout)
+    public static EagerTlsClient connect(InetSocketAddress server, TlsConfig tls, byte[] firstFrame, Duration timeout)
             throws IOException {
         Socket socket = new Socket();
         socket.setTcpNoDelay(true);
@@ -58,12 +58,12 @@ final class EagerTlsClient implements AutoCloseable {
     }
 
     /** Whether the handshake ended on this client's record, so the frame left in the same write. */
-    boolean sentFrameWithHandshakeEnd() {
+    public boolean sentFrameWithHandshakeEnd() {
         return endedOnOwnRecord;
     }
 
     /** The negotiated protocol, for messages. */
-    String protocol() {
+    public String protocol() {
         return engine.getSession().getProtocol();
     }
 
@@ -154,7 +154,7 @@ final class EagerTlsClient implements AutoCloseable {
      *
      * @throws java.net.SocketTimeoutException if it does not come within the timeout
      */
-    byte[] readFrame() throws IOException {
+    public byte[] readFrame() throws IOException {
         while (true) {
             appIn.flip();
             if (appIn.remaining() >= Integer.BYTES) {

@@ -14,7 +14,7 @@ import java.util.List;
  * {@link #burst} starts every connect at once, as many clients arriving together do, so a small
  * listen backlog shows as connects that wait for the client's SYN to be retried.
  */
-final class IdleConnections implements AutoCloseable {
+public final class IdleConnections implements AutoCloseable {
 
     private final List<SocketChannel> channels = new ArrayList<>();
 
@@ -24,7 +24,7 @@ final class IdleConnections implements AutoCloseable {
      *
      * @return how many connected; the others were closed
      */
-    int burst(int port, int count, long timeoutMillis) throws IOException {
+    public int burst(int port, int count, long timeoutMillis) throws IOException {
         InetSocketAddress target = new InetSocketAddress("127.0.0.1", port);
         int connected = 0;
         try (Selector selector = Selector.open()) {
@@ -76,7 +76,7 @@ final class IdleConnections implements AutoCloseable {
      *
      * @return how many are open
      */
-    int untilRefused(int port, int max, int timeoutMillis) throws IOException {
+    public int untilRefused(int port, int max, int timeoutMillis) throws IOException {
         InetSocketAddress target = new InetSocketAddress("127.0.0.1", port);
         for (int i = 0; i < max; i++) {
             SocketChannel c = SocketChannel.open();
@@ -92,7 +92,7 @@ final class IdleConnections implements AutoCloseable {
         return channels.size();
     }
 
-    int size() {
+    public int size() {
         return channels.size();
     }
 

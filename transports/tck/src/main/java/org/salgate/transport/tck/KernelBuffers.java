@@ -6,10 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** How much TCP data the kernel may buffer for one connection, for bounds in backpressure tests. */
-final class KernelBuffers {
+public final class KernelBuffers {
 
     /** Used where the kernel's limits cannot be read: Linux's default maxima (4 MiB + 6 MiB). */
-    static final long FALLBACK_BYTES = 10L << 20;
+    public static final long FALLBACK_BYTES = 10L << 20;
 
     private KernelBuffers() {}
 
@@ -17,7 +17,7 @@ final class KernelBuffers {
      * The most a connection's send buffer and its peer's receive buffer may hold together: the
      * third field of {@code tcp_wmem} plus that of {@code tcp_rmem} on Linux, else {@link #FALLBACK_BYTES}.
      */
-    static long maxSendPlusReceiveBytes() {
+    public static long maxSendPlusReceiveBytes() {
         try {
             return maxOf(Path.of("/proc/sys/net/ipv4/tcp_wmem")) + maxOf(Path.of("/proc/sys/net/ipv4/tcp_rmem"));
         } catch (IOException | RuntimeException e) {

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Samples an agent's resident memory every 20 ms until closed; the peak is what an attack cost it. */
-final class PeakRss implements AutoCloseable {
+public final class PeakRss implements AutoCloseable {
 
     private static final long PERIOD_MILLIS = 20;
 
@@ -12,7 +12,7 @@ final class PeakRss implements AutoCloseable {
     private volatile boolean running = true;
     private final Thread thread;
 
-    PeakRss(AgentProcess agent) {
+    public PeakRss(AgentProcess agent) {
         thread = new Thread(() -> {
             while (running) {
                 try {
@@ -28,7 +28,7 @@ final class PeakRss implements AutoCloseable {
     }
 
     /** The highest resident memory seen so far, in bytes. */
-    long peak() {
+    public long peak() {
         return peak.get();
     }
 

@@ -13,19 +13,19 @@ import org.salgate.client.HelloRefusedException;
 import org.salgate.client.SalClient;
 
 /** The tokens of the suite's secured agents, and a helper for refused connections. */
-final class TckTokens {
+public final class TckTokens {
 
-    static final String ADMIN = "tck-admin-0123456789abcdef";
-    static final String READER = "tck-reader-0123456789abcdef";
+    public static final String ADMIN = "tck-admin-0123456789abcdef";
+    public static final String READER = "tck-reader-0123456789abcdef";
 
     private TckTokens() {}
 
-    static Tokens tokens() {
+    public static Tokens tokens() {
         return Tokens.parse(lines(), "tck tokens");
     }
 
     /** The suite's tokens as a tokens file in a new temporary file, for an agent run as a program ({@code --tokens}). */
-    static Path file(String prefix) throws IOException {
+    public static Path file(String prefix) throws IOException {
         Path file = Files.createTempFile(prefix, ".txt");
         Files.write(file, lines(), StandardCharsets.UTF_8);
         return file;
@@ -40,7 +40,7 @@ final class TckTokens {
         SalClient connect() throws Exception;
     }
 
-    static HelloRefusedException refused(Connect connect) {
+    public static HelloRefusedException refused(Connect connect) {
         try {
             connect.connect().close();
         } catch (Exception e) {

@@ -1,0 +1,16 @@
+package org.salgate.transport.it;
+
+import org.salgate.transport.tck.*;
+
+import org.salgate.transport.TransportProvider;
+import org.salgate.transport.Transports;
+import org.salgate.transport.xsocket.XsocketTransportProvider;
+
+/** The xsocket agent's one memory budget, against peers that never read and peers that hold unfinished frames. */
+class FramedXsocketMemoryBudgetTest extends AbstractFramedMemoryBudgetTest {
+
+    @Override
+    protected TransportProvider provider() {
+        return Transports.byName(XsocketTransportProvider.NAME);
+    }
+}
