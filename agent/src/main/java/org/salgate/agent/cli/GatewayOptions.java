@@ -10,13 +10,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.salgate.agent.AgentBuilder;
-import org.salgate.agent.AgentExtension;
-import org.salgate.discovery.Discovery;
+import org.salgate.discovery.DiscoveryExtension;
 import org.salgate.metrics.GatewayMetrics;
-import org.salgate.metrics.MetricsServer;
+import org.salgate.metrics.MetricsExtension;
 import org.salgate.mqtt.MqttBridge;
 import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.StreamSpec;
@@ -144,44 +142,8 @@ public final class GatewayOptions {
             LOG.warn(bind.message());
         }
         GatewayMetrics metrics = new GatewayMetrics();
-        builder.decorateHandler(metrics::instrument);
-        builder.extension(metricsEndpoint(metrics, metricsHost, metricsPort, null));
+        MetricsExtension.addTo(builder, metrics, metricsHost, metricsPort, null);
         return metrics;
-    }
-
-    /**
-     * The extension that registers the agent's own figures with {@code metrics} (streams, readings
-     * skipped and dropped for slow clients, requests waiting, plugin read errors) and serves them at
-     * {@code http://host:port/metrics}. The agent's handler must also be decorated with
-     * {@link GatewayMetrics#instrument}, for what passes through its sessions. The endpoint follows
-     * the agent's own security: HTTPS with the agent's certificate when the agent serves TLS, and a
-     * bearer token the agent admits when it requires tokens.
-     *
-     * @param started given the endpoint once it listens (its port, when 0 was asked), or null
-     */
-    public static AgentExtension metricsEndpoint(GatewayMetrics metrics, String host, int port,
-                                                 Consumer<MetricsServer> started) {
-        return agent -> {
-            metrics.gauge("salgate.streams", "Streams set up or running", agent::streamCount);
-            metrics.gauge("salgate.requests.queued", "Requests waiting for a worker", agent::queuedRequests);
-            metrics.counter("salgate.readings.skipped", "Stream readings not taken because the client was not"
-                    + " reading (slow-consumer policies block and disconnect)", () -> agent.streamTotals().skipped());
-            metrics.gauge("salgate.streams.shared", "Shared streams open (each counted once, however many"
-                    + " subscribers)", agent::sharedStreamCount);
-            metrics.counter("salgate.stream.frames.encoded", "Stream frames encoded: one per reading of a client's"
-                    + " own stream, one per reading and codec of a shared stream", agent::streamFramesEncoded);
-            metrics.counter("salgate.readings.dropped", "Stream readings taken, then dropped oldest first because"
-                    + " the client was not reading (slow-consumer policy drop-oldest)",
-                    () -> agent.streamTotals().dropped());
-            metrics.counters("salgate.plugin.read.errors", "Reads whose plugin failed (ERROR readings)", "sensor",
-                    agent::readErrors);
-            MetricsServer server = MetricsServer.start(host, port, metrics,
-                    agent.serverTls(), agent::admits);
-            if (started != null) {
-                started.accept(server);
-            }
-            return server;
-        };
     }
 
     private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics) throws IOException {
@@ -218,17 +180,14 @@ public final class GatewayOptions {
             }
         }
         MqttBridgeConfig config = b.build();
-        builder.extension(agent -> {
-            MqttBridge bridge = MqttBridge.start(config, agent.agentId(), agent.codecName(), agent.inProcessCredentials(),
-                    sink -> agent.openSession("mqtt", () -> true, sink));
+        builder.extension(MqttBridge.extension(config, bridge -> {
             if (metrics != null) {
                 metrics.counter("salgate.mqtt.published", "Messages the MQTT broker acknowledged", bridge::published);
                 metrics.gauge("salgate.mqtt.pending", "Messages waiting in the store-and-forward queue", bridge::pending);
                 metrics.counter("salgate.mqtt.dropped", "Messages dropped: queue full, too old, or refused",
                         bridge::dropped);
             }
-            return bridge;
-        });
+        }));
     }
 
     private void configureAnnouncement(AgentBuilder builder) throws UnknownHostException {
@@ -239,12 +198,7 @@ public final class GatewayOptions {
             return;
         }
         InetAddress chosen = announceAddress == null ? null : InetAddress.getByName(announceAddress);
-        builder.extension(agent -> {
-            InetAddress listening = agent.address().getAddress();
-            InetAddress on = chosen != null ? chosen : listening.isAnyLocalAddress() ? null : listening;
-            return Discovery.announce(on, agent.agentId(), agent.transportName(), agent.codecName(), agent.port(),
-                    agent.tls(), agent.requiresTokens());
-        });
+        builder.extension(DiscoveryExtension.announcing(chosen));
     }
 
     private byte[] password() throws IOException {

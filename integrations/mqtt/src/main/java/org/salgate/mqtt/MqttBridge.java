@@ -1,0 +1,267 @@
+package org.salgate.mqtt;
+
+import java.util.function.Consumer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.salgate.agent.AgentExtension;
+import org.salgate.transport.bridge.BridgeSession;
+import org.salgate.model.Call;
+import org.salgate.model.Event;
+import org.salgate.wire.EventNotice;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
+import org.salgate.model.Result;
+import org.salgate.model.SensorInfo;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.StreamEnded;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes an agent to an MQTT broker. It talks to the agent as a client would, through one
+ * in-process {@link BridgeSession}: it describes every sensor (retained SensorML), sets up and
+ * starts the configured streams, and subscribes to events. Readings and events go through the
+ * on-disk store-and-forward queue to the broker; descriptions and the agent's status are retained
+ * messages published on every connect.
+ */
+public final class MqttBridge implements AutoCloseable {
+
+    /** Opens the in-process session on the agent; given by whoever runs the agent. */
+    @FunctionalInterface
+    public interface SessionOpener {
+        /** Opens a session whose pushed messages go to {@code sink}. */
+        BridgeSession open(BridgeSession.Sink sink);
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(MqttBridge.class);
+    private static final long CALL_TIMEOUT_S = 30;
+
+    private final MqttBridgeConfig config;
+    private final Topics topics;
+    private final ForwardStore store;
+    private final MqttPublisher publisher;
+    private final BridgeStreams streams;
+    private final AtomicLong queued = new AtomicLong();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private BridgeSession session;
+
+    private MqttBridge(MqttBridgeConfig config, Topics topics, ForwardStore store, MqttPublisher publisher) {
+        this.config = config;
+        this.topics = topics;
+        this.store = store;
+        this.publisher = publisher;
+        this.streams = new BridgeStreams(this::call, topics, config.streamsFile());
+    }
+
+    /**
+     * The bridge as an agent extension: once the agent listens, it starts a bridge on a session of
+     * the agent's own (with the agent's in-process credentials), and closes it when the agent stops.
+     *
+     * @param started given the bridge once it started (to register its figures), or null
+     */
+    public static AgentExtension extension(MqttBridgeConfig config, Consumer<MqttBridge> started) {
+        return agent -> {
+            MqttBridge bridge = start(config, agent.agentId(), agent.codecName(), agent.inProcessCredentials(),
+                    sink -> agent.openSession("mqtt", () -> true, sink));
+            if (started != null) {
+                started.accept(bridge);
+            }
+            return bridge;
+        };
+    }
+
+    /**
+     * Opens the store, starts connecting to the broker (in the background: an unreachable broker is
+     * retried, not an error), then sets up the configured streams on the agent.
+     *
+     * @param agentId the agent's id, the second level of every topic
+     * @param codec the agent's codec, which the session's hello must name
+     * @param credentials what the session's hello presents: the agent's in-process credentials
+     * @throws IOException when the store cannot be opened, or the agent refuses the session or a stream
+     */
+    public static MqttBridge start(MqttBridgeConfig config, String agentId, String codec, String credentials,
+                                   SessionOpener opener) throws IOException {
+        Topics topics = new Topics(config.topicPrefix(), agentId);
+        String clientId = config.clientId() != null ? config.clientId() : "salgate-" + Topics.level(agentId);
+        Path file = config.storeFile() != null ? config.storeFile()
+                : Path.of(System.getProperty("user.home"), ".salgate", "mqtt-" + Topics.level(clientId) + ".mv.db");
+        ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
+        MqttPublisher publisher;
+        try {
+            publisher = new MqttPublisher(config, clientId, topics, store);
+        } catch (MqttException | IllegalArgumentException e) {
+            store.close();
+            throw new IOException("cannot use the MQTT broker URL " + config.serverUri() + ": " + e.getMessage(), e);
+        }
+        MqttBridge bridge = new MqttBridge(config, topics, store, publisher);
+        try {
+            publisher.start();
+            bridge.open(opener, codec, credentials);
+        } catch (IOException | RuntimeException e) {
+            bridge.close();
+            throw e;
+        }
+        return bridge;
+    }
+
+    private void open(SessionOpener opener, String codec, String credentials) throws IOException {
+        session = opener.open(new Sink());
+        HelloReply reply = await(session.hello("mqtt-bridge", codec, credentials), "the hello");
+        if (!reply.accepted()) {
+            throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
+        }
+        if (config.events() || BridgeStreams.followsEvents(config)) {
+            call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
+        }
+        Result.Sensors sensors = call(new Call.ListSensors(false), Result.Sensors.class, "listing sensors");
+        for (SensorInfo s : sensors.sensors()) {
+            describe(s.id());
+        }
+        streams.start(config.streams());
+        LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}", config.serverUri(),
+                count(sensors.sensors().size(), "sensor"), topics.all(), count(streams.size(), "stream"),
+                config.streamsFile() != null ? " (with those of " + config.streamsFile() + ")" : "",
+                config.events() ? ", events on " + topics.events() : "");
+    }
+
+    private void describe(String sensorId) {
+        session.call(new Call.DescribeSensor(sensorId)).whenComplete((r, error) -> {
+            if (r instanceof Result.Document doc) {
+                publisher.retain(topics.description(sensorId), Payloads.text(doc.xml()));
+            } else if (error == null) {
+                LOG.warn("no description of {} for MQTT: {}", sensorId, r);
+            }
+        });
+    }
+
+    private <T extends Result> T call(Call c, Class<T> type, String what) throws IOException {
+        return expect(await(session.call(c), what), type, what);
+    }
+
+    private static <T> T await(java.util.concurrent.CompletableFuture<T> f, String what) throws IOException {
+        try {
+            return f.get(CALL_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IOException("the MQTT bridge's session failed on " + what + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("the agent did not answer " + what + " within " + CALL_TIMEOUT_S + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for " + what, e);
+        }
+    }
+
+    private static <T extends Result> T expect(Result r, Class<T> type, String what) throws IOException {
+        if (type.isInstance(r)) {
+            return type.cast(r);
+        }
+        if (r instanceof Result.Failure f) {
+            throw new IOException("the agent refused " + what + ": " + f.message() + " (" + f.code() + ")");
+        }
+        throw new IOException("the agent answered " + what + " with an unexpected " + r.getClass().getSimpleName());
+    }
+
+    /** Messages published and acknowledged by the broker since the start. */
+    public long published() {
+        return publisher.published();
+    }
+
+    /** Messages waiting in the store-and-forward queue. */
+    public long pending() {
+        return store.size();
+    }
+
+    /** Messages dropped: the queue was full, they waited too long, or the broker refused them. */
+    public long dropped() {
+        return store.dropped() + store.expired() + publisher.refused();
+    }
+
+    /** Readings and events handed to the queue since the start. */
+    public long queued() {
+        return queued.get();
+    }
+
+    /** Whether the broker connection is up now. */
+    public boolean isConnected() {
+        return publisher.isConnected();
+    }
+
+    /** The topics it publishes to. */
+    public Topics topics() {
+        return topics;
+    }
+
+    /**
+     * Ends its session (its streams stop), lets the queue drain for up to two seconds while
+     * connected, publishes {@code offline} and disconnects; the rest stays queued on disk.
+     */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        streams.close();
+        if (session != null) {
+            session.closeByCaller();
+        }
+        publisher.close(Duration.ofSeconds(2));
+        store.close();
+    }
+
+    private void enqueue(String topic, byte[] payload) {
+        store.append(topic, payload);
+        queued.incrementAndGet();
+        publisher.queued();
+    }
+
+    private final class Sink implements BridgeSession.Sink {
+        @Override
+        public void pushed(Message message) {
+            if (message instanceof StreamData d) {
+                BridgeStreams.Target t = streams.target(d.streamId());
+                if (t != null) {
+                    enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId(), t.unit()));
+                }
+            } else if (message instanceof EventNotice n) {
+                Event e = n.event();
+                if (config.events()) {
+                    enqueue(topics.events(), Payloads.event(e));
+                }
+                if (e.type() == Event.Type.SENSOR_ADDED) {
+                    describe(e.subject());
+                    streams.sensorAdded(e.subject());
+                } else if (e.type() == Event.Type.SENSOR_REMOVED) {
+                    publisher.retain(topics.description(e.subject()), new byte[0]);
+                }
+            } else if (message instanceof StreamEnded ended) {
+                BridgeStreams.Target t = streams.ended(ended.streamId());
+                if (t != null && !closing.get() && t.origin().isPattern()) {
+                    LOG.info("the agent ended the MQTT stream {} (of {}): {}", t.spec(), t.origin(), ended.reason());
+                } else if (t != null && !closing.get()) {
+                    LOG.warn("the agent ended the MQTT stream {}: {}", t.spec(), ended.reason());
+                }
+            }
+        }
+
+        @Override
+        public void closed(boolean byAgent) {
+            if (byAgent && !closing.get()) {
+                LOG.warn("the agent closed the MQTT bridge's session; nothing more is published");
+            }
+        }
+    }
+
+    /** "1 sensor", "2 sensors": a count for a log line. */
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+}
