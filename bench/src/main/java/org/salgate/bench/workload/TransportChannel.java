@@ -95,7 +95,6 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
             client.send(new Request(id, call));
-            client.readWhileWaiting(f, deadline);
             return f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } finally {
             pending.remove(id);
