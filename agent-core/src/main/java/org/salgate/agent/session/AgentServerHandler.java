@@ -14,6 +14,7 @@ import org.salgate.transport.Session;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.model.Call;
 import org.salgate.model.ErrorCode;
+import org.salgate.model.Operation;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
@@ -176,7 +177,7 @@ public final class AgentServerHandler implements ServerHandler {
 
     private void dispatch(Session session, SessionState state, Request request) {
         if (!state.role.mayCall(request.call())) {
-            String operation = Role.adminOperation(request.call());
+            String operation = Operation.of(request.call()).label();
             client("denied", "client '{}' from {} (session {}) denied {}: its token has the {} role",
                     state.clientName, session.remoteAddress(), session.id(), operation, state.role.label());
             session.send(Response.failure(request.id(), ErrorCode.PERMISSION_DENIED, "permission denied: '"

@@ -1,5 +1,6 @@
 package org.salgate.agent.session;
 
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +18,7 @@ import org.salgate.sensorml.SamplingBounds;
 import org.salgate.transport.Session;
 import org.salgate.model.Call;
 import org.salgate.model.ErrorCode;
+import org.salgate.model.Operation;
 import org.salgate.model.Result;
 
 /**
@@ -31,6 +33,7 @@ public final class RequestDispatcher {
     private final EventBus events;
     private final int maxStreamsPerSession;
     private final Map<Long, EventSubscription> subscriptions = new ConcurrentHashMap<>();
+    private final Map<Operation, Typed<?>> handlers = new EnumMap<>(Operation.class);
 
     public RequestDispatcher(SensorManager sensors, ProtocolManager protocols, StreamRegistry streams, EventBus events,
                              int maxStreamsPerSession) {
@@ -39,6 +42,7 @@ public final class RequestDispatcher {
         this.streams = streams;
         this.events = events;
         this.maxStreamsPerSession = maxStreamsPerSession;
+        registerHandlers();
     }
 
     /** The session can take frames again: its streams resume and its event subscription reports a gap. */
@@ -63,62 +67,79 @@ public final class RequestDispatcher {
 
     /**
      * Whether a call is cheap and never blocks (no plugin call, no XML), so that it may run on
-     * the transport's I/O thread; the others run on the worker pool.
+     * the transport's I/O thread; the others run on the worker pool. Each operation declares it.
      */
     public boolean runsInline(Call call) {
-        return call instanceof Call.Echo || call instanceof Call.EchoReading || call instanceof Call.ListSensors
-                || call instanceof Call.ListProtocols || call instanceof Call.SetupStream
-                || call instanceof Call.StartStream || call instanceof Call.StopStream
-                || call instanceof Call.SubscribeEvents || call instanceof Call.UnsubscribeEvents;
+        return Operation.of(call).inline();
     }
 
     /** Handles one call of a session. */
     public Result handle(Session session, Call call) throws CallException {
-        if (call instanceof Call.Echo c) {
-            return new Result.Echoed(c.payload());
-        } else if (call instanceof Call.EchoReading c) {
-            return new Result.ReadingResult(c.reading());
-        } else if (call instanceof Call.ListSensors c) {
-            return new Result.Sensors(sensors.list(c.activeOnly()));
-        } else if (call instanceof Call.DescribeSensor c) {
-            return new Result.Document(sensors.describe(c.sensorId()));
-        } else if (call instanceof Call.AddSensor c) {
-            return new Result.Sensor(sensors.addSensor(c.sensorMl(), protocols));
-        } else if (call instanceof Call.RemoveSensor c) {
+        return handlers.get(Operation.of(call)).handle(session, call);
+    }
+
+    /** What answers one operation. */
+    @FunctionalInterface
+    private interface Handler<C extends Call> {
+        Result handle(Session session, C call) throws CallException;
+    }
+
+    /** A handler of calls of any type, which casts to the one it was registered for. */
+    private record Typed<C extends Call>(Class<C> type, Handler<C> handler) {
+        Result handle(Session session, Call call) throws CallException {
+            return handler.handle(session, type.cast(call));
+        }
+    }
+
+    private <C extends Call> void on(Class<C> type, Handler<C> handler) {
+        if (handlers.putIfAbsent(Operation.ofType(type), new Typed<>(type, handler)) != null) {
+            throw new IllegalStateException(type.getSimpleName() + " has two handlers");
+        }
+    }
+
+    /** One handler for every declared operation; a missing one stops the agent from being built. */
+    private void registerHandlers() {
+        on(Call.ListSensors.class, (session, c) -> new Result.Sensors(sensors.list(c.activeOnly())));
+        on(Call.DescribeSensor.class, (session, c) -> new Result.Document(sensors.describe(c.sensorId())));
+        on(Call.AddSensor.class, (session, c) -> new Result.Sensor(sensors.addSensor(c.sensorMl(), protocols)));
+        on(Call.RemoveSensor.class, (session, c) -> {
             sensors.removeSensor(c.sensorId());
             return ack();
-        } else if (call instanceof Call.ListCommands c) {
-            return new Result.Document(sensors.commandsXml(c.sensorId()));
-        } else if (call instanceof Call.Execute c) {
-            return new Result.ReadingResult(sensors.execute(c.sensorId(), c.commandId(), c.arguments()));
-        } else if (call instanceof Call.SetupStream c) {
-            return setUp(session, c);
-        } else if (call instanceof Call.StartStream c) {
-            return start(session, c.streamId());
-        } else if (call instanceof Call.StopStream c) {
+        });
+        on(Call.ListCommands.class, (session, c) -> new Result.Document(sensors.commandsXml(c.sensorId())));
+        on(Call.Execute.class, (session, c) ->
+                new Result.ReadingResult(sensors.execute(c.sensorId(), c.commandId(), c.arguments())));
+        on(Call.SetupStream.class, this::setUp);
+        on(Call.StartStream.class, (session, c) -> start(session, c.streamId()));
+        on(Call.StopStream.class, (session, c) -> {
             ServedStream stream = stream(session, c.streamId());
             stream.stop();
             return new Result.StreamStopped(stream.counts());
-        } else if (call instanceof Call.ListProtocols) {
-            return new Result.Protocols(protocols.list());
-        } else if (call instanceof Call.AddProtocol c) {
-            return new Result.Protocols(protocols.addPcml(c.pcml()));
-        } else if (call instanceof Call.RemoveProtocol c) {
+        });
+        on(Call.ListProtocols.class, (session, c) -> new Result.Protocols(protocols.list()));
+        on(Call.AddProtocol.class, (session, c) -> new Result.Protocols(protocols.addPcml(c.pcml())));
+        on(Call.RemoveProtocol.class, (session, c) -> {
             protocols.remove(c.name());
             return ack();
-        } else if (call instanceof Call.GetPlatformConfig) {
-            return new Result.Document(protocols.configXml());
-        } else if (call instanceof Call.SubscribeEvents) {
+        });
+        on(Call.GetPlatformConfig.class, (session, c) -> new Result.Document(protocols.configXml()));
+        on(Call.SubscribeEvents.class, (session, c) -> {
             EventSubscription subscription = new EventSubscription(session);
             subscriptions.put(session.id(), subscription);
             events.subscribe(session.id(), subscription);
             return ack();
-        } else if (call instanceof Call.UnsubscribeEvents) {
+        });
+        on(Call.UnsubscribeEvents.class, (session, c) -> {
             forgetSubscription(session.id());
             return ack();
+        });
+        on(Call.Echo.class, (session, c) -> new Result.Echoed(c.payload()));
+        on(Call.EchoReading.class, (session, c) -> new Result.ReadingResult(c.reading()));
+        for (Operation o : Operation.values()) {
+            if (!handlers.containsKey(o)) {
+                throw new IllegalStateException("operation " + o + " has no handler in the agent's dispatcher");
+            }
         }
-        throw new CallException(ErrorCode.UNSUPPORTED, "this agent does not support "
-                + call.getClass().getSimpleName());
     }
 
     private Result setUp(Session session, Call.SetupStream c) throws CallException {

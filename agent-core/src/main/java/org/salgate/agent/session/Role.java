@@ -1,6 +1,7 @@
 package org.salgate.agent.session;
 
 import org.salgate.model.Call;
+import org.salgate.model.Operation;
 
 /**
  * What a client may do. A {@link #READER} lists and describes sensors, lists their commands,
@@ -16,24 +17,8 @@ public enum Role {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Whether this role may make {@code call}. */
+    /** Whether this role may make {@code call}: an admin any, a reader all but the admin-only operations. */
     public boolean mayCall(Call call) {
-        return this == ADMIN || adminOperation(call) == null;
-    }
-
-    /** The name of the admin operation {@code call} is, or null when any role may make it. */
-    public static String adminOperation(Call call) {
-        if (call instanceof Call.AddProtocol) {
-            return "add protocol";
-        } else if (call instanceof Call.RemoveProtocol) {
-            return "remove protocol";
-        } else if (call instanceof Call.AddSensor) {
-            return "add sensor";
-        } else if (call instanceof Call.RemoveSensor) {
-            return "remove sensor";
-        } else if (call instanceof Call.GetPlatformConfig) {
-            return "get platform config";
-        }
-        return null;
+        return this == ADMIN || !Operation.of(call).adminOnly();
     }
 }

@@ -1,0 +1,101 @@
+package org.salgate.model;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Every call an agent answers, declared once: its {@link Call} type, the {@link Result} type that
+ * answers it, whether only an admin may make it, and whether it is cheap enough to answer on a
+ * transport's I/O thread (no plugin call, no document to parse or build). The agent's dispatcher
+ * and access check, and the client's typed calls, read these; a new operation is a record in
+ * {@link Call}, a constant here, a handler in the agent's dispatcher (which refuses to start
+ * without one for every constant), its wire mapping in the protobuf schema, and the doors (REST,
+ * the typed gRPC service) that expose it.
+ */
+public enum Operation {
+    LIST_SENSORS(Call.ListSensors.class, Result.Sensors.class, Access.ANYONE, Cost.INLINE, "list sensors"),
+    DESCRIBE_SENSOR(Call.DescribeSensor.class, Result.Document.class, Access.ANYONE, Cost.WORKER, "describe sensor"),
+    ADD_SENSOR(Call.AddSensor.class, Result.Sensor.class, Access.ADMIN, Cost.WORKER, "add sensor"),
+    REMOVE_SENSOR(Call.RemoveSensor.class, Result.Ack.class, Access.ADMIN, Cost.WORKER, "remove sensor"),
+    LIST_COMMANDS(Call.ListCommands.class, Result.Document.class, Access.ANYONE, Cost.WORKER, "list commands"),
+    EXECUTE(Call.Execute.class, Result.ReadingResult.class, Access.ANYONE, Cost.WORKER, "execute"),
+    SETUP_STREAM(Call.SetupStream.class, Result.StreamHandle.class, Access.ANYONE, Cost.INLINE, "set up stream"),
+    START_STREAM(Call.StartStream.class, Result.Ack.class, Access.ANYONE, Cost.INLINE, "start stream"),
+    STOP_STREAM(Call.StopStream.class, Result.StreamStopped.class, Access.ANYONE, Cost.INLINE, "stop stream"),
+    LIST_PROTOCOLS(Call.ListProtocols.class, Result.Protocols.class, Access.ANYONE, Cost.INLINE, "list protocols"),
+    ADD_PROTOCOL(Call.AddProtocol.class, Result.Protocols.class, Access.ADMIN, Cost.WORKER, "add protocol"),
+    REMOVE_PROTOCOL(Call.RemoveProtocol.class, Result.Ack.class, Access.ADMIN, Cost.WORKER, "remove protocol"),
+    GET_PLATFORM_CONFIG(Call.GetPlatformConfig.class, Result.Document.class, Access.ADMIN, Cost.WORKER,
+            "get platform config"),
+    SUBSCRIBE_EVENTS(Call.SubscribeEvents.class, Result.Ack.class, Access.ANYONE, Cost.INLINE, "subscribe events"),
+    UNSUBSCRIBE_EVENTS(Call.UnsubscribeEvents.class, Result.Ack.class, Access.ANYONE, Cost.INLINE,
+            "unsubscribe events"),
+    ECHO(Call.Echo.class, Result.Echoed.class, Access.ANYONE, Cost.INLINE, "echo"),
+    ECHO_READING(Call.EchoReading.class, Result.ReadingResult.class, Access.ANYONE, Cost.INLINE, "echo reading");
+
+    /** Who may make a call. */
+    public enum Access { ANYONE, ADMIN }
+
+    /** Where the agent answers a call: on the I/O thread that read it, or on its worker pool. */
+    public enum Cost { INLINE, WORKER }
+
+    private static final Map<Class<? extends Call>, Operation> BY_TYPE = new HashMap<>();
+
+    static {
+        for (Operation o : values()) {
+            BY_TYPE.put(o.callType, o);
+        }
+    }
+
+    private final Class<? extends Call> callType;
+    private final Class<? extends Result> resultType;
+    private final Access access;
+    private final Cost cost;
+    private final String label;
+
+    Operation(Class<? extends Call> callType, Class<? extends Result> resultType, Access access, Cost cost,
+              String label) {
+        this.callType = callType;
+        this.resultType = resultType;
+        this.access = access;
+        this.cost = cost;
+        this.label = label;
+    }
+
+    /** The operation a call is. */
+    public static Operation of(Call call) {
+        return ofType(call.getClass());
+    }
+
+    /** The operation whose calls are of {@code type}. */
+    public static Operation ofType(Class<? extends Call> type) {
+        Operation o = BY_TYPE.get(type);
+        if (o == null) {
+            throw new IllegalStateException("no operation is declared for " + type.getName());
+        }
+        return o;
+    }
+
+    public Class<? extends Call> callType() {
+        return callType;
+    }
+
+    /** The result that answers the call when it succeeds (a failure is always {@link Result.Failure}). */
+    public Class<? extends Result> resultType() {
+        return resultType;
+    }
+
+    public boolean adminOnly() {
+        return access == Access.ADMIN;
+    }
+
+    /** Whether the agent may answer it on the transport's I/O thread. */
+    public boolean inline() {
+        return cost == Cost.INLINE;
+    }
+
+    /** How a person names it, as in "its token has the reader role" refusals: {@code add sensor}. */
+    public String label() {
+        return label;
+    }
+}
