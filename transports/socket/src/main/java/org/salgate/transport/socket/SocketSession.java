@@ -10,30 +10,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.SSLSocket;
+import org.salgate.transport.FrameReader;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.wire.CodecException;
-import org.salgate.transport.FrameReader;
+import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.salgate.wire.Framing;
 
 /**
  * A server session on one socket: a reader thread that decodes frames and hands them to the
  * {@link ServerHandler} (it also reports the session opened and closed, so the handler sees one
  * ordered sequence), and a writer thread that drains the session's outbound queue, one batch per
  * socket write. The writer starts with the first frame queued from another thread (or the close),
- * so a peer that connects and never speaks costs one thread, not two, and so does one that only
- * makes calls the agent answers inline.
+ * so a peer that connects and never speaks costs one thread, not two.
  *
- * <p>An answer the handler sends on the reader's own thread is written by the reader, once it has
- * handed on every whole frame of its read and before it reads again: waking the writer for it
- * would cost a thread hand-off per call, which a blocking-socket peer such as RMI's does not pay.
- * Both drain the queue under one lock, so batches leave whole and in the order they were taken. A
- * peer that stops reading then blocks its own session's reader in that write, and with it its
- * requests; frames that other threads send meanwhile wait in the queue under its limit, as before.
+ * <p>What the handler sends on the reader's own thread (an answer) is written by the reader, once
+ * it has handed on every whole frame of its read and before it reads again. Both drain the queue
+ * under one lock, so batches leave whole and in order. A peer that stops reading then blocks its
+ * own session's reader in that write, and with it its requests; frames other threads send
+ * meanwhile wait in the queue under its limit.
  */
 final class SocketSession extends QueuedSession {
 
@@ -48,12 +46,12 @@ final class SocketSession extends QueuedSession {
     private final ServerHandler handler;
     private final String remoteAddress;
     private final AtomicInteger state = new AtomicInteger(OPEN);
-    private final Thread readerThread;
+    private final Thread reader;
     private final Thread writer;
     private final AtomicBoolean writerStarted = new AtomicBoolean();
     /** Taken by whoever takes a batch from the queue and writes it: the writer, or the reader. */
     private final Object writing = new Object();
-    /** Read and written by the reader's thread only: it started a drain, which it must finish. */
+    /** The reader's thread only: a frame it queued started a drain, which it must finish. */
     private boolean readerDrains;
     /** The first error that closed the session; written before the socket is closed. */
     private volatile Throwable cause;
@@ -64,18 +62,12 @@ final class SocketSession extends QueuedSession {
         this.server = server;
         this.handler = handler;
         this.remoteAddress = String.valueOf(socket.getRemoteSocketAddress());
-        this.readerThread = new Thread(this::readLoop, "salgate-socket-read-" + id);
-        this.readerThread.setDaemon(true);
-        this.writer = new Thread(this::writeLoop, "salgate-socket-write-" + id);
-        this.writer.setDaemon(true);
+        this.reader = SocketTransportServer.daemon(this::readLoop, "salgate-socket-read-" + id);
+        this.writer = SocketTransportServer.daemon(this::writeLoop, "salgate-socket-write-" + id);
     }
 
     void start() {
-        readerThread.start();
-    }
-
-    Thread readerThread() {
-        return readerThread;
+        reader.start();
     }
 
     @Override
@@ -84,21 +76,30 @@ final class SocketSession extends QueuedSession {
     }
 
     @Override
+    public boolean isOpen() {
+        return state.get() == OPEN;
+    }
+
+    @Override
     protected void startWriting() {
-        if (Thread.currentThread() == readerThread) {
-            readerDrains = true; // see drainOnReader, called before the reader reads again
+        if (Thread.currentThread() == reader) {
+            readerDrains = true; // written before the reader reads again
         } else {
             wakeWriter();
         }
     }
 
-    /** Writes what the queue holds on the reader's thread, when the reader started the drain. */
-    private void drainOnReader(OutputStream out) throws IOException {
-        if (!readerDrains) {
-            return;
+    /** Starts the writer the first time, and wakes it after that. */
+    private void wakeWriter() {
+        if (writerStarted.compareAndSet(false, true)) {
+            try {
+                writer.start();
+            } catch (Error e) { // no thread to be had: this session ends, the others go on
+                abort(e);
+            }
+        } else {
+            LockSupport.unpark(writer);
         }
-        readerDrains = false;
-        drain(out);
     }
 
     /**
@@ -119,24 +120,6 @@ final class SocketSession extends QueuedSession {
         return wrote;
     }
 
-    /** Starts the writer the first time, and wakes it after that. */
-    private void wakeWriter() {
-        if (writerStarted.compareAndSet(false, true)) {
-            try {
-                writer.start();
-            } catch (Error e) { // no thread to be had: this session ends, the others go on
-                abort(e);
-            }
-        } else {
-            LockSupport.unpark(writer);
-        }
-    }
-
-    @Override
-    public boolean isOpen() {
-        return state.get() == OPEN;
-    }
-
     /** Queued frames are written, then the output is shut down; the socket closes when the client closes its end or a grace period passes. */
     @Override
     public void close() {
@@ -144,7 +127,8 @@ final class SocketSession extends QueuedSession {
             queue().close();
             wakeWriter(); // it writes what is queued, then shuts the output down
             try {
-                server.timer().schedule(() -> abort(null), server.closeGraceMillis(), TimeUnit.MILLISECONDS);
+                server.timer().schedule(() -> abort(null), SocketTransportServer.CLOSE_GRACE_MILLIS,
+                        TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 abort(null); // the server is stopping
             }
@@ -178,27 +162,23 @@ final class SocketSession extends QueuedSession {
 
     private void readLoop() {
         Throwable failure = null;
-        FrameReader frames = null;
+        FrameReader frames = frameReader();
         try {
             handler.sessionOpened(this);
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
-            frames = frameReader();
-            drainOnReader(out); // what the handler sent as the session opened
-            while (frames.readFrom(in) >= 0) {
+            do {
                 Message message;
                 while ((message = frames.next()) != null) {
-                    if (state.get() != OPEN) {
-                        continue; // closing: the agent no longer wants this client's requests
-                    }
-                    try {
-                        handler.messageReceived(this, message);
-                    } catch (RuntimeException e) { // an Error ends the session, below
-                        LOG.warn("the handler failed on a message of session {}", id(), e);
+                    if (state.get() == OPEN) { // closing: the agent no longer wants this client's requests
+                        deliver(message);
                     }
                 }
-                drainOnReader(out);
-            }
+                if (readerDrains) {
+                    readerDrains = false;
+                    drain(out);
+                }
+            } while (frames.readFrom(in) >= 0);
         } catch (CodecException | IOException | RuntimeException | Error e) {
             // an Error too (out of memory, say): this session ends and frees its socket and threads
             failure = e;
@@ -206,9 +186,7 @@ final class SocketSession extends QueuedSession {
                 answerHttpClient();
             }
         } finally {
-            if (frames != null) {
-                frames.release();
-            }
+            frames.release();
         }
         boolean wasOpen = state.get() == OPEN;
         abort(failure);
@@ -224,6 +202,14 @@ final class SocketSession extends QueuedSession {
             LOG.warn("the handler failed when session {} closed", id(), e);
         } finally {
             server.sessionFinished(this);
+        }
+    }
+
+    private void deliver(Message message) {
+        try {
+            handler.messageReceived(this, message);
+        } catch (RuntimeException e) { // an Error ends the session
+            LOG.warn("the handler failed on a message of session {}", id(), e);
         }
     }
 

@@ -4,41 +4,40 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.AcceptBackoff;
+import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.OpenSessions;
 import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.transport.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A blocking-socket server: one accept thread, and a reader and a writer thread per session (the
- * writer from the session's first answer on).
+ * writer from the first frame another thread queues). Over TLS each accepted connection's handshake
+ * runs on a thread of its own, bounded in time, before its session exists.
  */
 final class SocketTransportServer implements TransportServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportServer.class);
 
-    /** How long a closing session may take to flush before it is closed anyway. */
+    /** How long closing sessions may take to flush, then how long aborted ones may take to finish. */
     static final long CLOSE_GRACE_MILLIS = 2_000;
 
     private final ServerOptions options;
-    private final AtomicLong nextSessionId = new AtomicLong(1);
-    private final Map<Long, SocketSession> sessions = new ConcurrentHashMap<>();
-    private final Object lifecycle = new Object();
     private final MemoryBudget budget;
-    private ScheduledExecutorService timer;
-    private ServerSocket serverSocket;
+    private final AtomicLong nextSessionId = new AtomicLong(1);
+    private final OpenSessions<SocketSession> sessions = new OpenSessions<>();
+    private volatile ServerHandler handler;
+    /** Runs the end of each closing session's grace period. */
+    private volatile ScheduledExecutorService timer;
+    private volatile ServerSocket serverSocket;
     private Thread acceptor;
-    private ServerHandler handler;
     private volatile boolean closed;
 
     SocketTransportServer(ServerOptions options) {
@@ -50,8 +49,9 @@ final class SocketTransportServer implements TransportServer {
         return options;
     }
 
-    long closeGraceMillis() {
-        return CLOSE_GRACE_MILLIS;
+    /** What the sessions draw on together, for their unfinished frames and their outbound queues. */
+    MemoryBudget budget() {
+        return budget;
     }
 
     ScheduledExecutorService timer() {
@@ -59,29 +59,27 @@ final class SocketTransportServer implements TransportServer {
     }
 
     @Override
-    public void start(ServerHandler handler) throws IOException {
-        synchronized (lifecycle) {
-            if (serverSocket != null || closed) {
-                throw new IllegalStateException("the server was started already");
-            }
-            this.handler = handler;
-            ServerSocket socket;
-            try {
-                socket = TlsSockets.listen(options, Ports.ACCEPT_BACKLOG);
-            } catch (IOException e) {
-                throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
-                        + e.getMessage() + "; choose another host or port", e);
-            }
-            serverSocket = socket;
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "salgate-socket-timer-" + socket.getLocalPort());
-                t.setDaemon(true);
-                return t;
-            });
-            acceptor = new Thread(this::acceptLoop, "salgate-socket-accept-" + socket.getLocalPort());
-            acceptor.setDaemon(true);
-            acceptor.start();
+    public synchronized void start(ServerHandler handler) throws IOException {
+        if (serverSocket != null || closed) {
+            throw new IllegalStateException("the server was started already");
         }
+        this.handler = handler;
+        try {
+            serverSocket = TlsSockets.listen(options, Ports.ACCEPT_BACKLOG);
+        } catch (IOException e) {
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + e.getMessage() + "; choose another host or port", e);
+        }
+        int port = serverSocket.getLocalPort();
+        timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "salgate-socket-timer-" + port));
+        acceptor = daemon(this::acceptLoop, "salgate-socket-accept-" + port);
+        acceptor.start();
+    }
+
+    static Thread daemon(Runnable task, String name) {
+        Thread t = new Thread(task, name);
+        t.setDaemon(true);
+        return t;
     }
 
     /**
@@ -111,7 +109,7 @@ final class SocketTransportServer implements TransportServer {
             } catch (Error e) {
                 LOG.warn("cannot serve the connection from {} ({}); closed it", socket.getRemoteSocketAddress(),
                         e.toString());
-                closeQuietly(socket);
+                TlsSockets.closeQuietly(socket);
             }
         }
     }
@@ -121,9 +119,9 @@ final class SocketTransportServer implements TransportServer {
         try {
             socket.setTcpNoDelay(true);
             session = new SocketSession(nextSessionId.getAndIncrement(), socket, this, handler);
-            sessions.put(session.id(), session);
+            sessions.add(session);
             if (closed) {
-                sessions.remove(session.id());
+                sessions.remove(session);
                 session.abort(null); // closes the socket, and the session's account in the budget
                 return;
             }
@@ -132,37 +130,27 @@ final class SocketTransportServer implements TransportServer {
             LOG.warn("setting up a connection from {} failed: {}", socket.getRemoteSocketAddress(), e.toString());
             if (session != null) {
                 session.abort(e);
-                sessions.remove(session.id());
+                sessions.remove(session);
             }
-            closeQuietly(socket);
+            TlsSockets.closeQuietly(socket);
         }
-    }
-
-    /** What the sessions draw on together, for their unfinished frames and their outbound queues. */
-    MemoryBudget budget() {
-        return budget;
     }
 
     void sessionFinished(SocketSession session) {
-        sessions.remove(session.id());
-        synchronized (sessions) {
-            sessions.notifyAll();
-        }
+        sessions.remove(session);
     }
 
     @Override
-    public InetSocketAddress localAddress() {
-        synchronized (lifecycle) {
-            if (serverSocket == null) {
-                throw new IllegalStateException("the server is not started");
-            }
-            return new InetSocketAddress(serverSocket.getInetAddress(), serverSocket.getLocalPort());
+    public synchronized InetSocketAddress localAddress() {
+        if (serverSocket == null) {
+            throw new IllegalStateException("the server is not started");
         }
+        return new InetSocketAddress(serverSocket.getInetAddress(), serverSocket.getLocalPort());
     }
 
     @Override
     public void close() {
-        synchronized (lifecycle) {
+        synchronized (this) {
             if (closed) {
                 return;
             }
@@ -170,55 +158,15 @@ final class SocketTransportServer implements TransportServer {
             if (serverSocket == null) {
                 return;
             }
-            closeQuietly(serverSocket);
-        }
-        joinQuietly(acceptor, CLOSE_GRACE_MILLIS);
-        for (SocketSession session : sessions.values()) {
-            session.close();
-        }
-        awaitSessions(CLOSE_GRACE_MILLIS);
-        for (SocketSession session : sessions.values()) {
-            session.abort(null);
-        }
-        awaitSessions(CLOSE_GRACE_MILLIS);
-        timer.shutdownNow();
-    }
-
-    private void awaitSessions(long millis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        synchronized (sessions) {
-            while (!sessions.isEmpty()) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0) {
-                    return;
-                }
-                try {
-                    sessions.wait(Math.min(left, 50));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    private static void joinQuietly(Thread thread, long millis) {
-        if (thread == null || thread == Thread.currentThread()) {
-            return;
+            TlsSockets.closeQuietly(serverSocket);
         }
         try {
-            thread.join(millis);
+            acceptor.join(CLOSE_GRACE_MILLIS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static void closeQuietly(java.io.Closeable c) {
-        try {
-            c.close();
-        } catch (IOException e) {
-            LOG.debug("close failed", e);
-        }
+        sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null));
+        timer.shutdownNow();
     }
 
     @Override

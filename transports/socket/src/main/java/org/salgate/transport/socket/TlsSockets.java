@@ -52,11 +52,7 @@ final class TlsSockets {
             } catch (IOException e) {
                 LOG.warn("TLS handshake with {} failed: {}; closed (a client without TLS, or one that does not"
                         + " trust this server's certificate)", accepted.getRemoteSocketAddress(), e.getMessage());
-                try {
-                    accepted.close();
-                } catch (IOException ignored) {
-                    // closing after a failed handshake
-                }
+                closeQuietly(accepted);
                 return;
             }
             setUp.accept(socket);
@@ -96,6 +92,14 @@ final class TlsSockets {
         } catch (IOException e) {
             s.close();
             throw new IOException(tls.describeFailure(target, e), e);
+        }
+    }
+
+    static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            LOG.debug("closing {} failed: {}", c, e.toString());
         }
     }
 }

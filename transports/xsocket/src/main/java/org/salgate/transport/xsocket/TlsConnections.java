@@ -1,8 +1,6 @@
 package org.salgate.transport.xsocket;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,16 +25,6 @@ import org.xsocket.connection.NonBlockingConnection;
  *
  * <p>xSocket 2.8.15's handshake loop stalls on TLS 1.3 (the client never sends its Finished), so
  * this transport enables TLS 1.2 only.
- *
- * <p>Memory: xSocket's SSL layer encrypts and decrypts into buffers from two memory managers shared
- * by every TLS connection of the JVM (one for servers, one for clients). By default they
- * "preallocate": a buffer of about 16 KB is taken for each record, the record is sliced out of it
- * and the unused tail goes back into a pool held through soft references, so each pooled tail keeps
- * its whole array alive until the heap runs nearly full. Against a client that stops reading while
- * others stream, the agent's heap grew by hundreds of MiB of such softly held buffers, past the
- * outbound queue's bound; with the pool off the same tests stay within it. xSocket reads the switch
- * from system properties once, for plain and TLS connections alike, so {@link #disableBufferPool()}
- * turns it off on the two SSL managers only.
  */
 final class TlsConnections {
 
@@ -53,37 +41,7 @@ final class TlsConnections {
         if (tls == null) {
             return null;
         }
-        disableBufferPool();
         return tls.engineContext(null, 0, PROTOCOLS);
-    }
-
-    /**
-     * Turns off buffer preallocation in xSocket's two SSL memory managers (see the class comment), so
-     * that each record's buffer is plain garbage once written or read. xSocket offers no API for
-     * them: they are fields of its package-private I/O provider, reached by reflection. Idempotent.
-     *
-     * @throws IllegalStateException if this xSocket has no such managers: TLS would then not be
-     *     bounded by the outbound queue, so it is refused rather than served
-     */
-    static synchronized void disableBufferPool() {
-        try {
-            Method providerGetter = Class.forName("org.xsocket.connection.ConnectionUtils")
-                    .getDeclaredMethod("getIoProvider");
-            providerGetter.setAccessible(true);
-            Object provider = providerGetter.invoke(null);
-            for (String name : List.of("sslMemoryManagerServer", "sslMemoryManagerClient")) {
-                Field field = provider.getClass().getDeclaredField(name);
-                field.setAccessible(true);
-                Object manager = field.get(provider);
-                Method setMode = manager.getClass().getSuperclass()
-                        .getDeclaredMethod("setPreallocationMode", boolean.class);
-                setMode.setAccessible(true);
-                setMode.invoke(manager, false);
-            }
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("cannot turn off xSocket's SSL buffer pool (xSocket 2.8.15 expected): "
-                    + e, e);
-        }
     }
 
     /** Connects, with TLS when the options have it; bounded by the connect timeout either way. */
@@ -94,7 +52,6 @@ final class TlsConnections {
         if (tls == null) {
             return new NonBlockingConnection(address, options.port(), handler, true, timeoutMillis);
         }
-        disableBufferPool();
         String target = options.host() + ":" + options.port();
         CompletableFuture<Void> handshake = new CompletableFuture<>();
         NonBlockingConnection connection = new NonBlockingConnection(address, options.port(), handler, true,

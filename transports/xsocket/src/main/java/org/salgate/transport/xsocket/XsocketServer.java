@@ -4,21 +4,16 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.salgate.transport.AcceptBackoff;
+import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.OpenSessions;
 import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.transport.MemoryBudget;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
 import org.xsocket.connection.ConnectionUtils;
 import org.xsocket.connection.IConnectHandler;
@@ -28,21 +23,23 @@ import org.xsocket.connection.IDisconnectHandler;
 import org.xsocket.connection.INonBlockingConnection;
 import org.xsocket.connection.Server;
 
-/** The xSocket server: an {@link Server} whose connections are {@link XsocketSession}s. */
+/**
+ * The xSocket server: a {@link Server} whose connections are {@link XsocketSession}s. Its handler
+ * is NONTHREADED, so a connection's callbacks run on its dispatcher thread, or on the server's
+ * worker pool once xSocket has queued them, one at a time and in order.
+ */
 final class XsocketServer implements TransportServer {
 
-    private static final Logger LOG = LoggerFactory.getLogger(XsocketServer.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
     private static final int START_TIMEOUT_MILLIS = 10_000;
 
     private final ServerOptions options;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Map<Long, XsocketSession> sessions = new ConcurrentHashMap<>();
+    private final OpenSessions<XsocketSession> sessions = new OpenSessions<>();
     private final MemoryBudget budget;
     private final AcceptBackoff acceptBackoff;
     private volatile ServerHandler handler;
-    private ExecutorService workers;
     private Server server;
     private volatile InetSocketAddress localAddress;
 
@@ -52,22 +49,32 @@ final class XsocketServer implements TransportServer {
         this.acceptBackoff = new AcceptBackoff(toString());
     }
 
+    ServerOptions options() {
+        return options;
+    }
+
+    /** What the connections draw on together. */
+    MemoryBudget budget() {
+        return budget;
+    }
+
     @Override
     public void start(ServerHandler serverHandler) throws IOException {
         this.handler = Objects.requireNonNull(serverHandler, "handler");
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("this xSocket server was already started; create a new one");
         }
-        int workerThreads = WorkerThreads.serverPoolSize(options.ioThreads());
-        workers = WorkerThreads.newPool("salgate-xsocket-server", workerThreads);
+        // xSocket's own worker pool, which its close shuts down: twice the I/O threads, at least 4;
+        // it queues a connection's callbacks there only while another of its callbacks runs
+        int threads = Math.max(4, 2 * (options.ioThreads() > 0 ? options.ioThreads()
+                : Runtime.getRuntime().availableProcessors()));
         try {
-            // xSocket's default backlog (0: the JDK's 50) drops the SYNs of a burst of connections,
+            // xSocket's default backlog (the JDK's 50) drops the SYNs of a burst of connections,
             // which then wait 1, 3, 7... s for their retries
             server = new Server(InetAddress.getByName(options.host()), options.port(),
                     Map.of(IConnection.SO_REUSEADDR, Boolean.TRUE), new ConnectionHandler(),
                     TlsConnections.serverContext(options.tls()), options.tls() != null, Ports.ACCEPT_BACKLOG,
-                    workerThreads, workerThreads);
-            server.setWorkerpool(workers);
+                    threads, threads);
             server.setFlushmode(IConnection.FlushMode.ASYNC);
             server.setAutoflush(true);
             server.setStartUpLogMessage("");
@@ -76,13 +83,11 @@ final class XsocketServer implements TransportServer {
             if (server != null) {
                 server.close();
             }
-            workers.shutdownNow();
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
                     + e.getMessage(), e);
         }
         localAddress = new InetSocketAddress(server.getLocalAddress(), server.getLocalPort());
         AcceptFailures.watch(localAddress.getPort(), acceptBackoff);
-        LOG.debug("xSocket server listening on {}", localAddress);
     }
 
     @Override
@@ -90,56 +95,33 @@ final class XsocketServer implements TransportServer {
         return localAddress;
     }
 
+    /**
+     * xSocket's close ends the connections it accepted (a peer that stopped reading loses what was
+     * still queued for it); those whose end it has not reported within the grace are closed here.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true) || server == null) {
             return;
         }
-        List<XsocketSession> open = List.copyOf(sessions.values());
         server.close();
         AcceptFailures.forget(localAddress.getPort());
-        for (XsocketSession session : open) {
-            session.close();
-        }
-        long deadline = System.currentTimeMillis() + CLOSE_GRACE_MILLIS;
-        while (!sessions.isEmpty() && System.currentTimeMillis() < deadline && !WorkerThreads.onWorker()) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        // xSocket's close above ends the connections it accepted (a peer that stopped reading loses
-        // what was still queued for it); one whose end it has not reported by now is closed here.
-        for (XsocketSession session : List.copyOf(sessions.values())) {
+        sessions.closeAll(CLOSE_GRACE_MILLIS, session -> {
             session.closeConnectionNow();
             reportClosed(session);
-        }
-        workers.shutdown();
-        try {
-            workers.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        });
         // xSocket's acceptor closes the listening channel on its own thread, after close() returned.
         Ports.awaitReleased(localAddress.getAddress(), localAddress.getPort(), Duration.ofMillis(CLOSE_GRACE_MILLIS));
     }
 
-    private void reportClosed(XsocketSession session) {
-        sessions.remove(session.id());
-        session.releaseReader();
+    /** Tells the handler, once, that {@code session} ended, without waiting for xSocket's disconnect. */
+    void reportClosed(XsocketSession session) {
+        sessions.remove(session);
         if (session.markCloseReported()) {
             handler.sessionClosed(session, session.failure());
         }
     }
 
-    /**
-     * xSocket's callbacks. NONTHREADED: they run serialized per connection (on its dispatcher thread,
-     * or on a worker once xSocket has queued them), so one session's messages reach the handler in
-     * order and one at a time. Each data callback takes everything xSocket has read (see
-     * {@link ConnectionReader}).
-     */
     @Execution(Execution.NONTHREADED)
     private final class ConnectionHandler implements IConnectHandler, IDataHandler, IDisconnectHandler {
 
@@ -149,10 +131,9 @@ final class XsocketServer implements TransportServer {
             connection.setFlushmode(IConnection.FlushMode.ASYNC);
             connection.setAutoflush(true);
             connection.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-            XsocketSession session = new XsocketSession(connection, handler, options, budget,
-                    XsocketServer.this::reportClosed);
+            XsocketSession session = new XsocketSession(connection, XsocketServer.this, handler);
             connection.setAttachment(session);
-            sessions.put(session.id(), session);
+            sessions.add(session);
             handler.sessionOpened(session);
             if (closed.get()) {
                 session.close();
@@ -168,8 +149,7 @@ final class XsocketServer implements TransportServer {
 
         @Override
         public boolean onData(INonBlockingConnection connection) {
-            XsocketSession session = (XsocketSession) connection.getAttachment();
-            if (session != null) {
+            if (connection.getAttachment() instanceof XsocketSession session) {
                 session.receive();
             }
             return true;
@@ -177,17 +157,11 @@ final class XsocketServer implements TransportServer {
 
         @Override
         public boolean onDisconnect(INonBlockingConnection connection) {
-            XsocketSession session = (XsocketSession) connection.getAttachment();
-            if (session != null) {
+            if (connection.getAttachment() instanceof XsocketSession session) {
                 reportClosed(session);
             }
             return true;
         }
-    }
-
-    /** What the connections draw on together; tests read it. */
-    MemoryBudget budget() {
-        return budget;
     }
 
     @Override

@@ -4,26 +4,20 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import org.salgate.transport.FrameReader;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
-import org.salgate.transport.ServerOptions;
 import org.salgate.wire.CodecException;
-import org.salgate.transport.MemoryBudget;
-import org.salgate.transport.FrameReader;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.xsocket.Execution;
 import org.xsocket.connection.INonBlockingConnection;
-import org.xsocket.connection.IWriteCompletionHandler;
 
 /**
- * A server session over an xSocket {@link INonBlockingConnection}: writes are asynchronous
- * ({@code FlushMode.ASYNC}) and leave the session's outbound queue through a
- * {@link ConnectionWriter}; received bytes are cut into frames by the shared {@link FrameReader},
- * in xSocket's callbacks, which run one at a time per connection.
+ * A server session over an xSocket {@link INonBlockingConnection}: what it sends leaves its
+ * outbound queue through a {@link ConnectionWriter}; what it receives is cut into frames by the
+ * shared {@link FrameReader} in xSocket's callbacks, which run one at a time per connection.
  */
 final class XsocketSession extends QueuedSession {
 
@@ -31,39 +25,29 @@ final class XsocketSession extends QueuedSession {
     private static final AtomicLong IDS = new AtomicLong();
 
     private final INonBlockingConnection connection;
+    private final XsocketServer server;
     private final String remoteAddress;
     private final ServerHandler handler;
     private final FrameReader reader;
     private final ConnectionWriter writer;
-    private final Consumer<XsocketSession> reportClosed;
     private final AtomicBoolean closeReported = new AtomicBoolean();
     private final AtomicBoolean closingNow = new AtomicBoolean();
     private volatile boolean open = true;
     private volatile Throwable failure;
 
-    /**
-     * @param reportClosed tells the handler that the session closed (once), without waiting for
-     *     xSocket's disconnect: an aborted session is over for the agent at once
-     */
-    XsocketSession(INonBlockingConnection connection, ServerHandler handler, ServerOptions options,
-                   MemoryBudget budget, Consumer<XsocketSession> reportClosed) {
-        super(IDS.incrementAndGet(), options, budget);
+    XsocketSession(INonBlockingConnection connection, XsocketServer server, ServerHandler handler) {
+        super(IDS.incrementAndGet(), server.options(), server.budget());
         this.connection = connection;
+        this.server = server;
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
         this.reader = frameReader();
-        this.writer = new ConnectionWriter(connection, options.tls() != null, queue(), this::writeFailed);
-        this.reportClosed = reportClosed;
+        this.writer = new ConnectionWriter(connection, server.options().tls() != null, queue(), this::writeFailed);
     }
 
     /** The xSocket connection, for tests in this package that set its socket options. */
     INonBlockingConnection connection() {
         return connection;
-    }
-
-    /** Gives back what the frame reader held: the session is over. */
-    void releaseReader() {
-        reader.release();
     }
 
     @Override
@@ -72,24 +56,13 @@ final class XsocketSession extends QueuedSession {
     }
 
     @Override
-    protected void startWriting() {
-        writer.writeNext();
-    }
-
-    /**
-     * Closes at once for the agent. xSocket itself closes the connection only once its pending bytes
-     * (at most the one buffer on its way) are written, or the connection breaks.
-     */
-    @Override
-    protected void abort(Throwable cause) {
-        fail(cause);
-        closeConnectionNow();
-        reportClosed.accept(this);
-    }
-
-    @Override
     public boolean isOpen() {
         return open && connection.isOpen();
+    }
+
+    @Override
+    protected void startWriting() {
+        writer.writeNext();
     }
 
     /** Closes once what was sent before is written. */
@@ -99,12 +72,18 @@ final class XsocketSession extends QueuedSession {
         writer.close();
     }
 
+    /** Over for the agent at once; the connection closes as {@link #closeConnectionNow} says. */
+    @Override
+    protected void abort(Throwable cause) {
+        fail(cause);
+        closeConnectionNow();
+        server.reportClosed(this);
+    }
+
     /**
-     * Closes the connection now, dropping what it has not written. xSocket's close waits for the
-     * buffer in its hands to be written, which a peer that stopped reading never lets happen, and
-     * meanwhile goes on reading whatever the peer sends into buffers of its own, without bound: so
-     * reading stops first, and a connection with bytes still to write is closed at once (see
-     * {@link HardClose}).
+     * Stops reading and closes the connection, dropping what the queue holds. xSocket's close still
+     * writes the one buffer in its hands first: a peer that never reads keeps the connection (and
+     * that buffer) until it reads or leaves, or the server stops, but is read no further.
      */
     void closeConnectionNow() {
         open = false;
@@ -116,11 +95,7 @@ final class XsocketSession extends QueuedSession {
         } catch (IOException e) {
             LOG.debug("stopping reading session {} failed: {}", id(), e.toString());
         }
-        boolean holdsUnwritten = connection.getPendingWriteDataSize() > 0;
         writer.closeNow();
-        if (holdsUnwritten) { // else xSocket's own close is done at once
-            HardClose.now(connection);
-        }
     }
 
     /**
@@ -134,62 +109,44 @@ final class XsocketSession extends QueuedSession {
             return;
         }
         try {
-            ConnectionReader.drain(connection, reader);
+            readInto(connection, reader);
             Message message;
             while (isOpen() && (message = reader.next()) != null) {
                 handler.messageReceived(this, message);
             }
-        } catch (CodecException e) {
-            LOG.debug("closing session {}: {}", id(), e.getMessage());
-            if (e instanceof Framing.HttpRequestException) {
-                answerHttpClientThenAbort(e);
-            } else {
-                abort(e);
-            }
-        } catch (IOException e) {
-            LOG.debug("reading session {} failed, closing it: {}", id(), e.toString());
-            abort(e);
-        } catch (RuntimeException e) {
-            LOG.warn("closing session {} after an unexpected error", id(), e);
+        } catch (Framing.HttpRequestException e) {
+            answerHttpClientThenAbort(e);
+        } catch (CodecException | IOException | RuntimeException e) {
+            LOG.debug("closing session {}: {}", id(), e.toString());
             abort(e);
         }
     }
 
     /**
-     * Writes the answer to an HTTP client, and aborts the session once it has left (an abort drops
-     * what is still pending). Nothing more is read meanwhile.
+     * Moves everything xSocket has read for {@code connection} into {@code reader} in one call, so
+     * xSocket's read buffer holds only what arrived since: cutting frames one by one out of it would
+     * cost time in proportion to the chunks it holds, for every frame.
      */
+    static void readInto(INonBlockingConnection connection, FrameReader reader) throws IOException {
+        int available = connection.available();
+        if (available > 0) {
+            for (ByteBuffer chunk : connection.readByteBufferByLength(available)) {
+                reader.append(chunk);
+            }
+        }
+    }
+
+    /** Answers an HTTP client and aborts: xSocket's close writes what it holds first. */
     private void answerHttpClientThenAbort(CodecException cause) {
-        open = false;
         try {
-            connection.suspendReceiving();
-            connection.write(ByteBuffer.wrap(Framing.httpBadRequest()), new AbortWhenWritten(cause));
+            connection.write(ByteBuffer.wrap(Framing.httpBadRequest()));
         } catch (IOException e) {
             LOG.debug("answering the HTTP client of session {} failed: {}", id(), e.toString());
-            abort(cause);
         }
+        abort(cause);
     }
 
-    @Execution(Execution.NONTHREADED)
-    private final class AbortWhenWritten implements IWriteCompletionHandler {
-        private final CodecException cause;
-
-        AbortWhenWritten(CodecException cause) {
-            this.cause = cause;
-        }
-
-        @Override
-        public void onWritten(int bytes) {
-            abort(cause);
-        }
-
-        @Override
-        public void onException(IOException e) {
-            abort(cause);
-        }
-    }
-
-    void fail(Throwable cause) {
+    private void fail(Throwable cause) {
         if (failure == null) {
             failure = cause;
         }
@@ -199,11 +156,15 @@ final class XsocketSession extends QueuedSession {
         return failure;
     }
 
-    /** True the first time only: each session's end is reported exactly once. */
+    /** True the first time only, when it also gives back what the session held: its end is reported once. */
     boolean markCloseReported() {
         open = false;
         queue().discard();
-        return closeReported.compareAndSet(false, true);
+        if (!closeReported.compareAndSet(false, true)) {
+            return false;
+        }
+        reader.release();
+        return true;
     }
 
     /** Bytes sent but not yet written to the socket. */

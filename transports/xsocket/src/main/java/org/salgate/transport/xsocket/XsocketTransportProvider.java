@@ -1,5 +1,7 @@
 package org.salgate.transport.xsocket;
 
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
@@ -8,31 +10,39 @@ import org.salgate.transport.TransportServer;
 
 /**
  * The xSocket 2.8 transport, named {@value #NAME}: non-blocking connections carrying
- * length-prefixed frames (see {@link org.salgate.wire.Framing}), read with xSocket's mark/reset
- * idiom and written with {@code FlushMode.ASYNC}.
+ * length-prefixed frames (see {@link org.salgate.wire.Framing}), written with
+ * {@code FlushMode.ASYNC}. A server connection's callbacks run on its xSocket dispatcher, one at a
+ * time; a client's on xSocket's worker pool, one at a time per connection. Outbound bytes are
+ * bounded by each connection's {@link org.salgate.transport.OutboundQueue}.
  *
- * <p>Threads: the server's handler is {@code @Execution(NONTHREADED)}, so a connection's events run
- * on its xSocket dispatcher thread, serialized per connection by xSocket's task queue: in order and
- * never concurrently. xSocket sizes its dispatcher pools from system properties only
- * ({@code org.xsocket.connection.server.dispatcher.initialCount}, default 2), so
- * {@link ServerOptions#ioThreads()} is ignored. A client cuts frames on xSocket's shared client
- * dispatcher and hands them to its handler on its own delivery thread, so a handler that blocks
- * stalls only its connection, which stops receiving once its queue holds the client's limit of
- * unread bytes.
- *
- * <p>Outbound bytes are bounded by each connection's {@link org.salgate.transport.OutboundQueue}
- * (see {@link ServerOptions#maxQueuedBytes()}). Client property:
- * {@value XsocketClient#READ_BUFFER_PROPERTY}, the unread bytes a client buffers before it stops
- * reading (default {@value XsocketClient#DEFAULT_READ_BUFFER_BYTES}; a single larger frame is still
- * received whole).
- *
- * <p>xSocket logs through {@code java.util.logging}; unless a level was configured for the
- * {@code org.xsocket} logger, this transport sets it to WARNING.
+ * <p>Two xSocket settings are set here unless the application set them first, before xSocket
+ * reads them: its {@code java.util.logging} output is kept to warnings, and its read buffers are
+ * not preallocated ({@value #SERVER_PREALLOCATION}, {@value #CLIENT_PREALLOCATION}). Preallocated,
+ * each record's buffer is sliced from a pooled 16 KB array whose unused tail stays softly held:
+ * against a client that stopped reading while others streamed over TLS, the agent's heap grew by
+ * hundreds of MiB of such buffers, past the outbound queues' bound.
  */
 public final class XsocketTransportProvider implements TransportProvider {
 
     /** The name of this transport. */
     public static final String NAME = "xsocket";
+
+    static final String SERVER_PREALLOCATION = "org.xsocket.connection.server.readbuffer.preallocation.on";
+    static final String CLIENT_PREALLOCATION = "org.xsocket.connection.client.readbuffer.preallocation.on";
+
+    // Held so the configured logger is not collected and its level lost.
+    private static final Logger XSOCKET_LOG = Logger.getLogger("org.xsocket");
+
+    static {
+        if (XSOCKET_LOG.getLevel() == null) {
+            XSOCKET_LOG.setLevel(Level.WARNING);
+        }
+        for (String key : new String[] {SERVER_PREALLOCATION, CLIENT_PREALLOCATION}) {
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, "false");
+            }
+        }
+    }
 
     @Override
     public String name() {
@@ -46,13 +56,11 @@ public final class XsocketTransportProvider implements TransportProvider {
 
     @Override
     public TransportServer createServer(ServerOptions options) {
-        XsocketLogging.quiet();
         return new XsocketServer(options);
     }
 
     @Override
     public TransportClient createClient(ClientOptions options) {
-        XsocketLogging.quiet();
         return new XsocketClient(options);
     }
 }

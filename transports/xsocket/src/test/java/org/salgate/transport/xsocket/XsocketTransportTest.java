@@ -16,7 +16,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -75,11 +74,11 @@ class XsocketTransportTest {
     }
 
     @Test
-    void clientReceivesFramesLargerThanItsReadBufferLimit() throws Exception {
+    void clientReceivesFramesLargerThanXsocketReadsAtOnce() throws Exception {
         Recorder server = new Recorder(true);
         TransportServer s = start(ServerOptions.builder().build(), server);
         ClientRecorder client = new ClientRecorder();
-        TransportClient c = connectWithReadLimit(s, client, 4096);
+        TransportClient c = connect(s, client);
         c.send(Hello.of("protobuf", "big"));
         assertInstanceOf(HelloReply.class, client.next());
         byte[] big = new byte[300 * 1024];
@@ -95,22 +94,21 @@ class XsocketTransportTest {
     }
 
     /**
-     * An agent that closes right behind a burst: the client, which suspends reading each time it
-     * holds its read limit, still delivers every frame of the burst, in order, before the close.
-     * (xSocket keeps what it read before the end in its read buffer, and while receiving was
-     * suspended no data callback had taken it: the close was once delivered without it, in about
-     * one connection of twenty here.)
+     * An agent that closes right behind a burst: the client, which suspends receiving while it
+     * delivers, still delivers every frame of the burst, in order, before the close. (xSocket keeps
+     * what it read before the end in its read buffer, and while receiving was suspended no data
+     * callback had taken it: the close was once delivered without it.)
      */
     @Test
     @Timeout(120)
-    void burstSentJustBeforeTheAgentClosesReachesAClientThatSuspendedReading() throws Exception {
+    void burstSentJustBeforeTheAgentClosesReachesTheClientBeforeTheClose() throws Exception {
         int connections = 40;
         int frames = 200;
         Recorder server = new Recorder(true);
         TransportServer s = start(ServerOptions.builder().build(), server);
         for (int round = 0; round < connections; round++) {
             ClientRecorder client = new ClientRecorder();
-            TransportClient c = connectWithReadLimit(s, client, 4096);
+            TransportClient c = connect(s, client);
             c.send(Hello.of("protobuf", "closed on " + round));
             assertInstanceOf(HelloReply.class, client.next());
             Session session = server.opened.poll(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -131,18 +129,17 @@ class XsocketTransportTest {
     }
 
     /**
-     * A client whose read limit is far below the burst keeps suspending and resuming; that resumes
-     * reading from its delivery thread, which moves xSocket's callbacks onto a worker while the
-     * dispatcher keeps reading. The frames and the answer behind them must still all come through.
+     * A client whose handler is slower than xSocket reads keeps suspending and resuming receiving;
+     * the frames and the answer behind them must still all come through.
      */
     @Test
     @Timeout(180)
-    void answerBehindAFloodOfSmallFramesReachesAClientWithASmallReadLimit() throws Exception {
+    void answerBehindAFloodOfSmallFramesReachesASlowClient() throws Exception {
         int frames = 500_000;
         Flooder server = new Flooder(frames);
         TransportServer s = start(ServerOptions.builder().build(), server);
         FloodCounter client = new FloodCounter();
-        TransportClient c = connectWithReadLimit(s, client, 1024);
+        TransportClient c = connect(s, client);
         c.send(Hello.of("protobuf", "flood"));
         c.send(new Request(7, new Call.Echo(Value.of("after the flood"))));
         Response r = client.response.poll(150, TimeUnit.SECONDS);
@@ -402,10 +399,8 @@ class XsocketTransportTest {
         return s;
     }
 
-    private TransportClient connectWithReadLimit(TransportServer s, ClientHandler handler, int readBufferBytes)
-            throws IOException {
-        TransportClient c = provider.createClient(ClientOptions.builder().port(s.localAddress().getPort())
-                .properties(Map.of(XsocketClient.READ_BUFFER_PROPERTY, Integer.toString(readBufferBytes))).build());
+    private TransportClient connect(TransportServer s, ClientHandler handler) throws IOException {
+        TransportClient c = provider.createClient(ClientOptions.builder().port(s.localAddress().getPort()).build());
         toClose.add(c);
         c.connect(handler);
         return c;
