@@ -13,7 +13,7 @@ import org.salgate.transport.MemoryBudget;
 /**
  * Gathers a request and its body into one message, up to the frame limit, each part of the body
  * copied into a buffer of its size and counted against the connection's memory as it arrives (the
- * {@link RestHandler} gives the body back once the request is answered). A body announced or found larger than the limit is answered
+ * {@link RequestHandler} gives the body back once the request is answered). A body announced or found larger than the limit is answered
  * 413 as JSON and the connection closed; an announced length is refused from the headers alone,
  * before any of the body is read. A body the memory budget cannot hold, this connection holding
  * the most of it, is answered 503 and the connection closed.
@@ -40,7 +40,7 @@ final class BodyAggregator extends HttpObjectAggregator {
             if (!memory.take(content.content().readableBytes())) {
                 ReferenceCountUtil.release(msg);
                 refused = true;
-                RestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
                         "OVERLOADED", "the agent's connections hold its whole memory budget of " + memory.maxBytes()
                                 + " bytes (" + MemoryBudget.OPTION + ") and this request holds the most; send it "
                                 + "again later"));
@@ -71,7 +71,7 @@ final class BodyAggregator extends HttpObjectAggregator {
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         refused = true;
-        RestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
+        RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
                 "the request body is larger than this agent's limit of " + maxBodyBytes + " bytes"));
     }
 }

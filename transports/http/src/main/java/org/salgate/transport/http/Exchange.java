@@ -1,9 +1,12 @@
 package org.salgate.transport.http;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -15,50 +18,54 @@ import java.util.Map;
  * exchange is answered once, by {@link #respond} (from any thread), or turned into an event
  * stream by {@link #stream}.
  */
-final class Exchange {
+public final class Exchange {
 
-    private final RestHandler connection;
+    private final RequestHandler connection;
     private final ChannelHandlerContext ctx;
     private final FullHttpRequest request;
     private final QueryStringDecoder uri;
     private Map<String, String> parameters = Map.of();
 
-    Exchange(RestHandler connection, ChannelHandlerContext ctx, FullHttpRequest request) {
+    Exchange(RequestHandler connection, ChannelHandlerContext ctx, FullHttpRequest request) {
         this.connection = connection;
         this.ctx = ctx;
         this.request = request;
         this.uri = new QueryStringDecoder(request.uri());
     }
 
-    FullHttpRequest request() {
+    /** The request, its body whole; it stays the connection's, released once answered. */
+    public FullHttpRequest request() {
         return request;
     }
 
-    ChannelHandlerContext context() {
-        return ctx;
+    /** The connection, for its address, its writability and its close. */
+    public Channel channel() {
+        return ctx.channel();
     }
 
-    String path() {
+    /** The request's path, without its query, not decoded. */
+    public String path() {
         return uri.path();
     }
 
-    void parameters(Map<String, String> matched) {
+    /** The path parameters the route matched, such as {@code id}. */
+    public void parameters(Map<String, String> matched) {
         this.parameters = Map.copyOf(matched);
     }
 
     /** A path parameter of the route, such as {@code id}. */
-    String parameter(String name) {
+    public String parameter(String name) {
         return parameters.get(name);
     }
 
     /** A query parameter's first value, or null. */
-    String query(String name) {
+    public String query(String name) {
         List<String> values = uri.parameters().get(name);
         return values == null || values.isEmpty() ? null : values.get(0);
     }
 
     /** Every query parameter but the named ones, first values, in order. */
-    Map<String, String> queryExcept(String... names) {
+    public Map<String, String> queryExcept(String... names) {
         Map<String, String> result = new LinkedHashMap<>();
         uri.parameters().forEach((name, values) -> {
             if (!values.isEmpty() && !List.of(names).contains(name)) {
@@ -68,17 +75,18 @@ final class Exchange {
         return result;
     }
 
-    String body() {
+    /** The body as UTF-8 text. */
+    public String body() {
         return request.content().toString(StandardCharsets.UTF_8);
     }
 
     /** The token of an {@code Authorization: Bearer} header, or the empty string. */
-    String bearerToken() {
+    public String bearerToken() {
         return bearerToken(request);
     }
 
     /** The token of a request's {@code Authorization: Bearer} header, or the empty string. */
-    static String bearerToken(io.netty.handler.codec.http.HttpRequest request) {
+    public static String bearerToken(HttpRequest request) {
         String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
         if (header == null) {
             return "";
@@ -91,7 +99,7 @@ final class Exchange {
     }
 
     /** Whether the client asked for XML rather than JSON. */
-    boolean wantsXml() {
+    public boolean wantsXml() {
         String accept = request.headers().get(HttpHeaderNames.ACCEPT);
         if (accept == null) {
             return false;
@@ -101,12 +109,13 @@ final class Exchange {
         return xml >= 0 && (json < 0 || xml < json);
     }
 
-    String remoteAddress() {
+    /** The peer's address, for logs and session names. */
+    public String remoteAddress() {
         return String.valueOf(ctx.channel().remoteAddress());
     }
 
     /** Answers the request; callable from any thread, once. */
-    void respond(FullHttpResponse response) {
+    public void respond(FullHttpResponse response) {
         if (ctx.executor().inEventLoop()) {
             connection.finish(this, response);
         } else {
@@ -118,11 +127,23 @@ final class Exchange {
      * This exchange becomes an event stream: the connection carries nothing else from now on, and
      * {@code onWritable} runs each time it can take more after it could not.
      */
-    void stream(Runnable onWritable) {
+    public void stream(Runnable onWritable) {
         if (ctx.executor().inEventLoop()) {
             connection.streaming(this, onWritable);
         } else {
             ctx.executor().execute(() -> connection.streaming(this, onWritable));
+        }
+    }
+
+    /** Whether a request announces a body. */
+    public static boolean hasBody(HttpRequest request) {
+        if (HttpUtil.isTransferEncodingChunked(request)) {
+            return true;
+        }
+        try {
+            return HttpUtil.getContentLength(request, 0L) > 0;
+        } catch (NumberFormatException e) {
+            return true;
         }
     }
 }

@@ -115,7 +115,7 @@ final class HeaderDeadline extends ChannelDuplexHandler {
             String part = headers ? "headers" : "body";
             PeerLog.log(part + "-timeout", "closing the HTTP connection from {}: its request {} did not arrive "
                     + "within {} ms ({})", ctx.channel().remoteAddress(), part, millis, option);
-            RestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
+            RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
                     "the request's " + part + " did not arrive within " + millis + " ms"));
         } else if (expired == State.IDLE) {
             ctx.close();

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
@@ -23,27 +24,24 @@ import org.salgate.transport.MemoryBudget;
  * {@link ServerOptions#ioThreads()} I/O threads.
  * Each connection starts as HTTP with keep-alive; a WebSocket handshake on
  * {@value HttpTransportProvider#WEBSOCKET_PATH} turns it into a salgate session, other requests go
- * to the {@link RestHandler}. What the connections hold draws on one {@link MemoryBudget} of
- * {@link ServerOptions.Limits#maxBufferedBytes()}; {@link BrowserRules} keep the browsers on the
- * machine from driving it.
+ * to the {@link HttpDoor} found when it starts. What the connections hold draws on one
+ * {@link MemoryBudget} of {@link ServerOptions.Limits#maxBufferedBytes()}.
  */
 final class HttpTransportServer implements TransportServer {
 
     private final ServerOptions options;
     private final HttpLimits limits;
-    private final BrowserRules rules;
     /** What all the connections together may hold. */
     private final MemoryBudget budget;
     private final AtomicLong sessionIds = new AtomicLong();
     private ChannelServer server;
-    private RestApi api;
+    private HttpDoor door = HttpDoor.NONE;
     private boolean started;
     private boolean closed;
 
     HttpTransportServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.limits = HttpLimits.of(options);
-        this.rules = BrowserRules.of(options);
         this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
@@ -54,7 +52,7 @@ final class HttpTransportServer implements TransportServer {
             throw new IllegalStateException("this server was started already; create a new one to start again");
         }
         started = true;
-        api = new RestApi(handler, options, sessionIds, budget);
+        door = openDoor(handler);
         WebSocketServerProtocolConfig webSocket = WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(HttpTransportProvider.WEBSOCKET_PATH)
                 .checkStartsWith(false)
@@ -85,7 +83,7 @@ final class HttpTransportServer implements TransportServer {
             p.addLast("http-encoder", new HttpResponseEncoder());
             p.addLast("http", decoder);
             p.addLast("pacer", pacer);
-            p.addLast("guard", new RequestGuard(deadline, pacer, rules, handler));
+            p.addLast("guard", new RequestGuard(deadline, pacer, door));
             p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), memory));
             p.addLast("gate", new WebSocketGate("websocket"));
             p.addLast("frames", intake.frames());
@@ -94,8 +92,16 @@ final class HttpTransportServer implements TransportServer {
             p.addLast("session", new WebSocketServerHandler(handler, () -> new NettySession(
                     sessionIds.incrementAndGet(), ch, options, budget, WebSocketFrames.INSTANCE),
                     memory, intake, pacer));
-            p.addLast("rest", new RestHandler(api, deadline, pacer, memory));
+            p.addLast("requests", new RequestHandler(door, deadline, pacer, memory));
         });
+    }
+
+    /** The first door on the class path, or none. */
+    private HttpDoor openDoor(ServerHandler handler) {
+        for (HttpDoor.Factory factory : ServiceLoader.load(HttpDoor.Factory.class, getClass().getClassLoader())) {
+            return factory.open(handler, options, budget, sessionIds::incrementAndGet);
+        }
+        return HttpDoor.NONE;
     }
 
     @Override
@@ -113,6 +119,6 @@ final class HttpTransportServer implements TransportServer {
             return;
         }
         closed = true;
-        server.close(api::closeAll);
+        server.close(door::close);
     }
 }

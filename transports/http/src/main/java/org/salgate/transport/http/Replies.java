@@ -17,19 +17,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
-/** Builds the HTTP answers of this transport: JSON bodies, documents, and JSON errors. */
-final class Replies {
+/** Builds the HTTP answers of this transport and its door: JSON bodies, documents, and JSON errors. */
+public final class Replies {
 
     /** The one JSON mapper of this transport; thread-safe once configured. */
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
-    static final String JSON_TYPE = "application/json; charset=utf-8";
-    static final String XML_TYPE = "application/xml; charset=utf-8";
+    /** The type of a JSON body. */
+    public static final String JSON_TYPE = "application/json; charset=utf-8";
+    /** The type of an XML body. */
+    public static final String XML_TYPE = "application/xml; charset=utf-8";
 
     private Replies() {}
 
     /** A body of the given type. */
-    static FullHttpResponse of(HttpResponseStatus status, String contentType, byte[] body) {
+    public static FullHttpResponse of(HttpResponseStatus status, String contentType, byte[] body) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                 Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
@@ -38,7 +40,7 @@ final class Replies {
     }
 
     /** A JSON body. */
-    static FullHttpResponse json(HttpResponseStatus status, Object value) {
+    public static FullHttpResponse json(HttpResponseStatus status, Object value) {
         try {
             return of(status, JSON_TYPE, JSON.writeValueAsBytes(value));
         } catch (JsonProcessingException e) {
@@ -47,19 +49,19 @@ final class Replies {
     }
 
     /** An XML document (SensorML, CML, PCML). */
-    static FullHttpResponse xml(String document) {
+    public static FullHttpResponse xml(String document) {
         return of(HttpResponseStatus.OK, XML_TYPE, document.getBytes(StandardCharsets.UTF_8));
     }
 
     /** An empty answer, such as 204 after a removal. */
-    static FullHttpResponse empty(HttpResponseStatus status) {
+    public static FullHttpResponse empty(HttpResponseStatus status) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER);
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
         return response;
     }
 
     /** {@code {"error": code, "message": message}} with the status. */
-    static FullHttpResponse error(HttpResponseStatus status, String code, String message) {
+    public static FullHttpResponse error(HttpResponseStatus status, String code, String message) {
         ObjectNode body = JSON.createObjectNode();
         body.put("error", code);
         body.put("message", message == null ? "" : message);
@@ -70,7 +72,7 @@ final class Replies {
      * The 401 of a request without a token the agent accepts, with the {@code WWW-Authenticate}
      * challenge and how HTTP carries a token (the agent's own advice is for its command-line clients).
      */
-    static FullHttpResponse unauthenticated(boolean tokenGiven) {
+    public static FullHttpResponse unauthenticated(boolean tokenGiven) {
         FullHttpResponse response = error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED", tokenGiven
                 ? "the bearer token is not one of this agent's tokens: send one of them as 'Authorization: Bearer TOKEN'"
                 : "this agent requires a token: send one of its tokens as 'Authorization: Bearer TOKEN'");

@@ -12,13 +12,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.salgate.transport.ServerHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,12 +29,10 @@ import org.slf4j.LoggerFactory;
  *       {@code chunked}; with a {@code Content-Length} the decoder refuses it already), an HTTP/1.1
  *       request has no {@code Host} or more than one (400), or it speaks an HTTP version other than
  *       1.0 and 1.1 (505): the connection closes after the answer;</li>
- *   <li>the {@link BrowserRules} refuse it (421, 403, 415);</li>
- *   <li>it asks for the API without a bearer token the agent {@linkplain ServerHandler#admits admits}
- *       (401): the page, its files and the OpenAPI document stay public, and the WebSocket has its
- *       own hello.</li>
+ *   <li>the server's {@link HttpDoor} refuses it (the REST door: a browser's request from another
+ *       origin or for another host, a request for the API without a token the agent admits).</li>
  * </ul>
- * A refused request goes on as a {@link Refusal}, answered in order by the {@link RestHandler};
+ * A refused request goes on as a {@link Refusal}, answered in order by the {@link RequestHandler};
  * when it announced a body, which is left unread, or asked for an upgrade, the connection closes
  * after the answer. Tells the
  * {@link HeaderDeadline} when a request's headers and its body are complete.
@@ -47,18 +43,16 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
 
     private final HeaderDeadline deadline;
     private final ReadPacer pacer;
-    private final BrowserRules rules;
-    private final ServerHandler handler;
+    private final HttpDoor door;
     /** After a refusal that closes the connection: nothing more goes on. */
     private boolean closing;
     /** The rest of a refused request is dropped, up to its last content. */
     private boolean skipping;
 
-    RequestGuard(HeaderDeadline deadline, ReadPacer pacer, BrowserRules rules, ServerHandler handler) {
+    RequestGuard(HeaderDeadline deadline, ReadPacer pacer, HttpDoor door) {
         this.deadline = deadline;
         this.pacer = pacer;
-        this.rules = rules;
-        this.handler = handler;
+        this.door = door;
     }
 
     @Override
@@ -88,10 +82,7 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
             FullHttpResponse refusal = framingRefusal(request);
             boolean framing = refusal != null;
             if (refusal == null) {
-                refusal = rules.refusal(request, ctx.channel());
-            }
-            if (refusal == null) {
-                refusal = authenticationRefusal(request, ctx);
+                refusal = door.refusal(request, ctx.channel());
             }
             if (refusal != null) {
                 if (framing) {
@@ -99,7 +90,7 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
                             refusal.content().toString(StandardCharsets.UTF_8));
                 }
                 // A refused WebSocket handshake closes too: its client meant to stop speaking HTTP.
-                boolean close = framing || BrowserRules.hasBody(request) || !HttpUtil.isKeepAlive(request)
+                boolean close = framing || Exchange.hasBody(request) || !HttpUtil.isKeepAlive(request)
                         || request.headers().contains(HttpHeaderNames.UPGRADE);
                 skipping = !close && !(msg instanceof LastHttpContent);
                 ReferenceCountUtil.release(msg);
@@ -155,29 +146,5 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
                     "an HTTP/1.1 request must have exactly one Host header, it has " + hosts.size());
         }
         return null;
-    }
-
-    /** A 401 for a request to the API without a token the agent admits. */
-    private FullHttpResponse authenticationRefusal(HttpRequest request, ChannelHandlerContext ctx) {
-        String path = new QueryStringDecoder(request.uri()).path();
-        boolean isPublic = !path.startsWith("/api/") || path.equals("/api/openapi.json")
-                || path.equals(HttpTransportProvider.WEBSOCKET_PATH);
-        if (isPublic) {
-            return null;
-        }
-        String token = Exchange.bearerToken(request);
-        boolean admitted;
-        try {
-            admitted = handler.admits(token);
-        } catch (RuntimeException e) {
-            LOG.warn("the server handler failed checking a bearer token", e);
-            admitted = false;
-        }
-        if (admitted) {
-            return null;
-        }
-        PeerLog.log("unauthenticated", "refusing requests from {} that carry no bearer token this agent accepts",
-                ctx.channel().remoteAddress());
-        return Replies.unauthenticated(!token.isEmpty());
     }
 }

@@ -1,4 +1,8 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
+
+import org.salgate.transport.http.Exchange;
+import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.http.Replies;
 
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -14,9 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StaticFiles {
 
     /** Where the page's files are in the jar. */
-    static final String WWW = "org/salgate/transport/http/www/";
+    static final String WWW = "org/salgate/transport/http/rest/www/";
     /** Where the OpenAPI document is in the jar. */
-    static final String OPENAPI = "org/salgate/transport/http/openapi.json";
+    static final String OPENAPI = "org/salgate/transport/http/rest/openapi.json";
     static final String INDEX = "index.html";
     /** The page's files, each served at {@code /name}. */
     static final List<String> FILES = List.of(INDEX, "app.js", "events.js", "plot.js", "style.css");

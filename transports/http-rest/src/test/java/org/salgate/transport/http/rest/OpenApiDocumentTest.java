@@ -1,4 +1,7 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
+
+import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.http.Replies;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,7 +38,7 @@ class OpenApiDocumentTest {
 
     private static Set<String> routedOperations() {
         Set<String> operations = new TreeSet<>();
-        for (Router.Route route : new RestApi(UNUSED, ServerOptions.builder().build(), new AtomicLong()).router().routes()) {
+        for (Router.Route route : new RestApi(UNUSED, ServerOptions.builder().build(), new AtomicLong()::incrementAndGet, null).router().routes()) {
             if (route.template().startsWith("/api/")) {
                 operations.add(route.method().name() + " " + route.template());
             }

@@ -1,4 +1,8 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
+
+import org.salgate.transport.http.Exchange;
+import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.http.Replies;
 
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -26,8 +30,11 @@ import java.util.Locale;
 import java.util.Set;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
+import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.tls.TlsConfig;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * What a web service on a user's machine must refuse from the browsers there, whose pages any web
@@ -45,6 +52,7 @@ import org.salgate.transport.tls.TlsConfig;
  */
 final class BrowserRules {
 
+    private static final RateLimitedLog PEERS = new RateLimitedLog(LoggerFactory.getLogger(BrowserRules.class), Level.WARN);
     private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
     private static final int DNS_NAME = 2;
     private static final int IP_ADDRESS = 7;
@@ -123,7 +131,7 @@ final class BrowserRules {
                         "the Host header '" + hostHeader + "' is not a host name or address");
             }
             if (!serves(host, channel)) {
-                PeerLog.log("host", "refusing requests from {} for the host '{}', which this agent does not serve "
+                PEERS.log("host", "refusing requests from {} for the host '{}', which this agent does not serve "
                         + "(--allow-host serves more names)", channel.remoteAddress(), hostHeader);
                 return Replies.error(HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
                         "this agent does not serve the host '" + host + "' (a page that names another host may be "
@@ -140,9 +148,9 @@ final class BrowserRules {
                 return refused;
             }
         }
-        if (changes && hasBody(request) && !isJsonOrXml(HttpUtil.getMimeType(request))) {
+        if (changes && Exchange.hasBody(request) && !isJsonOrXml(HttpUtil.getMimeType(request))) {
             String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-            PeerLog.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
+            PEERS.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
                     + "must be JSON or XML", request.method(), type, channel.remoteAddress());
             return Replies.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
                     "a " + request.method() + " with a body must be sent as application/json, or as application/xml "
@@ -175,7 +183,7 @@ final class BrowserRules {
                         + "start the agent with --allow-origin " + value + " to let that page in";
             }
         }
-        PeerLog.log("origin", "refusing a {} from {} sent by a page of another origin ({}); --allow-origin lets a "
+        PEERS.log("origin", "refusing a {} from {} sent by a page of another origin ({}); --allow-origin lets a "
                 + "page in", webSocket ? "WebSocket" : request.method().name(), channel.remoteAddress(), values);
         return Replies.error(HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", why);
     }
@@ -203,18 +211,6 @@ final class BrowserRules {
     private static boolean isSafe(HttpMethod method) {
         return method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD) || method.equals(HttpMethod.OPTIONS)
                 || method.equals(HttpMethod.TRACE);
-    }
-
-    /** Whether the request announces a body. */
-    static boolean hasBody(HttpRequest request) {
-        if (HttpUtil.isTransferEncodingChunked(request)) {
-            return true;
-        }
-        try {
-            return HttpUtil.getContentLength(request, 0L) > 0;
-        } catch (NumberFormatException e) {
-            return true;
-        }
     }
 
     private static boolean isJsonOrXml(CharSequence mimeType) {

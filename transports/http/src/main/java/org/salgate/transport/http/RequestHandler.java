@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of an HTTP connection: answers its requests one at a time, in the order they
- * came (HTTP/1.1 pipelining included, and the {@link Refusal}s of the requests refused before
+ * The last handler of an HTTP connection: has its {@link HttpDoor} answer its requests one at a
+ * time, in the order they came (HTTP/1.1 pipelining included, and the {@link Refusal}s of the requests refused before
  * their body), keeping the connection open unless the client asked to close it. A request that
  * becomes an event stream keeps the connection for itself.
  *
@@ -28,14 +28,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Runs on the channel's event loop; answers come back to it through {@link Exchange#respond}.
  */
-final class RestHandler extends ChannelInboundHandlerAdapter {
+final class RequestHandler extends ChannelInboundHandlerAdapter {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RestHandler.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
 
     /** A request waiting to be answered, with the body bytes it holds of the connection's memory. */
     private record Waiting(FullHttpRequest request, long bodyBytes) {}
 
-    private final RestApi api;
+    private final HttpDoor door;
     private final HeaderDeadline deadline;
     private final ReadPacer pacer;
     private final ConnectionMemory memory;
@@ -52,8 +52,8 @@ final class RestHandler extends ChannelInboundHandlerAdapter {
     private boolean dispatching;
     private Runnable writable = () -> { };
 
-    RestHandler(RestApi api, HeaderDeadline deadline, ReadPacer pacer, ConnectionMemory memory) {
-        this.api = api;
+    RequestHandler(HttpDoor door, HeaderDeadline deadline, ReadPacer pacer, ConnectionMemory memory) {
+        this.door = door;
         this.deadline = deadline;
         this.pacer = pacer;
         this.memory = memory;
@@ -65,7 +65,7 @@ final class RestHandler extends ChannelInboundHandlerAdapter {
      * large). A connection that is no longer HTTP is just sent the answer and closed.
      */
     static void closeWith(Channel channel, FullHttpResponse response) {
-        RestHandler rest = channel.pipeline().get(RestHandler.class);
+        RequestHandler rest = channel.pipeline().get(RequestHandler.class);
         if (rest == null || rest.streaming) {
             Replies.sendAndClose(channel, response);
         } else {
@@ -134,7 +134,7 @@ final class RestHandler extends ChannelInboundHandlerAdapter {
         current = exchange;
         currentBodyBytes = item.bodyBytes();
         try {
-            api.dispatch(exchange);
+            door.answer(exchange);
         } catch (RuntimeException e) {
             LOG.warn("answering {} {} failed", request.method(), request.uri(), e);
             exchange.respond(Replies.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL",

@@ -1,4 +1,8 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
+
+import org.salgate.transport.http.Exchange;
+import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,7 +51,7 @@ final class EventStream implements BridgeSession.Sink {
 
     EventStream(Exchange exchange) {
         this.exchange = exchange;
-        this.channel = exchange.context().channel();
+        this.channel = exchange.channel();
     }
 
     /**

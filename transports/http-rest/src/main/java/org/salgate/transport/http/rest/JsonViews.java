@@ -1,4 +1,8 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
+
+import org.salgate.transport.http.Exchange;
+import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

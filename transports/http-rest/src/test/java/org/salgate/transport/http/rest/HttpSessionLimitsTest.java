@@ -1,4 +1,4 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
 
 import org.salgate.transport.tck.*;
 

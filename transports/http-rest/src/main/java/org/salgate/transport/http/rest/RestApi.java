@@ -1,4 +1,8 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
+
+import org.salgate.transport.http.Exchange;
+import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -46,22 +50,17 @@ final class RestApi {
     private final ServerHandler handler;
     private final String codecName;
     private final ServerOptions bound;
-    private final AtomicLong sessionIds;
+    private final LongSupplier sessionIds;
     private final MemoryBudget budget;
     private final Router router = new Router();
     private final StaticFiles files = new StaticFiles();
     private final Set<BridgeSession> open = ConcurrentHashMap.newKeySet();
 
-    /** @param bound the server's options: its codec, and its bound on what waits for each caller */
-    RestApi(ServerHandler handler, ServerOptions bound, AtomicLong sessionIds) {
-        this(handler, bound, sessionIds, null);
-    }
-
     /**
      * @param budget what the calls' and event streams' pushed messages draw on, each session with an
      *               account of its own (null for none)
      */
-    RestApi(ServerHandler handler, ServerOptions bound, AtomicLong sessionIds, MemoryBudget budget) {
+    RestApi(ServerHandler handler, ServerOptions bound, LongSupplier sessionIds, MemoryBudget budget) {
         this.handler = handler;
         this.budget = budget;
         this.codecName = bound.codec().name();
@@ -280,11 +279,11 @@ final class RestApi {
     // ------------------------------------------------------------------ sessions and errors
 
     private BridgeSession open(Exchange ex, BridgeSession.Sink sink) {
-        var channel = ex.context().channel();
+        var channel = ex.channel();
         String name = "http " + ex.remoteAddress();
         // The budget's eviction closes the connection, which closes the session below.
         MemoryBudget.Account account = budget == null ? null : budget.open(name, channel::close);
-        BridgeSession session = BridgeSession.open(handler, sessionIds.incrementAndGet(), name,
+        BridgeSession session = BridgeSession.open(handler, sessionIds.getAsLong(), name,
                 channel::isWritable, sink, bound, account);
         open.add(session);
         channel.closeFuture().addListener(f -> {

@@ -1,4 +1,7 @@
-package org.salgate.transport.http;
+package org.salgate.transport.http.rest;
+
+import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.http.Replies;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,0 +1,67 @@
+package org.salgate.transport.http;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.function.LongSupplier;
+import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
+
+/**
+ * What the http transport's server does with the requests that are not its clients' WebSocket, and
+ * which requests it refuses from their headers, the WebSocket handshake included. The server finds
+ * one {@link Factory} by {@link java.util.ServiceLoader} when it starts: the module
+ * salgate-transport-http-rest has the REST/JSON API, its event streams and the web page. The
+ * transport itself bounds and orders the requests (headers, bodies, pipelining, slow readers)
+ * before a door sees them.
+ *
+ * <p>Without a door, every such request is answered 404 and every request from a web page (one with
+ * an {@code Origin} header) is refused 403, its WebSocket handshake included.
+ */
+public interface HttpDoor {
+
+    /**
+     * The refusal of a request from its headers alone, before its body is read, or null to let it
+     * on. Runs on the connection's event loop.
+     */
+    FullHttpResponse refusal(HttpRequest request, Channel channel);
+
+    /** Answers a request whose body arrived whole, by {@link Exchange#respond} or {@link Exchange#stream}. */
+    void answer(Exchange exchange);
+
+    /** The server stops: what the door holds open is closed. */
+    void close();
+
+    /** Opens the door of one server; registered in {@code META-INF/services/org.salgate.transport.http.HttpDoor$Factory}. */
+    interface Factory {
+
+        /**
+         * @param handler the agent, which the door's requests are calls to
+         * @param options the server's options
+         * @param budget what the whole server may hold, which the door's sessions draw on too
+         * @param sessionIds numbers the sessions, the WebSocket's and the door's alike
+         */
+        HttpDoor open(ServerHandler handler, ServerOptions options, MemoryBudget budget, LongSupplier sessionIds);
+    }
+
+    /** The door of a server without one: nothing but 404, and no web page let in. */
+    HttpDoor NONE = new HttpDoor() {
+        @Override
+        public FullHttpResponse refusal(HttpRequest request, Channel channel) {
+            return request.headers().contains(HttpHeaderNames.ORIGIN) ? Replies.error(HttpResponseStatus.FORBIDDEN,
+                    "FORBIDDEN_ORIGIN", "this agent takes no requests from web pages") : null;
+        }
+
+        @Override
+        public void answer(Exchange exchange) {
+            exchange.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + exchange.path()));
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+}
