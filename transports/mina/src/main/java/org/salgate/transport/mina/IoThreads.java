@@ -1,30 +1,47 @@
 package org.salgate.transport.mina;
 
+import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.mina.core.service.IoService;
+import org.apache.mina.core.service.SimpleIoProcessorPool;
+import org.apache.mina.transport.socket.nio.NioProcessor;
+import org.apache.mina.transport.socket.nio.NioSession;
 
-/** Thread pools owned by one server or client, so that closing it can stop exactly its threads. */
+/**
+ * The threads of one server or client: the loop of its acceptor or connector and those of its I/O
+ * processors, on named daemon threads, so that closing it stops exactly these.
+ */
 final class IoThreads {
 
+    private static final long CLOSE_GRACE_MILLIS = 5_000;
     private static final ThreadLocal<Boolean> ON_IO_THREAD = ThreadLocal.withInitial(() -> false);
 
-    private IoThreads() {}
+    private final String name;
+    /** Runs the loops; the service's executor. */
+    final ExecutorService pool;
+    /** The service's processors. */
+    final SimpleIoProcessorPool<NioSession> processors;
+    private final AtomicBoolean released = new AtomicBoolean();
 
     /**
-     * A pool of at most {@code maxThreads} named daemon threads; MINA keeps one thread per acceptor,
-     * connector and processor, each running a loop, so the bound is their number. A task past it is
-     * refused ({@link java.util.concurrent.RejectedExecutionException}), never queued behind loops
-     * that do not end.
+     * Threads for a service with {@code processors} I/O processors. A processor's loop ends when it
+     * has no session left and starts again with the next, so each may briefly need two threads.
      */
-    static ExecutorService newPool(String prefix, int maxThreads) {
-        return new ThreadPoolExecutor(0, maxThreads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory(prefix));
+    IoThreads(String name, int processors) {
+        this.name = name;
+        this.pool = new ThreadPoolExecutor(0, 2 * (processors + 1), 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                factory(name));
+        this.processors = new SimpleIoProcessorPool<>(NioProcessor.class, pool, processors, SelectorProvider.provider());
     }
 
-    private static ThreadFactory factory(String prefix) {
+    /** Named daemon threads that {@link #onIoThread} knows. */
+    static ThreadFactory factory(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return task -> {
             Thread t = new Thread(() -> {
@@ -36,8 +53,34 @@ final class IoThreads {
         };
     }
 
-    /** Whether the caller runs on a thread of one of these pools, where waiting for MINA would deadlock. */
+    /** Whether the caller runs on a thread of these, where waiting for MINA would deadlock. */
     static boolean onIoThread() {
         return ON_IO_THREAD.get();
+    }
+
+    /**
+     * Disposes {@code service} and the processors, which closes their sessions and reports it to
+     * the handler before it returns, and stops the threads, once: here, or on a fresh thread when
+     * called from one of them, which cannot wait for itself.
+     */
+    void release(IoService service) {
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
+        Runnable release = () -> {
+            service.dispose(false);
+            processors.dispose();
+            pool.shutdown();
+            try {
+                pool.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        if (onIoThread()) {
+            factory(name + "-release").newThread(release).start();
+        } else {
+            release.run();
+        }
     }
 }

@@ -1,11 +1,11 @@
 package org.salgate.transport.mina;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Executor;
 import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
-import org.salgate.transport.MemoryBudget;
 
 /** A server session over a MINA {@link IoSession}, whose outbound queue an {@link IoWriter} drains. */
 final class MinaSession extends QueuedSession {
@@ -14,14 +14,14 @@ final class MinaSession extends QueuedSession {
 
     private final IoSession io;
     private final IoWriter writer;
-    private final AtomicBoolean closeReported = new AtomicBoolean();
+    /** The first failure, reported as the session closes. */
     private volatile Throwable failure;
 
-    MinaSession(IoSession io, ServerOptions options, MemoryBudget budget) {
+    /** A session whose batches after a send leave from {@code nextBatches} (see {@link IoWriter}). */
+    MinaSession(IoSession io, ServerOptions options, MemoryBudget budget, Executor nextBatches) {
         super(io.getId(), options, budget);
         this.io = io;
-        this.writer = new IoWriter(io, queue(), QuietLoopProcessor.NEXT_PASS,
-                IoWriter.nextPassBatchBytes(options.tls() != null));
+        this.writer = new IoWriter(io, queue(), nextBatches);
     }
 
     static MinaSession of(IoSession io) {
@@ -60,7 +60,6 @@ final class MinaSession extends QueuedSession {
         writer.closeWhenWritten();
     }
 
-    /** MINA finished writing a buffer of this session. */
     void onMessageSent(Object message) {
         writer.onSent(message);
     }
@@ -70,7 +69,6 @@ final class MinaSession extends QueuedSession {
         queue().discard();
     }
 
-    /** Records the first failure of this session, reported when it closes. */
     void fail(Throwable cause) {
         if (failure == null) {
             failure = cause;
@@ -79,10 +77,5 @@ final class MinaSession extends QueuedSession {
 
     Throwable failure() {
         return failure;
-    }
-
-    /** True the first time only: the handler hears of each session's end exactly once. */
-    boolean markCloseReported() {
-        return closeReported.compareAndSet(false, true);
     }
 }
