@@ -20,22 +20,17 @@ import org.slf4j.LoggerFactory;
 /**
  * What the server's and the client's MINA handlers share, on the session's processor thread: the
  * messages its {@link FrameReader} cuts from what MINA reads; TLS, MINA's {@link SslFilter} on
- * {@link TlsConfig}'s engines; a failure, logged (at DEBUG when it is the peer's doing), which
- * closes the session. On a server, the agent's hello timeout, which runs from the session's
- * opening, bounds the TLS handshake.
+ * {@link TlsConfig}'s engines (on a server the agent's hello timeout bounds the handshake); and a
+ * failure, logged (at DEBUG when it is the peer's doing), which closes the session.
  */
 abstract class FrameHandler extends IoHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(FrameHandler.class);
     private static final AttributeKey READER = new AttributeKey(FrameHandler.class, "frameReader");
 
-    /** A whole message arrived. */
+    /** Each side's own: a whole message arrived; the session failed, and closes next; it closed. */
     abstract void deliver(IoSession io, Message message);
-
-    /** The session failed; it closes next. */
     abstract void failed(IoSession io, Throwable failure);
-
-    /** The session closed, after its last message. */
     abstract void closed(IoSession io);
 
     /** Gives the session the reader of what its peer sends; call it as the session is created. */

@@ -23,9 +23,8 @@ final class IoThreads {
     private static final ThreadLocal<Boolean> ON_IO_THREAD = ThreadLocal.withInitial(() -> false);
 
     private final String name;
-    /** Runs the loops; the service's executor. */
+    /** The service's executor, which runs the loops, and its processors. */
     final ExecutorService pool;
-    /** The service's processors. */
     final SimpleIoProcessorPool<NioSession> processors;
     private final AtomicBoolean released = new AtomicBoolean();
 
@@ -37,10 +36,11 @@ final class IoThreads {
         this.name = name;
         this.pool = new ThreadPoolExecutor(0, 2 * (processors + 1), 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 factory(name));
-        this.processors = new SimpleIoProcessorPool<>(NioProcessor.class, pool, processors, SelectorProvider.provider());
+        this.processors = new SimpleIoProcessorPool<>(NioProcessor.class, pool, processors,
+                SelectorProvider.provider());
     }
 
-    /** Named daemon threads that {@link #onIoThread} knows. */
+    /** Named daemon threads, on which {@link #release} does not wait for MINA. */
     static ThreadFactory factory(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return task -> {
@@ -51,11 +51,6 @@ final class IoThreads {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    /** Whether the caller runs on a thread of these, where waiting for MINA would deadlock. */
-    static boolean onIoThread() {
-        return ON_IO_THREAD.get();
     }
 
     /**
@@ -77,7 +72,7 @@ final class IoThreads {
                 Thread.currentThread().interrupt();
             }
         };
-        if (onIoThread()) {
+        if (ON_IO_THREAD.get()) { // waiting for MINA here would deadlock
             factory(name + "-release").newThread(release).start();
         } else {
             release.run();

@@ -11,11 +11,10 @@ import org.salgate.wire.Framing;
  * queue at a time: a frame sent while nothing is on its way is written at once, and frames sent
  * meanwhile leave merged into one buffer once MINA reports the batch sent ({@link #onSent}).
  *
- * <p>MINA reports a buffer sent on its I/O thread in the middle of a flush, which goes on for as
- * long as any session has more to write; a batch written from there would keep a fast-reading
- * stream in the flush for good, and the I/O thread from reading its other connections. So when
- * frames wait after a send, the next batch leaves from {@code nextBatches}: another thread on a
- * server, at once on a client, whose one connection has no one else to starve.
+ * <p>MINA reports a buffer sent on its I/O thread amid a flush that lasts while any session has more
+ * to write: a batch written there keeps a fast reader's stream in the flush for good, and the
+ * thread from reading other connections. So when frames wait after a send, the next batch leaves
+ * from {@code nextBatches}: another thread on a server, at once on a client (no one to starve).
  */
 final class IoWriter {
 

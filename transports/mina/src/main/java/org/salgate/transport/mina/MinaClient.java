@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,12 +72,10 @@ final class MinaClient extends FrameHandler implements TransportClient {
             }
             connected = future.getSession();
             awaitHandshake(timeoutMillis);
-        } catch (RuntimeIoException | IllegalArgumentException e) {
-            threads.release(connector);
-            throw new IOException("cannot connect to " + target + ": " + e.getMessage(), e);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeIoException | IllegalArgumentException e) {
             threads.release(connector); // closes the session, if any
-            throw e;
+            throw e instanceof IOException io ? io
+                    : new IOException("cannot connect to " + target + ": " + e.getMessage(), e);
         }
         session = connected;
         if (closed.get()) {
@@ -89,16 +87,13 @@ final class MinaClient extends FrameHandler implements TransportClient {
     private void awaitHandshake(long timeoutMillis) throws IOException {
         try {
             if (options.tls() != null) {
-                handshake.get(timeoutMillis, TimeUnit.MILLISECONDS);
+                handshake.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).join();
             }
-        } catch (TimeoutException e) {
-            throw new IOException("TLS handshake with " + target + " did not finish within " + timeoutMillis
-                    + " ms; check that the agent runs with TLS");
-        } catch (ExecutionException e) {
-            throw new IOException(options.tls().describeFailure(target, e.getCause()), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted during the TLS handshake with " + target, e);
+        } catch (CompletionException e) {
+            throw new IOException(e.getCause() instanceof TimeoutException
+                    ? "TLS handshake with " + target + " did not finish within " + timeoutMillis
+                            + " ms; check that the agent runs with TLS"
+                    : options.tls().describeFailure(target, e.getCause()), e.getCause());
         }
     }
 

@@ -1,17 +1,25 @@
 package org.salgate.transport.mina;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.mina.core.RuntimeIoException;
+import org.apache.mina.core.service.IoProcessor;
+import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.write.WriteRequest;
+import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.Ports;
+import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
@@ -78,7 +86,7 @@ final class MinaServer extends FrameHandler implements TransportServer {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true) && acceptor != null) {
-            pacer.stop();
+            pacer.stopped = true;
             acceptor.unbind(); // closes the sessions
             release();
         }
@@ -108,7 +116,7 @@ final class MinaServer extends FrameHandler implements TransportServer {
 
     @Override
     public void messageSent(IoSession io, Object message) {
-        MinaSession.of(io).onMessageSent(message);
+        MinaSession.of(io).writer.onSent(message);
     }
 
     @Override
@@ -125,6 +133,124 @@ final class MinaServer extends FrameHandler implements TransportServer {
         if (session != null) { // its handler heard of it
             session.onClosed();
             handler.sessionClosed(session, session.failure());
+        }
+    }
+
+    /**
+     * A server's I/O processors, to which its acceptor hands each session it accepts, on its own
+     * thread: that thread waits here while fewer than {@link #SPARE_DESCRIPTORS} file descriptors are
+     * free, pausing as an {@link AcceptBackoff} says, and new connections wait in the listen backlog.
+     * So MINA's acceptor never meets an accept that fails for want of descriptors, which it would log
+     * at ERROR with its stack trace every 50 ms. Off Unix, where the JDK does not count them, it may.
+     */
+    static final class AcceptPacer implements IoProcessor<NioSession> {
+
+        static final long SPARE_DESCRIPTORS = 4;
+
+        private final IoProcessor<NioSession> processors;
+        private final AcceptBackoff backoff;
+        private final UnixOperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean()
+                instanceof UnixOperatingSystemMXBean unix ? unix : null;
+        /** Sessions to accept before descriptors are counted again; the acceptor's thread only. */
+        private long uncounted;
+        /** Set as the server closes: the acceptor waits for descriptors no more. */
+        private volatile boolean stopped;
+
+        AcceptPacer(IoProcessor<NioSession> processors, AcceptBackoff backoff) {
+            this.processors = processors;
+            this.backoff = backoff;
+        }
+
+        @Override
+        public void add(NioSession session) {
+            if (os != null && --uncounted <= 0) {
+                awaitSpareDescriptors();
+            }
+            processors.add(session);
+        }
+
+        private void awaitSpareDescriptors() {
+            long free;
+            while ((free = os.getMaxFileDescriptorCount() - os.getOpenFileDescriptorCount()) < SPARE_DESCRIPTORS
+                    && !stopped) {
+                backoff.failed(new IOException("only " + free + " file descriptors are free"));
+            }
+            backoff.accepted();
+            // a session takes a descriptor at least: count again before half of the spare ones may be gone
+            uncounted = Math.max(1, (free - SPARE_DESCRIPTORS) / 2);
+        }
+
+        // the rest is the processors' own
+        @Override public boolean isDisposing() { return processors.isDisposing(); }
+        @Override public boolean isDisposed() { return processors.isDisposed(); }
+        @Override public void dispose() { processors.dispose(); }
+        @Override public void flush(NioSession session) { processors.flush(session); }
+        @Override public void write(NioSession session, WriteRequest request) { processors.write(session, request); }
+        @Override public void updateTrafficControl(NioSession session) { processors.updateTrafficControl(session); }
+        @Override public void remove(NioSession session) { processors.remove(session); }
+    }
+
+    /** A server session over a MINA {@link IoSession}, whose outbound queue an {@link IoWriter} drains. */
+    static final class MinaSession extends QueuedSession {
+
+        static final AttributeKey KEY = new AttributeKey(MinaSession.class, "session");
+
+        /** The MINA session underneath; tests read its counters. */
+        final IoSession io;
+        private final IoWriter writer;
+        /** The first failure, reported as the session closes. */
+        private volatile Throwable failure;
+
+        MinaSession(IoSession io, ServerOptions options, MemoryBudget budget, Executor nextBatches) {
+            super(io.getId(), options, budget);
+            this.io = io;
+            this.writer = new IoWriter(io, queue(), nextBatches);
+        }
+
+        static MinaSession of(IoSession io) {
+            return (MinaSession) io.getAttribute(KEY);
+        }
+
+        @Override
+        public String remoteAddress() {
+            return String.valueOf(io.getRemoteAddress());
+        }
+
+        @Override
+        protected void startWriting() {
+            writer.writeNext();
+        }
+
+        @Override
+        protected void abort(Throwable cause) {
+            fail(cause);
+            queue().discard();
+            io.closeNow();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return io.isConnected() && !io.isClosing();
+        }
+
+        @Override
+        public void close() {
+            writer.closeWhenWritten();
+        }
+
+        /** MINA closed the session: the frames still waiting can no longer leave. */
+        void onClosed() {
+            queue().discard();
+        }
+
+        void fail(Throwable cause) {
+            if (failure == null) {
+                failure = cause;
+            }
+        }
+
+        Throwable failure() {
+            return failure;
         }
     }
 

@@ -7,14 +7,10 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 
 /**
- * The Apache MINA 2 transport, named {@value #NAME}: NIO sockets carrying length-prefixed frames,
- * cut by the shared {@link org.salgate.transport.FrameReader} and written from the session's
- * {@link org.salgate.transport.OutboundQueue}, which bounds what a slow client costs.
- *
- * <p>Threads: the server has one acceptor thread, {@link ServerOptions#ioThreads()} I/O processor
- * threads (the number of cores when 0), on which a session's events reach the handler in order,
- * and as many threads that write a busy session's next batches. Each client has its own connector
- * and a single processor thread, on which its handler runs.
+ * The Apache MINA 2 transport, named {@value #NAME}: NIO sockets carrying length-prefixed frames.
+ * The server has one acceptor thread, {@link ServerOptions#ioThreads()} I/O processor threads (the
+ * number of cores when 0), on which a session's events reach the handler in order, and as many that
+ * write busy sessions' next batches. Each client has its own connector and one processor thread.
  */
 public final class MinaTransportProvider implements TransportProvider {
 

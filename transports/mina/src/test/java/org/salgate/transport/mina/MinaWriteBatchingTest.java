@@ -75,7 +75,7 @@ class MinaWriteBatchingTest {
                     session.send(numbered(i, payloadBytes(i, frames)));
                 }
             } else if (message instanceof Request r) {
-                buffersWrittenBeforeTheRequest.complete(((MinaSession) session).ioSession().getWrittenMessages());
+                buffersWrittenBeforeTheRequest.complete(((MinaServer.MinaSession) session).io.getWrittenMessages());
                 session.send(numbered(r.id(), SMALL_PAYLOAD_BYTES));
             }
         });
