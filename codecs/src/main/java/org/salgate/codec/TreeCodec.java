@@ -13,7 +13,7 @@ import org.salgate.wire.Message;
 
 /**
  * A codec that writes the {@link MessageTree} layout with a Jackson {@link ObjectMapper}, which is
- * thread-safe once configured. Subclasses choose the format and may rewrite the tree before
+ * thread-safe once configured. It has no code for any message type: the tree follows the schema. Subclasses choose the format and may rewrite the tree before
  * writing it.
  */
 public abstract class TreeCodec implements Codec {
@@ -44,7 +44,7 @@ public abstract class TreeCodec implements Codec {
     @Override
     public byte[] encode(Message message) {
         try {
-            return mapper.writeValueAsBytes(beforeWrite(MessageTree.write(message)));
+            return bytesOf(MessageTree.write(message));
         } catch (JacksonException e) {
             throw new IllegalArgumentException("the " + name + " codec cannot encode " + message.getClass().getSimpleName()
                     + ": " + e.getOriginalMessage(), e);
@@ -53,16 +53,24 @@ public abstract class TreeCodec implements Codec {
 
     @Override
     public Message decode(byte[] bytes, int offset, int length) throws CodecException {
-        JsonNode tree;
+        return MessageTree.read(treeOf(bytes, offset, length));
+    }
+
+    /** The bytes of a tree in this codec's format. */
+    final byte[] bytesOf(JsonNode tree) throws JacksonException {
+        return mapper.writeValueAsBytes(beforeWrite(tree));
+    }
+
+    /** The tree of {@code length} bytes in this codec's format. */
+    final JsonNode treeOf(byte[] bytes, int offset, int length) throws CodecException {
         try {
             // through a stream: some format parsers mishandle an offset into an array
-            tree = mapper.readTree(new ByteArrayInputStream(bytes, offset, length));
+            return mapper.readTree(new ByteArrayInputStream(bytes, offset, length));
         } catch (JacksonException e) {
             throw new CodecException("not a valid " + name + " message: " + e.getOriginalMessage(), e);
         } catch (IOException | RuntimeException e) {
             throw new CodecException("not a valid " + name + " message: " + e.getMessage(), e);
         }
-        return MessageTree.read(tree);
     }
 
     /** Rewrites the tree before it is written; the default keeps it. */

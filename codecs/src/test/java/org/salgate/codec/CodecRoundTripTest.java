@@ -161,17 +161,46 @@ class CodecRoundTripTest {
     @Test
     void textFormatsRejectUnknownKindsAndWrongShapes() {
         Codec json = Codecs.byName("json");
-        String[] bad = {"{\"t\":\"bogus\"}", "[1,2]", "{\"t\":\"request\",\"id\":\"x\",\"call\":{\"op\":\"listProtocols\"}}",
-                "{\"t\":\"request\",\"id\":1,\"call\":{\"op\":\"fly\"}}",
-                "{\"t\":\"request\",\"id\":1,\"call\":{\"op\":\"echo\",\"payload\":{\"kind\":\"num\",\"v\":true}}}",
-                "{\"t\":\"data\",\"stream\":1,\"reading\":{\"sensor\":\"S\",\"ts\":1,\"seq\":0,\"status\":\"OK\","
-                        + "\"error\":\"\",\"value\":{\"kind\":\"absent\"}}}",
-                "{\"t\":\"ended\",\"stream\":1,\"reason\":\"x\"} trailing"};
+        String[] bad = {"{\"bogus\":{}}", "[1,2]", "{}", "{\"request\":{\"id\":1}}",
+                "{\"request\":{\"id\":\"x\",\"listProtocols\":{}}}",
+                "{\"request\":{\"id\":1,\"fly\":{}}}",
+                "{\"request\":{\"id\":1,\"echo\":{\"num\":true}}}",
+                "{\"request\":{\"id\":1,\"echo\":{\"num\":1.5,\"int\":2}}}",
+                "{\"request\":{\"id\":-1,\"listProtocols\":{}}}",
+                "{\"request\":{\"id\":18446744073709551616,\"listProtocols\":{}}}",
+                "{\"request\":{\"id\":1,\"listSensors\":{\"activeOnly\":true,\"sensorId\":\"S\"}}}",
+                "{\"request\":{\"id\":1,\"execute\":{\"sensorId\":\"S\",\"arguments\":"
+                        + "[{\"key\":\"a\",\"value\":\"1\"},{\"key\":\"a\",\"value\":\"2\"}]}}}",
+                "{\"response\":{\"id\":1,\"sensor\":{\"id\":\"X\",\"state\":\"SENSOR_STATE_FLYING\"}}}",
+                "{\"response\":{\"id\":1,\"echoed\":{\"bytes\":\"not base64!\"}}}",
+                "{\"streamData\":{\"streamId\":1,\"reading\":{\"sensorId\":\"S\",\"timestampMicros\":1,"
+                        + "\"value\":{\"absent\":{}}}}}",
+                "{\"streamEnded\":{\"streamId\":1,\"reason\":\"x\"}} trailing"};
         for (String b : bad) {
             CodecException e = assertThrows(CodecException.class, () -> json.decode(b.getBytes(StandardCharsets.UTF_8)), b);
             assertFalse(e.getMessage().isBlank());
         }
         assertInstanceOf(CodecException.class,
                 assertThrows(CodecException.class, () -> Codecs.byName("xml").decode("<m><t>bogus</t></m>".getBytes(StandardCharsets.UTF_8))));
+    }
+
+    @Test
+    void theLayoutNamesTheSchemasFieldsAndOmitsDefaultsButNotMapValues() throws CodecException {
+        Codec json = Codecs.byName("json");
+        Message m = new Request(7, new Call.Execute("S", "c", java.util.Map.of("b", "2", "a", "")));
+        String expected = "{\"request\":{\"id\":7,\"execute\":{\"sensorId\":\"S\",\"commandId\":\"c\","
+                + "\"arguments\":[{\"key\":\"a\",\"value\":\"\"},{\"key\":\"b\",\"value\":\"2\"}]}}}";
+        assertEquals(expected, new String(json.encode(m), StandardCharsets.UTF_8));
+        assertEquals(m, json.decode(expected.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void unsignedIdsAboveTheLargestLongRoundTrip(String name) throws CodecException {
+        Codec codec = Codecs.byName(name);
+        for (long id : new long[] {-1, Long.MIN_VALUE, Long.MAX_VALUE}) {
+            Message m = new Response(id, new Result.StreamHandle(id));
+            assertEquals(m, codec.decode(codec.encode(m)), name + " changed " + m);
+        }
     }
 }

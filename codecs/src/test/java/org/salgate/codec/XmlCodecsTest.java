@@ -31,7 +31,7 @@ class XmlCodecsTest {
     @Test
     void externalEntitiesAreNeverResolved() {
         String xxe = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY x SYSTEM \"file:///etc/hostname\">]>"
-                + "<m><t>ended</t><stream>1</stream><reason>&x;</reason></m>";
+                + "<m><streamEnded><streamId>1</streamId><reason>&x;</reason></streamEnded></m>";
         for (String name : XML) {
             Codec codec = Codecs.byName(name);
             assertThrows(CodecException.class, () -> codec.decode(xxe.getBytes(StandardCharsets.UTF_8)),

@@ -217,7 +217,12 @@ public final class ProtobufCodec implements Codec {
 
     // ------------------------------------------------------------------ from protobuf
 
-    static Message fromProto(WireProto.Frame f) {
+    /**
+     * The message of a protobuf frame, for codecs that read the schema's messages in another format.
+     *
+     * @throws IllegalArgumentException if the frame is empty or holds values the model refuses
+     */
+    public static Message fromProto(WireProto.Frame f) {
         switch (f.getKindCase()) {
             case HELLO: {
                 WireProto.Hello h = f.getHello();

@@ -1,5 +1,6 @@
 package org.salgate.codec.java;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,7 +16,8 @@ import org.salgate.wire.CodecException;
 import org.salgate.wire.Message;
 
 /**
- * Messages as Java serialization streams of {@link SerialNode} trees. Decoding runs under a JEP 290
+ * Messages as Java serialization streams of {@link SerialNode} trees: the {@link MessageTree} layout,
+ * node for node, so this codec too has no code for any message type. Decoding runs under a JEP 290
  * filter that allows exactly the classes of that tree and bounds depth, references and stream
  * size, and array lengths by the stream's own length (every element takes at least a byte), so a
  * stream naming any other class (a gadget chain, a collection) or declaring a huge array is refused
@@ -64,17 +66,27 @@ public final class JavaCodec implements Codec {
 
     @Override
     public byte[] encode(Message message) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(SerialNode.of(MessageTree.write(message)));
-        } catch (IOException e) {
-            throw new UncheckedIOException("the java codec cannot encode " + message.getClass().getSimpleName(), e);
-        }
-        return bytes.toByteArray();
+        return bytesOf(MessageTree.write(message));
     }
 
     @Override
     public Message decode(byte[] bytes, int offset, int length) throws CodecException {
+        return MessageTree.read(treeOf(bytes, offset, length));
+    }
+
+    /** The serialization stream of a tree. */
+    static byte[] bytesOf(JsonNode tree) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(SerialNode.of(tree));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the java codec cannot write a message tree", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The tree of a serialization stream, read under the filter and expanded within the budget. */
+    static JsonNode treeOf(byte[] bytes, int offset, int length) throws CodecException {
         Object read;
         try {
             ByteArrayInputStream in = new ByteArrayInputStream(bytes, offset, length);
@@ -93,7 +105,7 @@ public final class JavaCodec implements Codec {
                     + (read == null ? "null" : read.getClass().getName()) + ", not a message tree");
         }
         try {
-            return MessageTree.read(node.toTree(Math.max(MIN_EXPANSION, (long) EXPANSION_PER_BYTE * length)));
+            return node.toTree(Math.max(MIN_EXPANSION, (long) EXPANSION_PER_BYTE * length));
         } catch (SerialNode.TooLargeException e) {
             throw new CodecException("not a valid java message: " + e.getMessage(), e);
         } catch (RuntimeException e) {

@@ -85,8 +85,11 @@ record SerialNode(byte kind, String text, long whole, double real, byte[] bin, S
                 throw new IllegalStateException("a binary node without bytes", e);
             }
         }
-        if (n.isIntegralNumber()) {
+        if (n.isIntegralNumber() && n.canConvertToLong()) {
             return new SerialNode(LONG, null, n.longValue(), 0, null, null, null);
+        }
+        if (n.isIntegralNumber()) { // an unsigned 64-bit value above Long.MAX_VALUE: the tree reads it as text
+            return new SerialNode(TEXT, n.asText(), 0, 0, null, null, null);
         }
         if (n.isNumber()) {
             return new SerialNode(DOUBLE, null, 0, n.doubleValue(), null, null, null);

@@ -1,5 +1,6 @@
 package org.salgate.codec.msgpack;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.msgpack.jackson.dataformat.MessagePackFactory;
 import org.salgate.codec.TreeCodec;
@@ -10,7 +11,8 @@ public final class MsgpackCodec extends TreeCodec {
     public static final String NAME = "msgpack";
 
     public MsgpackCodec() {
-        super(NAME, new ObjectMapper(factory()));
+        // a key given twice is refused, as the JSON codec does (XML has its own rule for repeated names)
+        super(NAME, new ObjectMapper(factory()).enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY));
     }
 
     private static MessagePackFactory factory() {

@@ -4,352 +4,307 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.OneofDescriptor;
+import com.google.protobuf.MessageOrBuilder;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Function;
-import org.salgate.model.Call;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.wire.CodecException;
-import org.salgate.model.ErrorCode;
-import org.salgate.model.Event;
-import org.salgate.wire.EventNotice;
-import org.salgate.wire.Hello;
-import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
-import org.salgate.model.ProtocolInfo;
-import org.salgate.model.Reading;
-import org.salgate.wire.Request;
-import org.salgate.wire.Response;
-import org.salgate.model.Result;
-import org.salgate.model.SensorInfo;
-import org.salgate.model.SensorState;
-import org.salgate.wire.StreamData;
-import org.salgate.model.SlowConsumerPolicy;
-import org.salgate.model.StreamCounts;
-import org.salgate.wire.StreamEnded;
-import org.salgate.model.Value;
+import org.salgate.wire.ProtobufCodec;
+import org.salgate.wire.proto.WireProto;
 
 /**
- * Maps the wire model to a Jackson tree and back, so that every Jackson format (JSON, MessagePack,
- * XML) shares one document layout and the spi needs no annotations. Every object carries a
- * discriminator; lists are written as {@code {"n": count, "e": [...]}} so that formats that cannot
- * tell one element from a list (XML) still read back exactly.
+ * Maps the wire messages to a Jackson tree and back through their protobuf form: a message becomes
+ * its {@code salgate.proto} frame ({@link ProtobufCodec#toProto}), and the frame a tree by walking
+ * its descriptors. So JSON, MessagePack, XML and Java serialization share one document layout, and
+ * a message type or field added to the schema needs no code here.
+ *
+ * <p>The layout:
+ * <ul>
+ *   <li>A message is an object whose keys are the JSON names of its set fields (lowerCamelCase:
+ *       {@code protocolVersion}), in field-number order. Unset fields (proto3 defaults, the other
+ *       members of a oneof) are left out, so a message with nothing set is an empty object. A oneof
+ *       is its one set member, whose name is therefore the discriminator:
+ *       {@code {"request": {"id": 7, "echo": {"int": 4}}}}.
+ *   <li>A repeated field is an array of its elements, left out when empty. A map is a repeated field
+ *       of {@code {"key": k, "value": v}} entries, sorted by key (keys need not be names, and one
+ *       map always gives the same bytes).
+ *   <li>Scalars are Jackson's own: booleans, numbers (unsigned 32- and 64-bit fields as unsigned
+ *       values), text, enums by their schema names ({@code SENSOR_STATE_IDLE}), bytes as a binary
+ *       node: base64 in JSON and XML, native binary in MessagePack and Java serialization.
+ * </ul>
+ *
+ * <p>Reading is led by the schema, never by the shape of the document, which is the rule that lets
+ * XML read back exactly although it cannot tell one element from a list of one, an empty element
+ * from an empty object, or a number from text: a repeated field may hold one element in place of
+ * an array, an empty text stands for an empty message, and scalars may arrive as text. A string
+ * may also arrive as {@code {"x64": base64 of its UTF-8}}, which the XML codec writes for text that
+ * XML cannot carry. Anything else is a {@link CodecException} naming the place: a field the message
+ * does not have, a value of the wrong kind or out of its field's range, an unknown enum name, two
+ * members of one oneof, a map key given twice, or a frame the model refuses.
  */
 public final class MessageTree {
 
+    /** The field of an object that stands for a string escaped as base64 of its UTF-8 bytes. */
+    public static final String ESCAPED = "x64";
+
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    /** Each message type's fields by JSON name; the schema has a fixed number of types. */
+    private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
+    /** The longest text read as an integer: 2^64 has 20 digits, and a sign and blanks may come with it. */
+    private static final int MAX_INTEGER_CHARS = 32;
 
     private MessageTree() {}
 
     // ------------------------------------------------------------------ writing
 
-    /** The tree of a message. */
+    /** The tree of a wire message. */
     public static ObjectNode write(Message message) {
+        return write(ProtobufCodec.toProto(message));
+    }
+
+    /** The tree of any protobuf message. */
+    public static ObjectNode write(MessageOrBuilder message) {
         ObjectNode o = F.objectNode();
-        if (message instanceof Hello h) {
-            o.put("t", "hello").put("version", h.protocolVersion()).put("codec", h.codec())
-                    .put("client", h.clientName()).put("credentials", h.credentials());
-        } else if (message instanceof HelloReply r) {
-            o.put("t", "helloReply").put("accepted", r.accepted()).put("version", r.protocolVersion())
-                    .put("agent", r.agentId()).put("error", r.error());
-            if (r.code() != null) {
-                o.put("code", r.code().name());
+        for (Map.Entry<FieldDescriptor, Object> f : message.getAllFields().entrySet()) {
+            FieldDescriptor field = f.getKey();
+            if (field.isRepeated()) {
+                ArrayNode a = o.putArray(field.getJsonName());
+                for (Object element : field.isMapField() ? sortedByKey(field, (List<?>) f.getValue())
+                        : (List<?>) f.getValue()) {
+                    a.add(value(field, element));
+                }
+            } else {
+                o.set(field.getJsonName(), value(field, f.getValue()));
             }
-            if (!r.role().isEmpty()) {
-                o.put("role", r.role());
-            }
-        } else if (message instanceof Request r) {
-            o.put("t", "request").put("id", r.id()).set("call", call(r.call()));
-        } else if (message instanceof Response r) {
-            o.put("t", "response").put("id", r.id()).set("result", result(r.result()));
-        } else if (message instanceof StreamData d) {
-            o.put("t", "data").put("stream", d.streamId()).set("reading", reading(d.reading()));
-        } else if (message instanceof StreamEnded e) {
-            o.put("t", "ended").put("stream", e.streamId()).put("reason", e.reason()).set("counts", counts(e.counts()));
-        } else if (message instanceof EventNotice n) {
-            o.put("t", "event").put("missedBefore", n.missedBefore()).set("event", event(n.event()));
-        } else {
-            throw new IllegalArgumentException("unknown message kind " + message.getClass().getName());
         }
         return o;
     }
 
-    private static ObjectNode call(Call call) {
-        ObjectNode o = F.objectNode();
-        if (call instanceof Call.ListSensors c) {
-            o.put("op", "listSensors").put("activeOnly", c.activeOnly());
-        } else if (call instanceof Call.DescribeSensor c) {
-            o.put("op", "describeSensor").put("sensor", c.sensorId());
-        } else if (call instanceof Call.AddSensor c) {
-            o.put("op", "addSensor").put("sensorMl", c.sensorMl());
-        } else if (call instanceof Call.RemoveSensor c) {
-            o.put("op", "removeSensor").put("sensor", c.sensorId());
-        } else if (call instanceof Call.ListCommands c) {
-            o.put("op", "listCommands").put("sensor", c.sensorId());
-        } else if (call instanceof Call.Execute c) {
-            o.put("op", "execute").put("sensor", c.sensorId()).put("command", c.commandId())
-                    .set("args", arguments(c.arguments()));
-        } else if (call instanceof Call.SetupStream c) {
-            o.put("op", "setupStream").put("sensor", c.sensorId()).put("command", c.commandId())
-                    .put("intervalMs", c.intervalMs()).set("args", arguments(c.arguments()));
-            if (c.policy() != null) {
-                o.put("policy", c.policy().wireName());
-            }
-            if (c.shared()) {
-                o.put("shared", true);
-            }
-        } else if (call instanceof Call.StartStream c) {
-            o.put("op", "startStream").put("stream", c.streamId());
-        } else if (call instanceof Call.StopStream c) {
-            o.put("op", "stopStream").put("stream", c.streamId());
-        } else if (call instanceof Call.ListProtocols) {
-            o.put("op", "listProtocols");
-        } else if (call instanceof Call.AddProtocol c) {
-            o.put("op", "addProtocol").put("pcml", c.pcml());
-        } else if (call instanceof Call.RemoveProtocol c) {
-            o.put("op", "removeProtocol").put("name", c.name());
-        } else if (call instanceof Call.GetPlatformConfig) {
-            o.put("op", "getPlatformConfig");
-        } else if (call instanceof Call.SubscribeEvents) {
-            o.put("op", "subscribeEvents");
-        } else if (call instanceof Call.UnsubscribeEvents) {
-            o.put("op", "unsubscribeEvents");
-        } else if (call instanceof Call.Echo c) {
-            o.put("op", "echo").set("payload", value(c.payload()));
-        } else if (call instanceof Call.EchoReading c) {
-            o.put("op", "echoReading").set("reading", reading(c.reading()));
-        } else {
-            throw new IllegalArgumentException("unknown call " + call.getClass().getName());
-        }
-        return o;
+    private static JsonNode value(FieldDescriptor field, Object v) {
+        return switch (field.getJavaType()) {
+            case MESSAGE -> write((MessageOrBuilder) v);
+            case ENUM -> F.textNode(((EnumValueDescriptor) v).getName());
+            case STRING -> F.textNode((String) v);
+            case BYTE_STRING -> F.binaryNode(((ByteString) v).toByteArray());
+            case BOOLEAN -> F.booleanNode((Boolean) v);
+            case DOUBLE -> F.numberNode((Double) v);
+            case FLOAT -> F.numberNode((Float) v);
+            case INT -> unsigned(field) ? F.numberNode(Integer.toUnsignedLong((Integer) v)) : F.numberNode((Integer) v);
+            case LONG -> unsigned(field) && (Long) v < 0
+                    ? F.numberNode(new BigInteger(Long.toUnsignedString((Long) v))) : F.numberNode((Long) v);
+        };
     }
 
-    private static ObjectNode result(Result result) {
-        ObjectNode o = F.objectNode();
-        if (result instanceof Result.Ack) {
-            o.put("kind", "ack");
-        } else if (result instanceof Result.Sensors r) {
-            o.put("kind", "sensors").set("sensors", list(r.sensors(), MessageTree::sensor));
-        } else if (result instanceof Result.Sensor r) {
-            o.put("kind", "sensor").set("sensor", sensor(r.sensor()));
-        } else if (result instanceof Result.Document r) {
-            o.put("kind", "document").put("xml", r.xml());
-        } else if (result instanceof Result.ReadingResult r) {
-            o.put("kind", "reading").set("reading", reading(r.reading()));
-        } else if (result instanceof Result.StreamHandle r) {
-            o.put("kind", "streamHandle").put("stream", r.streamId()).put("policy", r.policy().wireName());
-        } else if (result instanceof Result.StreamStopped r) {
-            o.put("kind", "streamStopped").set("counts", counts(r.counts()));
-        } else if (result instanceof Result.Protocols r) {
-            o.put("kind", "protocols").set("protocols", list(r.protocols(), MessageTree::protocol));
-        } else if (result instanceof Result.Echoed r) {
-            o.put("kind", "echoed").set("payload", value(r.payload()));
-        } else if (result instanceof Result.Failure r) {
-            o.put("kind", "failure").put("code", r.code().name()).put("message", r.message());
-        } else {
-            throw new IllegalArgumentException("unknown result " + result.getClass().getName());
-        }
-        return o;
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<?> sortedByKey(FieldDescriptor map, List<?> entries) {
+        FieldDescriptor key = map.getMessageType().findFieldByNumber(1);
+        List<com.google.protobuf.Message> sorted = new ArrayList<>();
+        entries.forEach(e -> sorted.add((com.google.protobuf.Message) e));
+        sorted.sort((a, b) -> ((Comparable) a.getField(key)).compareTo(b.getField(key)));
+        return sorted;
     }
 
-    private static ObjectNode sensor(SensorInfo s) {
-        return F.objectNode().put("id", s.id()).put("protocol", s.protocol()).put("state", s.state().name())
-                .put("description", s.description());
-    }
-
-    private static ObjectNode protocol(ProtocolInfo p) {
-        return F.objectNode().put("name", p.name()).put("type", p.type()).put("endpoint", p.endpoint())
-                .put("sensors", p.sensorCount());
-    }
-
-    private static ObjectNode reading(Reading r) {
-        ObjectNode o = F.objectNode().put("sensor", r.sensorId()).put("ts", r.timestampMicros())
-                .put("seq", r.sequence()).put("status", r.status().name()).put("error", r.error());
-        o.set("value", value(r.value()));
-        return o;
-    }
-
-    private static ObjectNode value(Value v) {
-        ObjectNode o = F.objectNode();
-        if (v instanceof Value.Num n) {
-            o.put("kind", "num").put("v", n.value());
-        } else if (v instanceof Value.Int i) {
-            o.put("kind", "int").put("v", i.value());
-        } else if (v instanceof Value.Text t) {
-            o.put("kind", "text").put("v", t.value());
-        } else if (v instanceof Value.Bytes b) {
-            o.put("kind", "bytes").put("v", b.value());
-        } else {
-            o.put("kind", "absent");
-        }
-        return o;
-    }
-
-    private static ObjectNode event(Event e) {
-        ObjectNode o = F.objectNode().put("type", e.type().name()).put("subject", e.subject())
-                .put("ts", e.timestampMicros()).put("detail", e.detail());
-        if (e.state() != null) {
-            o.put("state", e.state().name());
-        }
-        return o;
-    }
-
-    private static ObjectNode counts(StreamCounts c) {
-        return F.objectNode().put("delivered", c.delivered()).put("skipped", c.skipped()).put("dropped", c.dropped());
-    }
-
-    private static ObjectNode arguments(Map<String, String> args) {
-        // sorted, so that one call always gives the same bytes
-        return list(List.copyOf(new TreeMap<>(args).entrySet()),
-                e -> F.objectNode().put("k", e.getKey()).put("v", e.getValue()));
-    }
-
-    private static <T> ObjectNode list(List<T> items, Function<T, ObjectNode> write) {
-        ArrayNode array = F.arrayNode();
-        items.forEach(i -> array.add(write.apply(i)));
-        ObjectNode o = F.objectNode().put("n", items.size());
-        o.set("e", array);
-        return o;
+    private static boolean unsigned(FieldDescriptor field) {
+        return switch (field.getType()) {
+            case UINT32, FIXED32, UINT64, FIXED64 -> true;
+            default -> false;
+        };
     }
 
     // ------------------------------------------------------------------ reading
 
     /**
-     * The message of a tree.
+     * The wire message of a tree.
      *
-     * @throws CodecException if the tree is not a message: unknown kind, missing or malformed field
+     * @throws CodecException if the tree is not a frame of the schema, or one the model refuses
      */
     public static Message read(JsonNode tree) throws CodecException {
+        WireProto.Frame frame = read(tree, WireProto.Frame.newBuilder(), "frame").build();
         try {
-            Node n = new Node(tree, "message");
-            String t = n.text("t");
-            return switch (t) {
-                case "hello" -> new Hello(n.integer("version"), n.text("codec"), n.text("client"),
-                        n.text("credentials"));
-                case "helloReply" -> new HelloReply(n.bool("accepted"), n.integer("version"), n.text("agent"),
-                        n.text("error"), n.has("code") ? n.enumValue("code", ErrorCode.class) : null,
-                        n.has("role") ? n.text("role") : "");
-                case "request" -> new Request(n.number("id"), call(n.object("call")));
-                case "response" -> new Response(n.number("id"), result(n.object("result")));
-                case "data" -> new StreamData(n.number("stream"), reading(n.object("reading")));
-                case "ended" -> new StreamEnded(n.number("stream"), n.text("reason"), counts(n.object("counts")));
-                case "event" -> new EventNotice(event(n.object("event")), n.number("missedBefore"));
-                default -> throw new CodecException("unknown message type '" + t + "'");
-            };
+            return ProtobufCodec.fromProto(frame);
         } catch (RuntimeException e) {
-            // the model's checking constructors refuse what the layout let through
+            // the model's checking constructors refuse what the schema let through
             throw new CodecException("the message is malformed: " + e.getMessage(), e);
         }
     }
 
-    private static Call call(Node n) throws CodecException {
-        String op = n.text("op");
-        return switch (op) {
-            case "listSensors" -> new Call.ListSensors(n.bool("activeOnly"));
-            case "describeSensor" -> new Call.DescribeSensor(n.text("sensor"));
-            case "addSensor" -> new Call.AddSensor(n.text("sensorMl"));
-            case "removeSensor" -> new Call.RemoveSensor(n.text("sensor"));
-            case "listCommands" -> new Call.ListCommands(n.text("sensor"));
-            case "execute" -> new Call.Execute(n.text("sensor"), n.text("command"), arguments(n.object("args")));
-            case "setupStream" -> new Call.SetupStream(n.text("sensor"), n.text("command"),
-                    arguments(n.object("args")), n.number("intervalMs"),
-                    n.has("policy") ? policy(n.text("policy")) : null, n.has("shared") && n.bool("shared"));
-            case "startStream" -> new Call.StartStream(n.number("stream"));
-            case "stopStream" -> new Call.StopStream(n.number("stream"));
-            case "listProtocols" -> new Call.ListProtocols();
-            case "addProtocol" -> new Call.AddProtocol(n.text("pcml"));
-            case "removeProtocol" -> new Call.RemoveProtocol(n.text("name"));
-            case "getPlatformConfig" -> new Call.GetPlatformConfig();
-            case "subscribeEvents" -> new Call.SubscribeEvents();
-            case "unsubscribeEvents" -> new Call.UnsubscribeEvents();
-            case "echo" -> new Call.Echo(value(n.object("payload")));
-            case "echoReading" -> new Call.EchoReading(reading(n.object("reading")));
-            default -> throw new CodecException("unknown call '" + op + "'");
-        };
+    /**
+     * Reads a tree into a protobuf builder and returns the builder.
+     *
+     * @param path the name of the tree's place, for error messages
+     * @throws CodecException if the tree is not a message of the builder's type
+     */
+    public static <B extends com.google.protobuf.Message.Builder> B read(JsonNode tree, B into, String path)
+            throws CodecException {
+        if (tree != null && tree.isTextual() && tree.textValue().isEmpty()) {
+            return into; // an empty XML element
+        }
+        if (tree == null || !tree.isObject()) {
+            throw new CodecException(path + " should be an object, got " + kind(tree));
+        }
+        Descriptor type = into.getDescriptorForType();
+        Map<String, FieldDescriptor> fields = FIELDS.computeIfAbsent(type, MessageTree::fieldsByJsonName);
+        for (Map.Entry<String, JsonNode> p : tree.properties()) {
+            String at = path + "." + p.getKey();
+            FieldDescriptor field = fields.get(p.getKey());
+            if (field == null) {
+                throw new CodecException(at + " is not a field of " + type.getName());
+            }
+            if (field.isRepeated()) {
+                readRepeated(p.getValue(), field, into, at);
+                continue;
+            }
+            OneofDescriptor oneof = field.getRealContainingOneof();
+            if (oneof != null && into.hasOneof(oneof)) {
+                throw new CodecException(at + ": the oneof " + oneof.getName() + " already has "
+                        + into.getOneofFieldDescriptor(oneof).getJsonName());
+            }
+            into.setField(field, value(p.getValue(), field, into, at));
+        }
+        return into;
     }
 
-    private static Result result(Node n) throws CodecException {
-        String kind = n.text("kind");
-        return switch (kind) {
-            case "ack" -> new Result.Ack();
-            case "sensors" -> new Result.Sensors(list(n.object("sensors"), MessageTree::sensor));
-            case "sensor" -> new Result.Sensor(sensor(n.object("sensor")));
-            case "document" -> new Result.Document(n.text("xml"));
-            case "reading" -> new Result.ReadingResult(reading(n.object("reading")));
-            case "streamHandle" -> new Result.StreamHandle(n.number("stream"), policy(n.text("policy")));
-            case "streamStopped" -> new Result.StreamStopped(counts(n.object("counts")));
-            case "protocols" -> new Result.Protocols(list(n.object("protocols"), MessageTree::protocol));
-            case "echoed" -> new Result.Echoed(value(n.object("payload")));
-            case "failure" -> new Result.Failure(n.enumValue("code", ErrorCode.class), n.text("message"));
-            default -> throw new CodecException("unknown result '" + kind + "'");
-        };
-    }
-
-    private static SensorInfo sensor(Node n) throws CodecException {
-        return new SensorInfo(n.text("id"), n.text("protocol"), n.enumValue("state", SensorState.class),
-                n.text("description"));
-    }
-
-    private static ProtocolInfo protocol(Node n) throws CodecException {
-        return new ProtocolInfo(n.text("name"), n.text("type"), n.text("endpoint"), n.integer("sensors"));
-    }
-
-    private static Reading reading(Node n) throws CodecException {
-        return new Reading(n.text("sensor"), n.number("ts"), n.number("seq"), value(n.object("value")),
-                n.enumValue("status", Reading.Status.class), n.text("error"));
-    }
-
-    private static Value value(Node n) throws CodecException {
-        String kind = n.text("kind");
-        return switch (kind) {
-            case "num" -> Value.of(n.real("v"));
-            case "int" -> Value.of(n.number("v"));
-            case "text" -> Value.of(n.text("v"));
-            case "bytes" -> Value.of(n.bytes("v"));
-            case "absent" -> Value.absent();
-            default -> throw new CodecException("unknown value kind '" + kind + "'");
-        };
-    }
-
-    private static Event event(Node n) throws CodecException {
-        SensorState state = n.has("state") ? n.enumValue("state", SensorState.class) : null;
-        return new Event(n.enumValue("type", Event.Type.class), n.text("subject"), state, n.number("ts"),
-                n.text("detail"));
-    }
-
-    private static StreamCounts counts(Node n) throws CodecException {
-        return new StreamCounts(n.number("delivered"), n.number("skipped"), n.number("dropped"));
-    }
-
-    private static SlowConsumerPolicy policy(String name) throws CodecException {
-        try {
-            return SlowConsumerPolicy.parse(name);
-        } catch (IllegalArgumentException e) {
-            throw new CodecException(e.getMessage());
+    private static void readRepeated(JsonNode node, FieldDescriptor field, com.google.protobuf.Message.Builder into,
+                                     String path) throws CodecException {
+        // XML reads a single repeated element as the element itself
+        List<JsonNode> elements = new ArrayList<>();
+        if (node.isArray()) {
+            node.forEach(elements::add);
+        } else {
+            elements.add(node);
+        }
+        FieldDescriptor key = field.isMapField() ? field.getMessageType().findFieldByNumber(1) : null;
+        Set<Object> keys = new HashSet<>();
+        for (int i = 0; i < elements.size(); i++) {
+            Object element = value(elements.get(i), field, into, path + "[" + i + "]");
+            if (key != null && !keys.add(((com.google.protobuf.Message) element).getField(key))) {
+                throw new CodecException(path + "[" + i + "]: the key '"
+                        + ((com.google.protobuf.Message) element).getField(key) + "' is given twice");
+            }
+            into.addRepeatedField(field, element);
         }
     }
 
-    private static Map<String, String> arguments(Node n) throws CodecException {
-        Map<String, String> args = new LinkedHashMap<>();
-        for (Node e : n.elements()) {
-            if (args.put(e.text("k"), e.text("v")) != null) {
-                throw new CodecException("argument '" + e.text("k") + "' is given twice");
+    private static Object value(JsonNode node, FieldDescriptor field, com.google.protobuf.Message.Builder parent,
+                                String path) throws CodecException {
+        return switch (field.getJavaType()) {
+            case MESSAGE -> read(node, parent.newBuilderForField(field), path).build();
+            case ENUM -> {
+                String name = text(node, path);
+                EnumValueDescriptor v = field.getEnumType().findValueByName(name);
+                if (v == null) {
+                    throw new CodecException(path + ": unknown " + field.getEnumType().getName() + " '" + name + "'");
+                }
+                yield v;
+            }
+            case STRING -> text(node, path);
+            case BYTE_STRING -> ByteString.copyFrom(bytes(node, path));
+            case BOOLEAN -> bool(node, path);
+            case DOUBLE -> real(node, path);
+            case FLOAT -> (float) real(node, path);
+            case INT -> (int) integer(node, field, 32, path);
+            case LONG -> integer(node, field, 64, path);
+        };
+    }
+
+    private static Map<String, FieldDescriptor> fieldsByJsonName(Descriptor type) {
+        Map<String, FieldDescriptor> byName = new HashMap<>();
+        type.getFields().forEach(f -> byName.put(f.getJsonName(), f));
+        return byName;
+    }
+
+    private static String text(JsonNode n, String path) throws CodecException {
+        if (n.isTextual()) {
+            return n.textValue();
+        }
+        if (n.isObject() && n.size() == 1 && n.get(ESCAPED) != null && n.get(ESCAPED).isTextual()) {
+            try {
+                return new String(Base64.getDecoder().decode(n.get(ESCAPED).textValue()), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw new CodecException(path + " is not valid base64");
             }
         }
-        return args;
-    }
-
-    private interface NodeReader<T> {
-        T read(Node node) throws CodecException;
-    }
-
-    private static <T> List<T> list(Node n, NodeReader<T> read) throws CodecException {
-        List<T> out = new ArrayList<>();
-        for (Node e : n.elements()) {
-            out.add(read.read(e));
+        if (n.isObject() && n.isEmpty()) {
+            return ""; // an empty XML element
         }
-        return out;
+        throw new CodecException(path + " should be text, got " + kind(n));
+    }
+
+    /** An integer of {@code bits} bits, unsigned if its field is; returned as the bits of a long. */
+    private static long integer(JsonNode n, FieldDescriptor field, int bits, String path) throws CodecException {
+        BigInteger v = null;
+        if (n.isIntegralNumber()) {
+            v = n.bigIntegerValue();
+        } else if (n.isTextual() && n.textValue().length() <= MAX_INTEGER_CHARS) {
+            try {
+                v = new BigInteger(n.textValue().trim());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        if (v == null) {
+            throw new CodecException(path + " should be an integer, got " + kind(n));
+        }
+        boolean fits = unsigned(field) ? v.signum() >= 0 && v.bitLength() <= bits : v.bitLength() < bits;
+        if (!fits) {
+            throw new CodecException(path + " is out of range for " + field.getType().name().toLowerCase() + ": " + v);
+        }
+        return v.longValue();
+    }
+
+    private static double real(JsonNode n, String path) throws CodecException {
+        if (n.isNumber()) {
+            return n.doubleValue();
+        }
+        if (n.isTextual()) {
+            try {
+                return Double.parseDouble(n.textValue().trim());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new CodecException(path + " should be a number, got " + kind(n));
+    }
+
+    private static boolean bool(JsonNode n, String path) throws CodecException {
+        if (n.isBoolean()) {
+            return n.booleanValue();
+        }
+        if (n.isTextual() && (n.textValue().equals("true") || n.textValue().equals("false"))) {
+            return Boolean.parseBoolean(n.textValue());
+        }
+        throw new CodecException(path + " should be true or false, got " + kind(n));
+    }
+
+    private static byte[] bytes(JsonNode n, String path) throws CodecException {
+        if (n.isObject() && n.isEmpty()) {
+            return new byte[0]; // an empty XML element
+        }
+        if (n.isBinary() || n.isTextual()) {
+            try {
+                return n.binaryValue();
+            } catch (IOException | IllegalArgumentException e) {
+                throw new CodecException(path + " is not valid base64");
+            }
+        }
+        throw new CodecException(path + " should be bytes, got " + kind(n));
+    }
+
+    private static String kind(JsonNode n) {
+        return n == null ? "nothing" : n.getNodeType().name().toLowerCase();
     }
 }

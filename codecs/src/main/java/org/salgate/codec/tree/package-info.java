@@ -1,2 +1,2 @@
-/** The document layout shared by the Jackson-based codecs. */
+/** The document layout shared by the Jackson-based and Java codecs, derived from the protobuf schema. */
 package org.salgate.codec.tree;

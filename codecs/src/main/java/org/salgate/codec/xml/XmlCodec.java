@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.salgate.codec.TreeCodec;
+import org.salgate.codec.tree.MessageTree;
 
 /**
  * Messages as XML documents (Jackson XML); bytes are base64 text. Text that XML 1.0 cannot carry
@@ -40,7 +41,7 @@ public final class XmlCodec extends TreeCodec {
             for (Map.Entry<String, JsonNode> f : fields) {
                 JsonNode v = f.getValue();
                 if (v.isTextual() && !carriesExactly(v.textValue())) {
-                    o.putObject(f.getKey()).put("x64",
+                    o.putObject(f.getKey()).put(MessageTree.ESCAPED,
                             Base64.getEncoder().encodeToString(v.textValue().getBytes(StandardCharsets.UTF_8)));
                 } else {
                     escape(v);

@@ -1,17 +1,19 @@
 package org.salgate.transport.grpc;
 
-import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.grpc.proto.EncodedFrame;
+import org.salgate.transport.grpc.service.CallBudget;
+import org.salgate.transport.grpc.service.CallContext;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Hello;
 import org.salgate.transport.MemoryBudget;
@@ -39,8 +41,7 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
     private final String metadataCredentials;
     private final ServerHandler handler;
     private final ServerCallStreamObserver<EncodedFrame> out;
-    private final Context context = Context.current();
-    private final Runnable onEnd;
+    private final Consumer<GrpcSession> onEnd;
     /** What gRPC may buffer for the stream before it says it is not ready. */
     private final int readyThreshold;
     /** What the stream holds in its connection's memory budget; null outside a server call. */
@@ -53,7 +54,7 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
     private boolean closing;
 
     GrpcSession(long id, ServerHandler handler, ServerOptions options, MemoryBudget budget,
-                ServerCallStreamObserver<EncodedFrame> out, Runnable onEnd) {
+                ServerCallStreamObserver<EncodedFrame> out, Consumer<GrpcSession> onEnd) {
         super(id, options, budget);
         this.remoteAddress = CallContext.remoteAddress();
         this.metadataCredentials = CallContext.credentials();
@@ -140,7 +141,7 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
 
     /** Why gRPC ended the stream: null when the client went away, else the error (a message above the limit). */
     private Throwable cancellationCause() {
-        return StreamStatus.errorOf(context);
+        return callBudget == null ? null : callBudget.closedWithError();
     }
 
     /** Reports the end to the handler, once. */
@@ -157,7 +158,7 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
                 LOG.warn("the server handler failed on closing {}", this, e);
             }
         }
-        onEnd.run();
+        onEnd.accept(this);
     }
 
     // ------------------------------------------------------------------ outbound (the agent's frames)

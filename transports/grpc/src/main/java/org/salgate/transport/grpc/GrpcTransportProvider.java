@@ -1,17 +1,22 @@
 package org.salgate.transport.grpc;
 
+import java.util.List;
+import java.util.Map;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportClient;
+import org.salgate.transport.TransportProperties;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.grpc.service.CallBudget;
 import org.salgate.transport.netty.NettyIo;
 
 /**
  * The gRPC transport (grpc-java on Netty, on the netty transport's event loops). The agent serves
- * two services of {@code salgate_service.proto}: {@code SalSession}, one bidirectional stream per
+ * the services of {@code salgate_service.proto}: {@code SalSession}, one bidirectional stream per
  * client carrying the salgate frames (what {@link #createClient} speaks), and {@code Sal}, the SAL
- * API as typed calls for programs in any language. Registered in
+ * API as typed calls for programs in any language (both of salgate-transport-grpc-service). Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  *
  * <p><b>What a peer may cost the server.</b> Each connection may have at most
@@ -56,13 +61,8 @@ public final class GrpcTransportProvider implements TransportProvider {
     public static final String MAX_RESETS_PER_SECOND = "grpc.maxResetsPerSecond";
     public static final int DEFAULT_MAX_RESETS_PER_SECOND = 200;
 
-    /**
-     * The largest message of a call whose credentials are not admitted yet (a typed call without a
-     * valid bearer token, a session stream before the agent accepts its hello, which the agent holds
-     * to its own limit before the hello): a hello or a request is far smaller. A larger one ends the
-     * call with RESOURCE_EXHAUSTED.
-     */
-    public static final int UNADMITTED_MESSAGE_BYTES = 64 * 1024;
+    /** The largest message of a call whose credentials are not admitted yet; see {@link CallBudget#UNADMITTED_MESSAGE_BYTES}. */
+    public static final int UNADMITTED_MESSAGE_BYTES = CallBudget.UNADMITTED_MESSAGE_BYTES;
 
     /** The most bytes of metadata (headers) a call may send: grpc-java's default, stated. */
     public static final int MAX_METADATA_BYTES = 8 * 1024;
@@ -74,12 +74,7 @@ public final class GrpcTransportProvider implements TransportProvider {
 
     @Override
     public boolean isAvailable() {
-        try {
-            Class.forName("io.grpc.netty.NettyServerBuilder", false, getClass().getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+        return SingleUseServer.classesPresent(getClass(), "io.grpc.netty.NettyServerBuilder");
     }
 
     @Override
@@ -98,33 +93,9 @@ public final class GrpcTransportProvider implements TransportProvider {
         return new GrpcTransportClient(options);
     }
 
-    /** The positive integer {@code name} of {@code properties}, or {@code otherwise} when it is not set. */
-    static int positiveProperty(java.util.Map<String, String> properties, String name, int otherwise) {
-        String value = properties.get(name);
-        if (value == null || value.isBlank()) {
-            return otherwise;
-        }
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
-    }
-
     /** Whether {@code properties} ask for the direct executor (the default). */
-    static boolean directExecutor(java.util.Map<String, String> properties) {
-        String value = properties.getOrDefault(EXECUTOR, EXECUTOR_DIRECT);
-        if (value.equals(EXECUTOR_DIRECT)) {
-            return true;
-        }
-        if (value.equals(EXECUTOR_POOL)) {
-            return false;
-        }
-        throw new IllegalArgumentException(EXECUTOR + " must be '" + EXECUTOR_DIRECT + "' or '" + EXECUTOR_POOL
-                + "', got '" + value + "'");
+    static boolean directExecutor(Map<String, String> properties) {
+        return TransportProperties.oneOf(properties, EXECUTOR, List.of(EXECUTOR_DIRECT, EXECUTOR_POOL))
+                .equals(EXECUTOR_DIRECT);
     }
 }

@@ -1,11 +1,14 @@
 package org.salgate.transport.grpc;
 
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.BindException;
@@ -21,8 +24,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.Ports;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
-import org.salgate.transport.TransportServer;
+import org.salgate.transport.SingleUseServer;
+import org.salgate.transport.TransportProperties;
 import org.salgate.transport.bridge.BridgeSession;
+import org.salgate.transport.grpc.proto.EncodedFrame;
+import org.salgate.transport.grpc.proto.SalSessionGrpc;
+import org.salgate.transport.grpc.service.CallBudget;
+import org.salgate.transport.grpc.service.CallContext;
+import org.salgate.transport.grpc.service.Connections;
+import org.salgate.transport.grpc.service.SalService;
 import org.salgate.transport.netty.EventLoops;
 import org.salgate.transport.netty.NettyIo;
 import org.salgate.transport.tls.TlsConfig;
@@ -38,10 +48,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What peers may cost it (see {@link GrpcTransportProvider}): calls per connection and resets per
  * second are gRPC's limits; the queues, and what gRPC holds of each connection's calls
- * ({@link CallBudget}, on the connection's {@link GrpcConnection} account), draw on one
+ * ({@link CallBudget}, on each connection's account, {@link Connections}), draw on one
  * {@link MemoryBudget}; idle and half-open connections are closed by gRPC's idle and handshake timeouts.
  */
-final class GrpcTransportServer implements TransportServer {
+final class GrpcTransportServer extends SingleUseServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(GrpcTransportServer.class);
 
@@ -69,11 +79,8 @@ final class GrpcTransportServer implements TransportServer {
     private final Set<GrpcSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<BridgeSession> calls = ConcurrentHashMap.newKeySet();
     private Server server;
-    private InetSocketAddress bound;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
-    private boolean started;
-    private boolean closed;
 
     GrpcTransportServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
@@ -81,12 +88,7 @@ final class GrpcTransportServer implements TransportServer {
     }
 
     @Override
-    public synchronized void start(ServerHandler handler) throws IOException {
-        Objects.requireNonNull(handler, "handler");
-        if (started) {
-            throw new IllegalStateException("this server was started already; create a new one to start again");
-        }
-        started = true;
+    protected Bound bind(ServerHandler handler) throws IOException {
         CallContext context = new CallContext();
         Connections connections = new Connections(budget);
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
@@ -95,25 +97,21 @@ final class GrpcTransportServer implements TransportServer {
                 .maxInboundMessageSize(options.maxFrameBytes())
                 .maxInboundMetadataSize(GrpcTransportProvider.MAX_METADATA_BYTES)
                 .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
-                .maxConcurrentCallsPerConnection(GrpcTransportProvider.positiveProperty(options.properties(),
-                        GrpcTransportProvider.MAX_CONCURRENT_STREAMS,
-                        GrpcTransportProvider.DEFAULT_MAX_CONCURRENT_STREAMS))
-                .maxRstFramesPerWindow(GrpcTransportProvider.positiveProperty(options.properties(),
-                        GrpcTransportProvider.MAX_RESETS_PER_SECOND,
-                        GrpcTransportProvider.DEFAULT_MAX_RESETS_PER_SECOND), 1)
+                .maxConcurrentCallsPerConnection(TransportProperties.positiveInt(options.properties(),
+                        GrpcTransportProvider.MAX_CONCURRENT_STREAMS, GrpcTransportProvider.DEFAULT_MAX_CONCURRENT_STREAMS))
+                .maxRstFramesPerWindow(TransportProperties.positiveInt(options.properties(),
+                        GrpcTransportProvider.MAX_RESETS_PER_SECOND, GrpcTransportProvider.DEFAULT_MAX_RESETS_PER_SECOND), 1)
                 // A connection with no call open has said no hello: it goes after the hello timeout
                 // (gRPC allows no less than 1 s), with a GOAWAY a client reconnects after.
                 .maxConnectionIdle(options.limits().helloTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 // Until the TLS handshake, the HTTP/2 preface and the client's SETTINGS are done.
                 .handshakeTimeout(TlsConfig.HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .addTransportFilter(connections.transportFilter())
-                .addStreamTracerFactory(StreamStatus.FACTORY)
                 .addStreamTracerFactory(new CallBudget.Factory(handler, options.maxFrameBytes()))
-                .intercept(new CallGuard())
+                .intercept(CallBudget.GUARD)
+                .addService(ServerInterceptors.intercept(sessionService(handler), context))
                 .addService(ServerInterceptors.intercept(
-                        new SessionService(handler, options, budget, sessionIds, sessions), context))
-                .addService(ServerInterceptors.intercept(
-                        new SalService(handler, options, budget, sessionIds, calls), context));
+                        new SalService(handler, options, budget, sessionIds, calls, streamReadyThreshold(options)), context));
         if (GrpcTransportProvider.directExecutor(options.properties())) {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
             builder.directExecutor();
@@ -133,8 +131,23 @@ final class GrpcTransportServer implements TransportServer {
             shutdownGroups();
             throw bindFailure(options.host() + ":" + options.port(), e);
         }
-        bound = (InetSocketAddress) server.getListenSockets().get(0);
+        InetSocketAddress bound = (InetSocketAddress) server.getListenSockets().get(0);
         LOG.info("{} transport on {}", GrpcTransportProvider.NAME, io.describe());
+        return new Bound(bound, () -> stop(bound.getPort()));
+    }
+
+    /** {@code SalSession}: each call is one {@link GrpcSession} on the agent's handler. */
+    private BindableService sessionService(ServerHandler handler) {
+        return new SalSessionGrpc.SalSessionImplBase() {
+            @Override
+            public StreamObserver<EncodedFrame> session(StreamObserver<EncodedFrame> responses) {
+                GrpcSession session = new GrpcSession(sessionIds.incrementAndGet(), handler, options, budget,
+                        (ServerCallStreamObserver<EncodedFrame>) responses, sessions::remove);
+                sessions.add(session);
+                session.open();
+                return session;
+            }
+        };
     }
 
     /** TLS with the config's key, through gRPC's own TLS (which enables TLS 1.3 and 1.2). */
@@ -142,21 +155,8 @@ final class GrpcTransportServer implements TransportServer {
         return TlsServerCredentials.newBuilder().keyManager(tls.keyManagerFactory().getKeyManagers()).build();
     }
 
-    @Override
-    public synchronized InetSocketAddress localAddress() {
-        if (bound == null) {
-            throw new IllegalStateException("the server is not started");
-        }
-        return bound;
-    }
-
-    @Override
-    public synchronized void close() {
-        if (closed || !started || server == null) {
-            closed = true;
-            return;
-        }
-        closed = true;
+    /** Ends the sessions and calls, stops gRPC and its event loops, and waits for the port to be free. */
+    private void stop(int port) {
         Status stopping = Status.UNAVAILABLE.withDescription("the agent is stopping");
         server.shutdown();
         for (GrpcSession session : List.copyOf(sessions)) {
@@ -178,7 +178,7 @@ final class GrpcTransportServer implements TransportServer {
         }
         shutdownGroups();
         try {
-            Ports.awaitReleased(InetAddress.getByName(options.host()), bound.getPort(),
+            Ports.awaitReleased(InetAddress.getByName(options.host()), port,
                     Duration.ofMillis(CLOSE_GRACE_MILLIS));
         } catch (IOException e) {
             // an unresolvable host could not have been bound

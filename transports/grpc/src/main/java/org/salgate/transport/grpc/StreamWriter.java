@@ -23,17 +23,8 @@ final class StreamWriter {
      * Hands batches to {@code out} while it is ready and not {@code ended}, under {@code lock} (gRPC's
      * observers are not thread-safe); runs {@code whenEmptied}, still under the lock, if the queue
      * ran empty. The bytes handed are reported written after the lock is let go, as the agent's
-     * writability listener may run then.
-     */
-    static void drain(OutboundQueue<byte[]> queue, CallStreamObserver<EncodedFrame> out, Object lock,
-                      BooleanSupplier ended, Runnable whenEmptied) {
-        drain(queue, out, lock, ended, whenEmptied, lastBatch -> { });
-    }
-
-    /**
-     * As {@link #drain(OutboundQueue, CallStreamObserver, Object, BooleanSupplier, Runnable)}; when a
-     * batch leaves the stream not ready, {@code stalled} gets that batch's bytes once the lock is let
-     * go and the queue no longer counts them: gRPC then holds at least its ready threshold and at
+     * writability listener may run then. When a batch leaves the stream not ready, {@code stalled}
+     * gets that batch's bytes, after the lock: gRPC then holds at least its ready threshold and at
      * most that batch more.
      */
     static void drain(OutboundQueue<byte[]> queue, CallStreamObserver<EncodedFrame> out, Object lock,

@@ -13,14 +13,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.salgate.agent.Agent;
 import org.salgate.client.SalClient;
-import org.salgate.transport.grpc.GrpcTransportProvider;
 import org.salgate.transport.grpc.proto.SalGrpc;
 import org.salgate.model.Value;
 import org.salgate.wire.proto.WireProto;
 
 /**
  * Not a test (surefire's default includes leave it out): a measurement, run on demand with
- * <pre>mvn -B -q -pl transports/tck -am verify -Dtest=GrpcRoundTripMeasurement -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>mvn -B -q -pl transports/grpc -am verify -Dtest=GrpcRoundTripMeasurement -Dsurefire.failIfNoSpecifiedTests=false</pre>
  * One caller, one call at a time, against a real agent with the default platform in this JVM: the
  * round trip of a sensor list (28 sensors) and of a 16-byte echo, both answered inline by the agent,
  * over the typed {@code Sal} service (a blocking stub) and over the {@code SalSession} stream (the

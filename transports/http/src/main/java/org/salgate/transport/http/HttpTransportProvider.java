@@ -2,6 +2,7 @@ package org.salgate.transport.http;
 
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
@@ -75,13 +76,8 @@ public final class HttpTransportProvider implements TransportProvider {
 
     @Override
     public boolean isAvailable() {
-        try {
-            Class.forName("io.netty.handler.codec.http.HttpServerCodec", false, getClass().getClassLoader());
-            Class.forName("io.netty.channel.nio.NioIoHandler", false, getClass().getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+        return SingleUseServer.classesPresent(getClass(), "io.netty.handler.codec.http.HttpServerCodec",
+                "io.netty.channel.nio.NioIoHandler");
     }
 
     @Override

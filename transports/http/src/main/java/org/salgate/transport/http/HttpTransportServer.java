@@ -7,13 +7,12 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
-import org.salgate.transport.TransportServer;
+import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.netty.ChannelServer;
 import org.salgate.transport.netty.NettySession;
 import org.salgate.transport.netty.TlsHandlers;
@@ -27,17 +26,13 @@ import org.salgate.transport.MemoryBudget;
  * to the {@link HttpDoor} found when it starts. What the connections hold draws on one
  * {@link MemoryBudget} of {@link ServerOptions.Limits#maxBufferedBytes()}.
  */
-final class HttpTransportServer implements TransportServer {
+final class HttpTransportServer extends SingleUseServer {
 
     private final ServerOptions options;
     private final HttpLimits limits;
     /** What all the connections together may hold. */
     private final MemoryBudget budget;
     private final AtomicLong sessionIds = new AtomicLong();
-    private ChannelServer server;
-    private HttpDoor door = HttpDoor.NONE;
-    private boolean started;
-    private boolean closed;
 
     HttpTransportServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
@@ -46,13 +41,8 @@ final class HttpTransportServer implements TransportServer {
     }
 
     @Override
-    public synchronized void start(ServerHandler handler) throws IOException {
-        Objects.requireNonNull(handler, "handler");
-        if (started) {
-            throw new IllegalStateException("this server was started already; create a new one to start again");
-        }
-        started = true;
-        door = openDoor(handler);
+    protected Bound bind(ServerHandler handler) throws IOException {
+        HttpDoor door = openDoor(handler);
         WebSocketServerProtocolConfig webSocket = WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(HttpTransportProvider.WEBSOCKET_PATH)
                 .checkStartsWith(false)
@@ -62,7 +52,7 @@ final class HttpTransportServer implements TransportServer {
                         .closeOnProtocolViolation(true)
                         .build())
                 .build();
-        server = ChannelServer.bind(options, "http", ch -> {
+        ChannelServer server = ChannelServer.bind(options, "http", ch -> {
             ChannelPipeline p = ch.pipeline();
             // First, so that everything below reads plain HTTP.
             TlsHandlers.addServer(ch, options.tls());
@@ -94,6 +84,7 @@ final class HttpTransportServer implements TransportServer {
                     memory, intake, pacer));
             p.addLast("requests", new RequestHandler(door, deadline, pacer, memory));
         });
+        return new Bound(server.localAddress(), () -> server.close(door::close));
     }
 
     /** The first door on the class path, or none. */
@@ -102,23 +93,5 @@ final class HttpTransportServer implements TransportServer {
             return factory.open(handler, options, budget, sessionIds::incrementAndGet);
         }
         return HttpDoor.NONE;
-    }
-
-    @Override
-    public synchronized InetSocketAddress localAddress() {
-        if (server == null) {
-            throw new IllegalStateException("the server is not started");
-        }
-        return server.localAddress();
-    }
-
-    @Override
-    public synchronized void close() {
-        if (closed || server == null) {
-            closed = true;
-            return;
-        }
-        closed = true;
-        server.close(door::close);
     }
 }

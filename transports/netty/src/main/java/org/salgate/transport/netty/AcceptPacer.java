@@ -8,19 +8,17 @@ import java.util.concurrent.TimeUnit;
 import org.salgate.transport.AcceptBackoff;
 
 /**
- * The handler of a server channel (see {@code ServerBootstrap.handler}) that paces accepting when
- * it fails: Netty reports a failed accept (out of descriptors, most often) as an exception on the
- * server channel (an {@link IOException}; on epoll and io_uring Netty's own
- * {@code Errors.NativeIoException}), and left alone pauses a second and logs each failure with its
- * stack trace. This handler stops reading the server channel for the {@link AcceptBackoff}'s pause
- * instead, which logs a run of failures once, and ends the run at the next accepted connection.
+ * The handler of a server channel that paces accepting when it fails (out of descriptors, most
+ * often): Netty reports a failed accept as an {@link IOException} on the server channel and, left
+ * alone, pauses a second and logs each failure with its stack trace. This stops reading the server
+ * channel for the {@link AcceptBackoff}'s pause instead, which logs a run of failures once.
  */
-public final class AcceptPacer extends ChannelInboundHandlerAdapter {
+final class AcceptPacer extends ChannelInboundHandlerAdapter {
 
     private final AcceptBackoff backoff;
 
     /** Paces the accept loop of {@code server}, named in the log. */
-    public AcceptPacer(String server) {
+    AcceptPacer(String server) {
         this.backoff = new AcceptBackoff(server);
     }
 
@@ -38,8 +36,7 @@ public final class AcceptPacer extends ChannelInboundHandlerAdapter {
         }
         Channel server = ctx.channel();
         server.config().setAutoRead(false);
-        server.eventLoop().schedule(() -> {
-            server.config().setAutoRead(true);
-        }, backoff.nextPause(cause), TimeUnit.MILLISECONDS);
+        server.eventLoop().schedule(() -> server.config().setAutoRead(true), backoff.nextPause(cause),
+                TimeUnit.MILLISECONDS);
     }
 }

@@ -11,9 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.util.Objects;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.TimeUnit;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.OutboundQueue;
@@ -22,10 +20,11 @@ import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 
 /**
- * A client on one Netty channel with its own single I/O thread, so that a handler that blocks
- * stalls this connection only. Requests go through the connection's {@link OutboundQueue}, drained
- * by a {@link ChannelWriter} as the server's sessions are. A transport on Netty gives the handlers
- * above TLS, what carries a batch of frames, and what must be ready before the first request.
+ * A client on one Netty channel with an event loop of its own (one thread), so that a handler
+ * that blocks stalls this connection only; the handler is called on that thread. Requests go
+ * through the connection's {@link OutboundQueue}, drained by a {@link ChannelWriter}. A transport
+ * on Netty gives the handlers above TLS, how a batch is carried, and what must be ready before the
+ * first request.
  */
 public abstract class ChannelClient implements TransportClient {
 
@@ -38,8 +37,6 @@ public abstract class ChannelClient implements TransportClient {
     private EventLoopGroup group;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
-    /** The connection's event loop if callers may run it, else null. */
-    private volatile TurnTakingEventLoop callersLoop;
     private boolean closed;
 
     protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier) {
@@ -53,7 +50,7 @@ public abstract class ChannelClient implements TransportClient {
         this.threadName = Objects.requireNonNull(threadName, "threadName");
         this.carrier = Objects.requireNonNull(carrier, "carrier");
         this.codec = new ConnectionCodec(options.codec());
-        this.queue = OutboundQueue.forClient(options, this::wake);
+        this.queue = OutboundQueue.forClient(options, () -> writer.wake());
     }
 
     /** Adds this transport's handlers to a new channel's pipeline, after TLS. */
@@ -75,13 +72,6 @@ public abstract class ChannelClient implements TransportClient {
         return new IOException("cannot connect to " + target() + ": " + why + "; " + connectHint(), cause);
     }
 
-    private void wake() {
-        ChannelWriter w = writer;
-        if (w != null) {
-            w.wake();
-        }
-    }
-
     @Override
     public final synchronized void connect(ClientHandler handler) throws IOException {
         Objects.requireNonNull(handler, "handler");
@@ -93,10 +83,9 @@ public abstract class ChannelClient implements TransportClient {
         }
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         NettyIo on = io != null ? io : EventLoops.current();
-        group = EventLoops.createClient(on, threadName);
-        ClientHandler delivered = group instanceof TurnTakingEventLoop loop ? inOrderOn(loop, handler) : handler;
-        AtomicReference<SslHandler> tlsHandler = new AtomicReference<>();
-        Bootstrap bootstrap = new Bootstrap()
+        group = EventLoops.create(on, 1, threadName, true);
+        AtomicReference<SslHandler> tls = new AtomicReference<>();
+        ChannelFuture connecting = new Bootstrap()
                 .group(group)
                 .channel(on.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -105,62 +94,34 @@ public abstract class ChannelClient implements TransportClient {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        tlsHandler.set(TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(),
-                                timeoutMillis));
-                        initPipeline(ch.pipeline(), delivered, timeoutMillis);
+                        tls.set(TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis));
+                        initPipeline(ch.pipeline(), handler, timeoutMillis);
                     }
-                });
-        ChannelFuture connecting = bootstrap.connect(options.host(), options.port());
+                })
+                .connect(options.host(), options.port());
         boolean done = connecting.awaitUninterruptibly(timeoutMillis + 1_000);
         if (!done || !connecting.isSuccess()) {
             connecting.cancel(false);
             EventLoops.shutdown(group);
-            String why = done ? String.valueOf(connecting.cause().getMessage()) : "timed out after " + timeoutMillis + " ms";
-            throw failure(why, done ? connecting.cause() : null);
+            throw failure(done ? String.valueOf(connecting.cause().getMessage()) : "timed out after " + timeoutMillis
+                    + " ms", done ? connecting.cause() : null);
         }
         Channel ch = connecting.channel();
         try {
-            TlsHandlers.awaitHandshake(tlsHandler.get(), options.tls(), target(), timeoutMillis);
+            TlsHandlers.awaitHandshake(tls.get(), options.tls(), target(), timeoutMillis);
             awaitReady(ch, timeoutMillis);
         } catch (IOException e) {
             ch.close();
             EventLoops.shutdown(group);
             throw e;
         }
-        EventLoopGroup ownGroup = group;
-        ch.closeFuture().addListener(f -> ownGroup.shutdownGracefully(EventLoops.SHUTDOWN_QUIET_MILLIS,
-                EventLoops.SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
-        ch.closeFuture().addListener(f -> queue.discard());
+        EventLoopGroup own = group;
+        ch.closeFuture().addListener(f -> {
+            queue.discard();
+            EventLoops.shutdown(own); // on the loop's own thread: does not wait
+        });
         writer = new ChannelWriter(ch, queue, carrier);
         channel = ch;
-        callersLoop = ownGroup instanceof TurnTakingEventLoop loop ? loop : null;
-    }
-
-    /**
-     * {@code handler}, its messages and close delivered through the loop's {@link
-     * TurnTakingEventLoop#deliverInOrder}: a caller whose answer is in leaves what came after it.
-     */
-    private static ClientHandler inOrderOn(TurnTakingEventLoop loop, ClientHandler handler) {
-        return new ClientHandler() {
-            @Override
-            public void messageReceived(Message message) {
-                loop.deliverInOrder(() -> handler.messageReceived(message));
-            }
-
-            @Override
-            public void closed(Throwable cause) {
-                loop.deliverInOrder(() -> handler.closed(cause));
-            }
-        };
-    }
-
-    /** On epoll and NIO, the waiting caller runs the connection's event loop itself when it is free. */
-    @Override
-    public void readWhileWaiting(Future<?> answer, long deadlineNanos) {
-        TurnTakingEventLoop loop = callersLoop;
-        if (loop != null) {
-            loop.runUntilDone(answer, deadlineNanos);
-        }
     }
 
     @Override

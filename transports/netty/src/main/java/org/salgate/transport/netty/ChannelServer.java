@@ -21,11 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The listening side of the Netty-based transports (netty, http), written once: one acceptor
- * thread and {@link ServerOptions#ioThreads()} I/O threads, failed accepts paced by an
- * {@link AcceptPacer}, the outbound water marks of the options, and on close every connection
- * closed before the threads stop, on the process's {@link NettyIo} unless told otherwise. The
- * transport gives what each accepted connection's pipeline holds.
+ * The listening side of the transports on Netty (netty, http): one acceptor thread and
+ * {@link ServerOptions#ioThreads()} I/O threads, failed accepts paced by an {@link AcceptPacer},
+ * the options' outbound water marks, and on close every connection closed before the threads stop.
+ * The transport gives what each accepted connection's pipeline holds.
  */
 public final class ChannelServer {
 
@@ -39,37 +38,37 @@ public final class ChannelServer {
     private final ChannelGroup connections;
     private final Channel serverChannel;
 
-    private ChannelServer(EventLoopGroup acceptor, EventLoopGroup workers, ChannelGroup connections,
-                          Channel serverChannel) {
+    private ChannelServer(EventLoopGroup acceptor, EventLoopGroup workers, ChannelGroup connections, Channel channel) {
         this.acceptor = acceptor;
         this.workers = workers;
         this.connections = connections;
-        this.serverChannel = serverChannel;
+        this.serverChannel = channel;
+    }
+
+    /** As {@link #bind(NettyIo, ServerOptions, String, Consumer)}, on the process's I/O mechanism. */
+    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
+            throws IOException {
+        return bind(EventLoops.current(), options, name, pipeline);
     }
 
     /**
      * Listens on the options' host and port; {@code name} names the threads ({@code salgate-NAME-io})
      * and the log's lines, and {@code pipeline} sets up each accepted connection.
      *
-     * @throws IOException if it cannot listen there, saying why
+     * @throws IOException if it cannot listen there, saying why; a taken port's cause is a {@link BindException}
      */
-    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
-            throws IOException {
-        return bind(EventLoops.current(), options, name, pipeline);
-    }
-
-    /** As {@link #bind(ServerOptions, String, Consumer)}, on the I/O mechanism {@code io}. */
     public static ChannelServer bind(NettyIo io, ServerOptions options, String name, Consumer<SocketChannel> pipeline)
             throws IOException {
+        String where = options.host() + ":" + options.port();
         EventLoopGroup acceptor = EventLoops.create(io, 1, "salgate-" + name + "-accept", false);
         EventLoopGroup workers = EventLoops.create(io, options.ioThreads(), "salgate-" + name + "-io", false);
         ChannelGroup connections = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
-        ServerBootstrap bootstrap = new ServerBootstrap()
+        ChannelFuture bound = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(io.serverChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .option(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
-                .handler(new AcceptPacer(name + " server " + options.host() + ":" + options.port()))
+                .handler(new AcceptPacer(name + " server " + where))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
@@ -80,31 +79,21 @@ public final class ChannelServer {
                         connections.add(ch);
                         pipeline.accept(ch);
                     }
-                });
-        ChannelFuture bound = bootstrap.bind(options.host(), options.port()).awaitUninterruptibly();
+                })
+                .bind(options.host(), options.port()).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             EventLoops.shutdown(acceptor);
             EventLoops.shutdown(workers);
-            Throwable cause = asBindException(bound.cause());
-            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
-                    + cause.getMessage() + "; choose another port or stop what uses it", cause);
+            Throwable cause = bound.cause();
+            if (cause instanceof Errors.NativeIoException && !(cause instanceof BindException)) {
+                // epoll and io_uring report a taken port as a native error; callers tell it by the class, as on NIO
+                cause = new BindException(cause.getMessage()).initCause(cause);
+            }
+            throw new IOException("cannot listen on " + where + ": " + cause.getMessage()
+                    + "; choose another port or stop what uses it", cause);
         }
         LOG.info("{} transport on {}", name, io.describe());
         return new ChannelServer(acceptor, workers, connections, bound.channel());
-    }
-
-    /**
-     * NIO reports a failed bind as a {@link BindException}; the native transports as an
-     * {@link Errors.NativeIoException} ("bind(..) failed with error(-98): Address already in use").
-     * Callers tell a taken port from other failures by the class, so it is made the same.
-     */
-    private static Throwable asBindException(Throwable cause) {
-        if (cause instanceof Errors.NativeIoException && !(cause instanceof BindException)) {
-            BindException bind = new BindException(cause.getMessage());
-            bind.initCause(cause);
-            return bind;
-        }
-        return cause;
     }
 
     /** The address it listens on. */
@@ -117,9 +106,20 @@ public final class ChannelServer {
         close(() -> { });
     }
 
-    /** As {@link #close()}, running {@code afterConnections} once the connections are closed, before the threads stop. */
+    /**
+     * As {@link #close()}, running {@code afterConnections} once the connections are closed, before
+     * the threads stop. Called from one of the server's own threads it does not wait, which would never end.
+     */
     public void close(Runnable afterConnections) {
-        EventLoops.stopServer(serverChannel, connections, CLOSE_CONNECTIONS_MILLIS, acceptor, workers);
+        boolean wait = !EventLoops.inGroup(acceptor) && !EventLoops.inGroup(workers);
+        ChannelFuture unbound = serverChannel.close();
+        if (wait) {
+            unbound.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
+        }
+        var closing = connections.close();
+        if (wait) {
+            closing.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
+        }
         try {
             afterConnections.run();
         } finally {

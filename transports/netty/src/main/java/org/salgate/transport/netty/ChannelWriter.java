@@ -12,17 +12,13 @@ import org.salgate.wire.Framing;
 
 /**
  * Drains a connection's {@link OutboundQueue} into its Netty channel: one event loop task per
- * drain, each batch handed to the channel by its {@link Carrier} (on a byte stream, copied once
- * into a pooled direct buffer behind length prefixes), one flush per task. The queue counts a batch
- * until Netty reports it written, so writability covers what waits in the channel too. A failed
- * write is raised in the pipeline, whose last handler closes the channel with that cause.
+ * drain, each batch handed to the channel by its {@link Carrier}, one flush per task. The queue
+ * counts a batch until Netty reports it written, so writability covers what waits in the channel
+ * too. A failed write is raised in the pipeline, whose last handler closes the channel with it.
  */
 public final class ChannelWriter {
 
-    /**
-     * How a channel carries encoded messages: the writes that make a batch, and what a graceful
-     * close writes last. Runs on the channel's event loop.
-     */
+    /** How a channel carries encoded messages. Runs on the channel's event loop. */
     public interface Carrier {
 
         /** Writes the batch's messages, in order, without flushing; returns the last write's future. */
@@ -32,15 +28,14 @@ public final class ChannelWriter {
         Object farewell();
     }
 
-    /** A byte stream: each batch framed by {@link Framing#write} into one direct buffer. */
+    /** A byte stream: each batch framed by {@link Framing#write} into one pooled direct buffer. */
     public static final Carrier LENGTH_PREFIXED = new Carrier() {
         @Override
         public ChannelFuture write(Channel channel, OutboundQueue.Batch<byte[]> batch) {
             int bytes = Math.toIntExact(batch.bytes());
             ByteBuf buffer = channel.alloc().directBuffer(bytes, bytes);
             Framing.write(batch.items(), buffer.nioBuffer(0, bytes));
-            buffer.writerIndex(bytes);
-            return channel.write(buffer);
+            return channel.write(buffer.writerIndex(bytes));
         }
 
         @Override
@@ -50,18 +45,14 @@ public final class ChannelWriter {
     };
 
     /** Batches written before a flush; a drain that has more reschedules itself so the loop stays fair. */
-    static final int BATCHES_PER_FLUSH = 16;
+    private static final int BATCHES_PER_FLUSH = 16;
     /** How long a close waits for queued frames to drain before closing anyway. */
-    static final long CLOSE_FLUSH_GRACE_MILLIS = 2_000;
+    private static final long CLOSE_FLUSH_GRACE_MILLIS = 2_000;
 
     private final Channel channel;
     private final OutboundQueue<byte[]> queue;
     private final Carrier carrier;
     private final Runnable drainTask = this::drain;
-
-    ChannelWriter(Channel channel, OutboundQueue<byte[]> queue) {
-        this(channel, queue, LENGTH_PREFIXED);
-    }
 
     public ChannelWriter(Channel channel, OutboundQueue<byte[]> queue, Carrier carrier) {
         this.channel = channel;
@@ -69,24 +60,16 @@ public final class ChannelWriter {
         this.carrier = carrier;
     }
 
-    /**
-     * The queue's wake: schedules a drain on the channel's event loop, or, on a client's
-     * {@link TurnTakingEventLoop} that no thread runs at the moment, drains on this thread.
-     */
+    /** The queue's wake: schedules a drain on the channel's event loop. */
     public void wake() {
         try {
-            if (channel.eventLoop() instanceof TurnTakingEventLoop loop) {
-                loop.runNowOrExecute(drainTask);
-            } else {
-                channel.eventLoop().execute(drainTask);
-            }
+            channel.eventLoop().execute(drainTask);
         } catch (RejectedExecutionException e) {
             queue.discard(); // the event loop is shutting down, and the channel with it
         }
     }
 
-    /** Hands the queue's batches to the channel and flushes. Runs on the channel's event loop. */
-    void drain() {
+    private void drain() {
         for (int i = 0; i < BATCHES_PER_FLUSH; i++) {
             OutboundQueue.Batch<byte[]> batch = queue.next();
             if (batch.isEmpty()) {
@@ -118,9 +101,8 @@ public final class ChannelWriter {
                 }
                 channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
             });
-            var forced = channel.eventLoop().schedule(() -> {
-                channel.close();
-            }, CLOSE_FLUSH_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            var forced = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_GRACE_MILLIS,
+                    TimeUnit.MILLISECONDS);
             channel.closeFuture().addListener(f -> forced.cancel(false));
         } catch (RejectedExecutionException e) {
             channel.close(); // the server is stopping; its sessions close anyway

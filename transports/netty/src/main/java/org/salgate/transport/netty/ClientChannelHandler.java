@@ -2,25 +2,21 @@ package org.salgate.transport.netty;
 
 import io.netty.channel.ChannelHandlerContext;
 import org.salgate.transport.ClientHandler;
-import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.FrameReader;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The last handler of a client channel: hands decoded messages to the {@link ClientHandler}, in order. */
+/** The last handler of a client channel: hands each message, then the close, to the {@link ClientHandler}. */
 final class ClientChannelHandler extends FrameHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientChannelHandler.class);
 
     private final ClientHandler handler;
-    private final OutboundQueue<byte[]> queue;
-    private boolean closedReported;
 
-    ClientChannelHandler(ClientHandler handler, FrameReader reader, OutboundQueue<byte[]> queue) {
+    ClientChannelHandler(ClientHandler handler, FrameReader reader) {
         super(reader);
         this.handler = handler;
-        this.queue = queue;
     }
 
     @Override
@@ -34,14 +30,11 @@ final class ClientChannelHandler extends FrameHandler {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        queue.discard();
-        if (!closedReported) {
-            closedReported = true;
-            try {
-                handler.closed(failure());
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on close", e);
-            }
+        releaseReader();
+        try {
+            handler.closed(failure());
+        } catch (RuntimeException e) {
+            LOG.warn("the client handler failed on close", e);
         }
         super.channelInactive(ctx);
     }

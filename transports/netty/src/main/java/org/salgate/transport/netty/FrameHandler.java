@@ -4,14 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.ByteBuffer;
-import org.salgate.wire.CodecException;
 import org.salgate.transport.FrameReader;
+import org.salgate.wire.CodecException;
 import org.salgate.wire.Message;
 
 /**
- * The last handler of a channel: feeds the bytes Netty read into the shared {@link FrameReader}
- * and hands each whole message on. A malformed or oversize frame, or any pipeline failure, closes
- * the channel; the first failure is the one reported.
+ * The last handler of a channel: feeds the bytes Netty read to the shared {@link FrameReader} and
+ * hands each whole message on, in order, on the channel's event loop. A malformed or oversize
+ * frame, or any pipeline failure, closes the channel; the first failure is the one reported.
  */
 abstract class FrameHandler extends ChannelInboundHandlerAdapter {
 
@@ -24,6 +24,11 @@ abstract class FrameHandler extends ChannelInboundHandlerAdapter {
 
     /** A whole message arrived. */
     abstract void deliver(Message message);
+
+    /** Closes the channel after {@code cause}. */
+    void close(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
 
     /** Gives back what the reader held: the channel is closed. */
     final void releaseReader() {
@@ -54,25 +59,16 @@ abstract class FrameHandler extends ChannelInboundHandlerAdapter {
                 deliver(message);
             }
         } catch (CodecException e) {
-            fail(ctx, e);
+            exceptionCaught(ctx, e);
         }
     }
 
     @Override
     public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        fail(ctx, cause);
-    }
-
-    final void fail(ChannelHandlerContext ctx, Throwable cause) {
         if (failure == null) {
             failure = cause;
         }
         ctx.channel().config().setAutoRead(false);
         close(ctx, cause);
-    }
-
-    /** Closes the channel after {@code cause}; a server first answers an HTTP client. */
-    void close(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close();
     }
 }

@@ -3,25 +3,20 @@ package org.salgate.transport.netty;
 import io.netty.channel.Channel;
 import java.net.SocketAddress;
 import java.util.concurrent.RejectedExecutionException;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
-import org.salgate.transport.MemoryBudget;
 
 /**
- * A server session on one Netty channel, whose outbound queue a {@link ChannelWriter} drains: on
- * the netty transport as length-prefixed frames, on others (a WebSocket) as their {@link
- * ChannelWriter.Carrier} writes them.
+ * A server session on one Netty channel, whose outbound queue a {@link ChannelWriter} drains as
+ * its {@link ChannelWriter.Carrier} writes frames (length-prefixed here, WebSocket messages on http).
  */
 public final class NettySession extends QueuedSession {
 
     private final Channel channel;
     private final ChannelWriter writer;
 
-    NettySession(long id, Channel channel, ServerOptions options, MemoryBudget budget) {
-        this(id, channel, options, budget, ChannelWriter.LENGTH_PREFIXED);
-    }
-
-    /** A session drawing on the server's {@code budget} (null for none), written as {@code carrier} writes frames. */
+    /** A session drawing on the server's {@code budget} (null for none). */
     public NettySession(long id, Channel channel, ServerOptions options, MemoryBudget budget,
                         ChannelWriter.Carrier carrier) {
         super(id, options, budget);
@@ -41,10 +36,9 @@ public final class NettySession extends QueuedSession {
     }
 
     /**
-     * Raises {@code cause} in the pipeline, whose last handler closes the channel with it. On the
-     * channel's event loop, and only while the channel is open: an abort from another thread (the
-     * memory budget's) may come as the channel closes, when the pipeline no longer has that handler
-     * and Netty would log the cause as unhandled.
+     * Raises {@code cause} in the pipeline, whose last handler closes the channel with it: on the
+     * event loop, at once if already there (the rest of this read is not handled), and only while
+     * the channel is open, since an abort from another thread may come as the channel closes.
      */
     @Override
     protected void abort(Throwable cause) {
@@ -55,7 +49,7 @@ public final class NettySession extends QueuedSession {
             }
         };
         if (channel.eventLoop().inEventLoop()) {
-            raise.run(); // at once: the frames still to be handled in this read are not
+            raise.run();
             return;
         }
         try {

@@ -15,7 +15,7 @@ final class NettyTransportClient extends ChannelClient {
 
     @Override
     protected void initPipeline(ChannelPipeline pipeline, ClientHandler handler, long timeoutMillis) {
-        pipeline.addLast("client", new ClientChannelHandler(handler, new FrameReader(codec, options.maxFrameBytes()), queue));
+        pipeline.addLast("client", new ClientChannelHandler(handler, new FrameReader(codec, options.maxFrameBytes())));
     }
 
     @Override

@@ -8,7 +8,7 @@ import org.salgate.transport.TransportServer;
 
 /**
  * The Netty transport: length-prefixed frames (see {@link org.salgate.wire.Framing}) over TCP on
- * Netty's event loops, on epoll, io_uring or NIO as {@link NettyIo} chooses. Registered in
+ * Netty's event loops, on the I/O mechanism {@link NettyIo} chooses. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  */
 public final class NettyTransportProvider implements TransportProvider {

@@ -6,20 +6,19 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.transport.MemoryBudget;
 
 /** A Netty server: a {@link ChannelServer} whose connections carry framed salgate sessions. */
 final class NettyTransportServer implements TransportServer {
 
     /**
      * One read per connection per turn of its event loop, not Netty's 16: a peer that sends
-     * requests as fast as they are taken (each read of up to 64 KiB holding thousands of them,
-     * each answered inline) then costs the loop one read's work before the loop's other
-     * connections are served, and a normal client sharing the loop with 20 such peers is greeted
-     * in a fraction of a second rather than many seconds.
+     * requests as fast as they are taken then costs the loop one read's work before the loop's
+     * other connections are served, so a normal client sharing the loop with such peers is still
+     * greeted promptly.
      */
     private static final RecvByteBufAllocator ONE_READ_PER_TURN = new AdaptiveRecvByteBufAllocator()
             .maxMessagesPerRead(1);
@@ -49,11 +48,11 @@ final class NettyTransportServer implements TransportServer {
         server = ChannelServer.bind(io != null ? io : EventLoops.current(), options, "netty", ch -> {
             ch.config().setRecvByteBufAllocator(ONE_READ_PER_TURN);
             TlsHandlers.addServer(ch, options.tls());
-            NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options, budget);
-            // However the channel ends (even before it was active, or with the pipeline broken), the
-            // session's account in the budget is closed with it.
+            NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options, budget,
+                    ChannelWriter.LENGTH_PREFIXED);
+            // however the channel ends, even before it was active, its account in the budget closes with it
             ch.closeFuture().addListener(f -> session.discardWaiting());
-            ch.pipeline().addLast("session", new ServerChannelHandler(handler, session, session.frameReader()));
+            ch.pipeline().addLast("session", new ServerChannelHandler(handler, session));
         });
     }
 
@@ -72,11 +71,9 @@ final class NettyTransportServer implements TransportServer {
 
     @Override
     public synchronized void close() {
-        if (closed || server == null) {
-            closed = true;
-            return;
+        if (!closed && server != null) {
+            server.close();
         }
         closed = true;
-        server.close();
     }
 }

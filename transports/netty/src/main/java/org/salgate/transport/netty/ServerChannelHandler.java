@@ -3,17 +3,17 @@ package org.salgate.transport.netty;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import org.salgate.transport.ServerHandler;
 import org.salgate.transport.FrameReader;
+import org.salgate.transport.ServerHandler;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of a server channel: hands decoded messages to the {@link ServerHandler} and
- * reports the session's life. Outbound bytes are bounded by the session's queue, which closes a
- * session whose client stops reading, so reading never has to stop here.
+ * The last handler of a server channel: hands messages to the {@link ServerHandler} and reports
+ * the session's life. Outbound bytes are bounded by the session's queue, which closes a session
+ * whose client stops reading, so reading never has to stop here.
  */
 final class ServerChannelHandler extends FrameHandler {
 
@@ -22,8 +22,8 @@ final class ServerChannelHandler extends FrameHandler {
     private final ServerHandler handler;
     private final NettySession session;
 
-    ServerChannelHandler(ServerHandler handler, NettySession session, FrameReader reader) {
-        super(reader);
+    ServerChannelHandler(ServerHandler handler, NettySession session) {
+        super(session.frameReader());
         this.handler = handler;
         this.session = session;
     }
@@ -47,6 +47,7 @@ final class ServerChannelHandler extends FrameHandler {
         }
     }
 
+    /** A browser (or curl) that spoke HTTP to this port is answered before the close. */
     @Override
     void close(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof Framing.HttpRequestException) {
@@ -60,12 +61,11 @@ final class ServerChannelHandler extends FrameHandler {
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         session.discardWaiting();
         releaseReader();
-        Throwable failure = failure();
-        if (failure != null) {
-            LOG.debug("closed {}: {}", session, failure.toString());
+        if (failure() != null) {
+            LOG.debug("closed {}: {}", session, failure().toString());
         }
         try {
-            handler.sessionClosed(session, failure);
+            handler.sessionClosed(session, failure());
         } catch (RuntimeException e) {
             LOG.warn("the server handler failed on closing {}", session, e);
         }

@@ -7,8 +7,15 @@ import java.util.concurrent.TimeUnit;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
- * Puts TLS first in a channel's pipeline, and waits for a client's handshake: for the Netty
- * transport and the transports built on Netty (HTTP).
+ * Puts Netty's TLS handler, on the project's TLS engines ({@link TlsConfig}), first in a channel's
+ * pipeline, and waits for a client's handshake: for the transports on Netty.
+ *
+ * <p>Each handler compacts its buffer after every read. By default it moves the bytes of a record
+ * not yet whole to the buffer's start only every 16 reads, so a stream of large messages grew the
+ * buffer by reallocation to megabytes, each a fresh chunk of the pooled allocator; compacted, it
+ * stays about one record and one read in size ({@code TlsReadBufferTest}), and streaming over TLS
+ * at 30 and 100 clients went 1.2-1.6x faster (docs/performance.md, "Netty's TLS handler compacts
+ * its buffer after every read").
  */
 public final class TlsHandlers {
 
@@ -19,9 +26,7 @@ public final class TlsHandlers {
     /** Adds a server-side TLS handler when {@code tls} is set; a client that does not finish its handshake in time is closed. */
     public static void addServer(Channel ch, TlsConfig tls) {
         if (tls != null) {
-            SslHandler handler = compactingAfterEveryRead(new SslHandler(tls.serverEngine()));
-            handler.setHandshakeTimeoutMillis(TlsConfig.HANDSHAKE_TIMEOUT.toMillis());
-            ch.pipeline().addFirst(NAME, handler);
+            add(ch, new SslHandler(tls.serverEngine()), TlsConfig.HANDSHAKE_TIMEOUT.toMillis());
         }
     }
 
@@ -32,27 +37,13 @@ public final class TlsHandlers {
      *     that fails its handshake may close, and lose its handlers, before anyone waits
      */
     public static SslHandler addClient(Channel ch, TlsConfig tls, String host, int port, long handshakeTimeoutMillis) {
-        if (tls == null) {
-            return null;
-        }
-        SslHandler handler = compactingAfterEveryRead(new SslHandler(tls.clientEngine(host, port)));
-        handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
-        ch.pipeline().addFirst(NAME, handler);
-        return handler;
+        return tls == null ? null : add(ch, new SslHandler(tls.clientEngine(host, port)), handshakeTimeoutMillis);
     }
 
-    /**
-     * Netty's TLS handler (on the JDK's engine) appends each read to one buffer and decrypts the
-     * whole records in it. By default it moves the bytes of a record not yet whole to the buffer's
-     * start only after 16 reads or at the end of a run of reads, and frees the buffer only when no
-     * such bytes are left, which a stream of large messages seldom leaves. So the buffer grew by
-     * reallocation: to 4 MB in runs of 16 reads of 64 KB ({@code TlsReadBufferTest}), and on the
-     * pooled allocator 30 clients streaming over TLS took hundreds of fresh 4 MB chunks where they
-     * now take a few (docs/performance.md). Compacted after every read, it stays about one record
-     * and one read in size; the HTTP client's WebSocket frame decoder does the same.
-     */
-    private static SslHandler compactingAfterEveryRead(SslHandler handler) {
+    private static SslHandler add(Channel ch, SslHandler handler, long handshakeTimeoutMillis) {
         handler.setDiscardAfterReads(1);
+        handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
+        ch.pipeline().addFirst(NAME, handler);
         return handler;
     }
 

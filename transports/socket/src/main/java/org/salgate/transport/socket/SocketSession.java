@@ -27,11 +27,9 @@ import org.slf4j.LoggerFactory;
  * socket write. The writer starts with the first frame queued from another thread (or the close),
  * so a peer that connects and never speaks costs one thread, not two.
  *
- * <p>What the handler sends on the reader's own thread (an answer) is written by the reader, once
- * it has handed on every whole frame of its read and before it reads again. Both drain the queue
- * under one lock, so batches leave whole and in order. A peer that stops reading then blocks its
- * own session's reader in that write, and with it its requests; frames other threads send
- * meanwhile wait in the queue under its limit.
+ * <p>What the handler sends on the reader's thread (an answer) is written by the reader before it
+ * reads again; both drain the queue under one lock, so batches leave whole and in order. A peer
+ * that stops reading then blocks its own session's reader, and with it its requests.
  */
 final class SocketSession extends QueuedSession {
 
@@ -149,9 +147,8 @@ final class SocketSession extends QueuedSession {
         LockSupport.unpark(writer);
         try {
             if (socket instanceof SSLSocket) {
-                // A TLS socket's close sends close_notify, which waits for the write lock that a writer
-                // blocked on a client that stopped reading holds for good; with a linger of 0 it does
-                // not wait for the lock, and the connection is reset.
+                // A TLS socket's close sends close_notify under the write lock, which a writer blocked
+                // on a client that stopped reading holds for good; with a linger of 0 it resets instead.
                 socket.setSoLinger(true, 0);
             }
             socket.close();
@@ -170,8 +167,12 @@ final class SocketSession extends QueuedSession {
             do {
                 Message message;
                 while ((message = frames.next()) != null) {
-                    if (state.get() == OPEN) { // closing: the agent no longer wants this client's requests
-                        deliver(message);
+                    try {
+                        if (state.get() == OPEN) { // closing: the agent no longer wants this client's requests
+                            handler.messageReceived(this, message);
+                        }
+                    } catch (RuntimeException e) { // an Error ends the session
+                        LOG.warn("the handler failed on a message of session {}", id(), e);
                     }
                 }
                 if (readerDrains) {
@@ -202,14 +203,6 @@ final class SocketSession extends QueuedSession {
             LOG.warn("the handler failed when session {} closed", id(), e);
         } finally {
             server.sessionFinished(this);
-        }
-    }
-
-    private void deliver(Message message) {
-        try {
-            handler.messageReceived(this, message);
-        } catch (RuntimeException e) { // an Error ends the session
-            LOG.warn("the handler failed on a message of session {}", id(), e);
         }
     }
 

@@ -26,7 +26,6 @@ import org.slf4j.LoggerFactory;
 final class SocketTransportClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportClient.class);
-    private static final long CLOSE_JOIN_MILLIS = 2_000;
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
@@ -120,7 +119,7 @@ final class SocketTransportClient implements TransportClient {
         Thread r = reader;
         if (r != null && r != Thread.currentThread()) {
             try {
-                r.join(CLOSE_JOIN_MILLIS);
+                r.join(SocketTransportServer.CLOSE_GRACE_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

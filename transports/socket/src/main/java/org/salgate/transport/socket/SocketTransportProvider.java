@@ -8,11 +8,9 @@ import org.salgate.transport.TransportServer;
 
 /**
  * The blocking-socket baseline: {@link java.net.Socket}s carrying length-prefixed frames (see
- * {@link org.salgate.wire.Framing}), a reader and a writer thread per session. Registered in
+ * {@link org.salgate.wire.Framing}), a reader and a writer thread per session, whose outbound
+ * bytes its {@link org.salgate.transport.OutboundQueue} bounds. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
- *
- * <p>Each session's outbound bytes are bounded by its {@link org.salgate.transport.OutboundQueue}
- * (see {@link ServerOptions#maxQueuedBytes()}).
  */
 public final class SocketTransportProvider implements TransportProvider {
 

@@ -26,7 +26,7 @@ final class SocketTransportServer implements TransportServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(SocketTransportServer.class);
 
-    /** How long closing sessions may take to flush, then how long aborted ones may take to finish. */
+    /** How long closing sessions (and clients) may take to flush, then how long aborted ones may take. */
     static final long CLOSE_GRACE_MILLIS = 2_000;
 
     private final ServerOptions options;
@@ -82,11 +82,7 @@ final class SocketTransportServer implements TransportServer {
         return t;
     }
 
-    /**
-     * Accepts until the server closes. A failed accept (out of descriptors, most often) pauses and
-     * retries, see {@link AcceptBackoff}; a connection that cannot be set up (no thread to be had)
-     * is closed, and the loop goes on.
-     */
+    /** Accepts until the server closes; a failed accept pauses and retries, see {@link AcceptBackoff}. */
     private void acceptLoop() {
         AcceptBackoff backoff = new AcceptBackoff(toString());
         while (!closed) {

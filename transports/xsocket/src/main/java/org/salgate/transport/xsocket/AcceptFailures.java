@@ -29,18 +29,13 @@ final class AcceptFailures implements Filter {
 
     private AcceptFailures() {}
 
-    /** Paces the accept loop of the server on {@code port} with {@code backoff} from now on. */
+    /** Paces the accept loop of the server on {@code port} with {@code backoff}; null forgets it. */
     static void watch(int port, AcceptBackoff backoff) {
-        BY_THREAD.put(threadName(port), backoff);
-    }
-
-    /** Forgets the server on {@code port}. */
-    static void forget(int port) {
-        BY_THREAD.remove(threadName(port));
-    }
-
-    private static String threadName(int port) {
-        return "xServer:" + port;
+        if (backoff == null) {
+            BY_THREAD.remove("xServer:" + port);
+        } else {
+            BY_THREAD.put("xServer:" + port, backoff);
+        }
     }
 
     @Override

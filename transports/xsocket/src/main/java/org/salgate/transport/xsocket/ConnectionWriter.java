@@ -5,42 +5,24 @@ import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.wire.Framing;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.xsocket.Execution;
 import org.xsocket.connection.INonBlockingConnection;
 import org.xsocket.connection.IWriteCompletionHandler;
 
 /**
- * Drains a connection's {@link OutboundQueue} into xSocket with at most one buffer in xSocket's
- * hands at a time.
+ * Drains a connection's {@link OutboundQueue} into xSocket with one buffer in xSocket's hands at a
+ * time, the next when xSocket reports the last written; frames sent meanwhile leave merged. A close
+ * takes the same path and closes the connection once the queue is written out.
  *
- * <p>Why one: when xSocket 2.8.15 takes two or more queued buffers for one socket write, it copies
- * them into a merged buffer of its own, which leaves the queued buffers empty. If the socket then
- * takes only part of the merged buffer, the queue looks empty: xSocket stops waiting for the socket
- * to turn writable, and the rest of the buffer stays unsent until the application writes again. A
- * lone buffer is written as it is and stays counted until its last byte is out, so it cannot be
- * stranded.
- *
- * <p>Over TLS one buffer is not enough: xSocket encrypts what it is given into records of at most
- * 16 KiB and queues each record as its own buffer for the socket, so a larger buffer takes the
- * multi-buffer path above and its last bytes can be stranded (a peer that reads slowly made it
- * happen often). Over TLS each write is therefore at most {@link #TLS_WRITE_BYTES} of a batch, one
- * record; the next part follows when xSocket reports that one written.
- *
- * <p>A frame sent while nothing is on its way goes to xSocket at once; frames sent meanwhile wait
- * in the queue and leave merged when xSocket reports the write before them done.
- *
- * <p>A close takes the same path: the queue refuses new frames, what it holds leaves part by part
- * as above, and the connection is closed once xSocket reports the last part written. (Handing
- * xSocket the rest as one buffer behind the write on its way would be two buffers in its hands,
- * and over TLS many records: the path that strands bytes.)
+ * <p>Why one: when xSocket 2.8.15 takes two or more queued buffers for one socket write, it merges
+ * them into a buffer of its own and empties the queued ones; if the socket takes only part of it,
+ * xSocket stops waiting for the socket to turn writable and the rest stays unsent. Over TLS it
+ * encrypts a buffer into records of at most 16 KiB, each queued as a buffer of its own, so there
+ * each write is at most {@link #TLS_WRITE_BYTES} (one record).
  */
 final class ConnectionWriter {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConnectionWriter.class);
-
-    /** The most plaintext one TLS record carries (RFC 5246, 6.2.1): what xSocket encrypts as one buffer. */
+    /** The most plaintext one TLS record carries: what xSocket encrypts as one buffer. */
     static final int TLS_WRITE_BYTES = 16 * 1024;
 
     private final INonBlockingConnection connection;
@@ -51,15 +33,12 @@ final class ConnectionWriter {
     /** The batch on its way, from its first byte not yet handed to xSocket; null between batches. */
     private ByteBuffer batch;
     private long batchQueuedBytes;
-    /** A part is in xSocket's hands and its completion not yet reported: that completion goes on. */
+    /** A part is in xSocket's hands and its completion not yet reported. */
     private boolean writing;
-    /** Closing: the connection is closed once the queue is written out. */
+    /** The connection is closed once the queue is written out. */
     private boolean closing;
 
-    /**
-     * @param tls whether the connection is TLS: writes are then cut to one record each
-     * @param onFailure told when a write fails; the connection is closing then
-     */
+    /** @param onFailure told when a write fails; the queue is discarded then */
     ConnectionWriter(INonBlockingConnection connection, boolean tls, OutboundQueue<byte[]> queue,
                      Consumer<IOException> onFailure) {
         this.connection = connection;
@@ -68,11 +47,7 @@ final class ConnectionWriter {
         this.onFailure = onFailure;
     }
 
-    /**
-     * The queue's wake, and what follows each completed write: hands xSocket the next part of the
-     * batch on its way or, once that is all written, the next batch, if any; closing, with nothing
-     * left, closes the connection. Does nothing while a part is in xSocket's hands.
-     */
+    /** The queue's wake, and what follows each completed write: hands xSocket the next part, if any. */
     void writeNext() {
         IOException failed = null;
         synchronized (this) {
@@ -111,10 +86,7 @@ final class ConnectionWriter {
         }
     }
 
-    /**
-     * Refuses new frames and closes the connection once what was sent before is written: at once
-     * when nothing is queued or on its way, else when xSocket reports the last part written.
-     */
+    /** Refuses new frames and closes the connection once what was sent before is written. */
     void close() {
         queue.close();
         synchronized (this) {
@@ -123,20 +95,18 @@ final class ConnectionWriter {
         writeNext();
     }
 
-    /** Drops what waits and closes the connection now; xSocket may still write the part in its hands. */
-    void closeNow() {
+    /** Drops what waits and closes the connection now; xSocket still writes the part in its hands. */
+    synchronized void closeNow() {
         queue.discard();
-        synchronized (this) {
-            closing = true;
-            closeConnection();
-        }
+        closing = true;
+        closeConnection();
     }
 
     private void closeConnection() {
         try {
             connection.close();
         } catch (IOException e) {
-            LOG.debug("closing {}:{}: {}", connection.getRemoteAddress(), connection.getRemotePort(), e.toString());
+            // closing, and xSocket reports the end as a disconnect
         }
     }
 

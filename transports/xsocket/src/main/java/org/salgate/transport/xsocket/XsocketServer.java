@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,6 +33,8 @@ final class XsocketServer implements TransportServer {
 
     private static final long CLOSE_GRACE_MILLIS = 5_000;
     private static final int START_TIMEOUT_MILLIS = 10_000;
+    /** xSocket 2.8.15's handshake loop stalls on TLS 1.3 (the client never sends its Finished). */
+    static final List<String> TLS_PROTOCOLS = List.of("TLSv1.2");
 
     private final ServerOptions options;
     private final AtomicBoolean started = new AtomicBoolean();
@@ -73,7 +76,7 @@ final class XsocketServer implements TransportServer {
             // which then wait 1, 3, 7... s for their retries
             server = new Server(InetAddress.getByName(options.host()), options.port(),
                     Map.of(IConnection.SO_REUSEADDR, Boolean.TRUE), new ConnectionHandler(),
-                    TlsConnections.serverContext(options.tls()), options.tls() != null, Ports.ACCEPT_BACKLOG,
+                    options.tls() == null ? null : options.tls().engineContext(null, 0, TLS_PROTOCOLS), options.tls() != null, Ports.ACCEPT_BACKLOG,
                     threads, threads);
             server.setFlushmode(IConnection.FlushMode.ASYNC);
             server.setAutoflush(true);
@@ -105,21 +108,17 @@ final class XsocketServer implements TransportServer {
             return;
         }
         server.close();
-        AcceptFailures.forget(localAddress.getPort());
+        AcceptFailures.watch(localAddress.getPort(), null);
         sessions.closeAll(CLOSE_GRACE_MILLIS, session -> {
             session.closeConnectionNow();
-            reportClosed(session);
+            session.ended();
         });
         // xSocket's acceptor closes the listening channel on its own thread, after close() returned.
         Ports.awaitReleased(localAddress.getAddress(), localAddress.getPort(), Duration.ofMillis(CLOSE_GRACE_MILLIS));
     }
 
-    /** Tells the handler, once, that {@code session} ended, without waiting for xSocket's disconnect. */
-    void reportClosed(XsocketSession session) {
+    void forget(XsocketSession session) {
         sessions.remove(session);
-        if (session.markCloseReported()) {
-            handler.sessionClosed(session, session.failure());
-        }
     }
 
     @Execution(Execution.NONTHREADED)
@@ -158,7 +157,7 @@ final class XsocketServer implements TransportServer {
         @Override
         public boolean onDisconnect(INonBlockingConnection connection) {
             if (connection.getAttachment() instanceof XsocketSession session) {
-                reportClosed(session);
+                session.ended();
             }
             return true;
         }

@@ -42,7 +42,7 @@ final class XsocketSession extends QueuedSession {
         this.remoteAddress = connection.getRemoteAddress() + ":" + connection.getRemotePort();
         this.handler = handler;
         this.reader = frameReader();
-        this.writer = new ConnectionWriter(connection, server.options().tls() != null, queue(), this::writeFailed);
+        this.writer = new ConnectionWriter(connection, server.options().tls() != null, queue(), this::abort);
     }
 
     /** The xSocket connection, for tests in this package that set its socket options. */
@@ -75,9 +75,11 @@ final class XsocketSession extends QueuedSession {
     /** Over for the agent at once; the connection closes as {@link #closeConnectionNow} says. */
     @Override
     protected void abort(Throwable cause) {
-        fail(cause);
+        if (failure == null) {
+            failure = cause;
+        }
         closeConnectionNow();
-        server.reportClosed(this);
+        ended();
     }
 
     /**
@@ -146,35 +148,17 @@ final class XsocketSession extends QueuedSession {
         abort(cause);
     }
 
-    private void fail(Throwable cause) {
-        if (failure == null) {
-            failure = cause;
-        }
-    }
-
-    Throwable failure() {
-        return failure;
-    }
-
-    /** True the first time only, when it also gives back what the session held: its end is reported once. */
-    boolean markCloseReported() {
+    /**
+     * Tells the handler, once, that the session ended, and gives back what it held: at xSocket's
+     * disconnect, or at once when it is aborted.
+     */
+    void ended() {
         open = false;
         queue().discard();
-        if (!closeReported.compareAndSet(false, true)) {
-            return false;
+        server.forget(this);
+        if (closeReported.compareAndSet(false, true)) {
+            reader.release();
+            handler.sessionClosed(this, failure);
         }
-        reader.release();
-        return true;
-    }
-
-    /** Bytes sent but not yet written to the socket. */
-    long pendingBytes() {
-        return queue().queuedBytes();
-    }
-
-    private void writeFailed(IOException e) {
-        LOG.debug("writing to session {} failed, closing it: {}", id(), e.toString());
-        fail(e);
-        closeConnectionNow();
     }
 }

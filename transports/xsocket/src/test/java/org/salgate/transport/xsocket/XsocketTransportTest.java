@@ -208,7 +208,7 @@ class XsocketTransportTest {
         assertFalse(session.isWritable(), "still writable after " + sent + " frames");
         // A reading's varints grow with its number, so the frame that crossed the mark is the largest.
         int lastFrameBytes = Framing.frameBytes(new ConnectionCodec(Codecs.defaultCodec()).encode(reading(sent - 1)));
-        assertTrue(session.pendingBytes() < high + lastFrameBytes, session.pendingBytes()
+        assertTrue(session.queuedBytes() < high + lastFrameBytes, session.queuedBytes()
                 + " bytes pending, past the high-water mark by more than the last frame (" + lastFrameBytes + " B)");
 
         for (int i = 0; i < sent; i++) {

@@ -1,4 +1,4 @@
-package org.salgate.transport.grpc;
+package org.salgate.transport.grpc.service;
 
 import io.grpc.Attributes;
 import io.grpc.Grpc;
@@ -22,17 +22,18 @@ import org.salgate.transport.MemoryBudget;
  * before gRPC does, and {@link #transportFilter()} finds it again by its remote address (unique
  * among the open connections of one listening socket) once gRPC's transport for it is ready.
  */
-final class Connections {
+public final class Connections {
 
     private final MemoryBudget budget;
     private final Map<SocketAddress, GrpcConnection> open = new ConcurrentHashMap<>();
 
-    Connections(MemoryBudget budget) {
+    /** Connections whose accounts are in {@code budget}. */
+    public Connections(MemoryBudget budget) {
         this.budget = budget;
     }
 
     /** Makes listening channels of {@code type} that register each connection they accept. */
-    ChannelFactory<ServerChannel> serverChannels(Class<? extends ServerChannel> type) {
+    public ChannelFactory<ServerChannel> serverChannels(Class<? extends ServerChannel> type) {
         ReflectiveChannelFactory<? extends ServerChannel> make = new ReflectiveChannelFactory<>(type);
         Accepted accepted = new Accepted();
         return () -> {
@@ -44,7 +45,7 @@ final class Connections {
     }
 
     /** Puts each ready transport's {@link GrpcConnection} among its attributes, as {@link GrpcConnection#KEY}. */
-    ServerTransportFilter transportFilter() {
+    public ServerTransportFilter transportFilter() {
         return new ServerTransportFilter() {
             @Override
             public Attributes transportReady(Attributes attributes) {

@@ -1,4 +1,4 @@
-package org.salgate.transport.grpc;
+package org.salgate.transport.grpc.service;
 
 import com.google.protobuf.MessageLite;
 import io.grpc.Status;
@@ -32,7 +32,7 @@ import org.salgate.wire.proto.WireProto;
  * starts its one stream, or subscribes to events) and closes it when the call ends. Failures become
  * gRPC statuses with the agent's own message ({@link Statuses}).
  */
-final class SalService extends SalGrpc.SalImplBase {
+public final class SalService extends SalGrpc.SalImplBase {
 
     private static final String CLIENT_NAME = "grpc ";
 
@@ -42,19 +42,24 @@ final class SalService extends SalGrpc.SalImplBase {
     private final MemoryBudget budget;
     private final AtomicLong ids;
     private final Set<BridgeSession> open;
+    private final int readyThreshold;
 
     /**
      * @param bound the server's options: its codec, and its bound on what waits for each call
      * @param budget the server's memory budget, which what waits for each streaming call draws on
+     * @param ids where each call's bridge session takes its id
+     * @param open the open calls' bridge sessions, which the server closes if it stops first
+     * @param readyThreshold what gRPC may buffer of a streaming answer before the stream says it is not ready
      */
-    SalService(ServerHandler handler, ServerOptions bound, MemoryBudget budget, AtomicLong ids,
-               Set<BridgeSession> open) {
+    public SalService(ServerHandler handler, ServerOptions bound, MemoryBudget budget, AtomicLong ids,
+                      Set<BridgeSession> open, int readyThreshold) {
         this.handler = handler;
         this.codecName = bound.codec().name();
         this.bound = bound;
         this.budget = budget;
         this.ids = ids;
         this.open = open;
+        this.readyThreshold = readyThreshold;
     }
 
     // ------------------------------------------------------------------ unary calls
@@ -161,7 +166,7 @@ final class SalService extends SalGrpc.SalImplBase {
             return;
         }
         PushSink<WireProto.Reading> sink = new PushSink<>(out, message -> message instanceof StreamData data
-                ? ProtobufCodec.toProto(data).getStreamData().getReading() : null, bound);
+                ? ProtobufCodec.toProto(data).getStreamData().getReading() : null, readyThreshold);
         BridgeSession session = pushing("StreamSensor", out, sink);
         greet(session)
                 .thenCompose(ok -> session.call(setup))
@@ -174,7 +179,7 @@ final class SalService extends SalGrpc.SalImplBase {
     public void watchEvents(WireProto.Empty request, StreamObserver<WireProto.Event> events) {
         ServerCallStreamObserver<WireProto.Event> out = (ServerCallStreamObserver<WireProto.Event>) events;
         PushSink<WireProto.Event> sink = new PushSink<>(out, message -> message instanceof EventNotice notice
-                ? ProtobufCodec.toProto(notice).getEvent() : null, bound);
+                ? ProtobufCodec.toProto(notice).getEvent() : null, readyThreshold);
         BridgeSession session = pushing("WatchEvents", out, sink);
         greet(session)
                 .thenCompose(ok -> session.call(new Call.SubscribeEvents()))
@@ -188,7 +193,7 @@ final class SalService extends SalGrpc.SalImplBase {
      */
     private <T extends MessageLite> BridgeSession pushing(String method,
             ServerCallStreamObserver<T> out, PushSink<T> sink) {
-        out.setOnReadyThreshold(GrpcTransportServer.streamReadyThreshold(bound));
+        out.setOnReadyThreshold(readyThreshold);
         CallBudget callBudget = CallBudget.current();
         String caller = CallContext.remoteAddress() + " (its " + method + " call)";
         MemoryBudget.Account account = budget.open(caller, () -> sink.finish(Status.RESOURCE_EXHAUSTED
@@ -287,11 +292,11 @@ final class SalService extends SalGrpc.SalImplBase {
         /** Guarded by this: bytes handed to gRPC in the batch being delivered. */
         private long batchBytes;
 
-        PushSink(ServerCallStreamObserver<T> out, Function<Message, T> convert, ServerOptions bound) {
+        PushSink(ServerCallStreamObserver<T> out, Function<Message, T> convert, int readyThreshold) {
             this.out = out;
             this.convert = convert;
             this.callBudget = CallBudget.current();
-            this.readyThreshold = GrpcTransportServer.streamReadyThreshold(bound);
+            this.readyThreshold = readyThreshold;
         }
 
         /** The session whose pushes this sink sends, asked why it closed. */

@@ -1,4 +1,4 @@
-package org.salgate.transport.grpc;
+package org.salgate.transport.grpc.service;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

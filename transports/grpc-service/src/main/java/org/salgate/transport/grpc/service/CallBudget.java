@@ -1,8 +1,12 @@
-package org.salgate.transport.grpc;
+package org.salgate.transport.grpc.service;
 
 import io.grpc.Context;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import java.util.ArrayDeque;
@@ -30,20 +34,30 @@ import org.slf4j.event.Level;
  * admitted, each of its messages may be at most a small allowance: a larger one cuts the call with
  * RESOURCE_EXHAUSTED, so a peer without credentials cannot make the agent hold large messages. A
  * typed call is admitted by its bearer token ({@link ServerHandler#admits}); a session stream, once
- * the agent accepts its hello ({@link #admitWhen}).
+ * the agent accepts its hello ({@link #admitWhen}). It also keeps the status the stream closed
+ * with, which a cancel handler is not told ({@link #closedWithError}).
  */
-final class CallBudget extends ServerStreamTracer {
+public final class CallBudget extends ServerStreamTracer {
+
+    /**
+     * The largest message of a call whose credentials are not admitted yet (a typed call without a
+     * valid bearer token, a session stream before the agent accepts its hello, which the agent holds
+     * to its own limit before the hello): a hello or a request is far smaller. A larger one ends the
+     * call with RESOURCE_EXHAUSTED.
+     */
+    public static final int UNADMITTED_MESSAGE_BYTES = 64 * 1024;
 
     private static final Context.Key<CallBudget> KEY = Context.key("salgate-call-budget");
     private static final RateLimitedLog LOG = new RateLimitedLog(LoggerFactory.getLogger(CallBudget.class),
             Level.WARN);
 
     /** Makes each stream's budget; a call of the typed service is admitted by its token as the stream opens. */
-    static final class Factory extends ServerStreamTracer.Factory {
+    public static final class Factory extends ServerStreamTracer.Factory {
         private final ServerHandler handler;
         private final int maxMessageBytes;
 
-        Factory(ServerHandler handler, int maxMessageBytes) {
+        /** For a server of {@code handler} whose messages may be at most {@code maxMessageBytes}. */
+        public Factory(ServerHandler handler, int maxMessageBytes) {
             this.handler = handler;
             this.maxMessageBytes = maxMessageBytes;
         }
@@ -53,7 +67,7 @@ final class CallBudget extends ServerStreamTracer {
             boolean typed = fullMethodName.startsWith(SalGrpc.SERVICE_NAME + "/");
             boolean admitted = typed && handler.admits(CallContext.bearerToken(headers.get(CallContext.AUTHORIZATION)));
             return new CallBudget(fullMethodName, admitted ? maxMessageBytes
-                    : Math.min(maxMessageBytes, GrpcTransportProvider.UNADMITTED_MESSAGE_BYTES));
+                    : Math.min(maxMessageBytes, UNADMITTED_MESSAGE_BYTES));
         }
     }
 
@@ -75,6 +89,39 @@ final class CallBudget extends ServerStreamTracer {
     private final ArrayDeque<Long> undelivered = new ArrayDeque<>();
     /** Cut or closed: nothing more is charged. */
     private boolean done;
+    private volatile Status closed;
+
+    /**
+     * Gives each call's budget the call, serialized ({@link SerializedCall}) so that the budget may
+     * cut it, and tells the budget when the service has taken a message of a streaming call.
+     * Installed on the server, ahead of every service.
+     */
+    public static final ServerInterceptor GUARD = new ServerInterceptor() {
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                                                           ServerCallHandler<Q, R> next) {
+            CallBudget budget = current();
+            SerializedCall<Q, R> serialized = new SerializedCall<>(call);
+            if (budget == null) {
+                return next.startCall(serialized, headers);
+            }
+            budget.attach(serialized);
+            ServerCall.Listener<Q> listener = next.startCall(serialized, headers);
+            if (!budget.releasesOnDelivery()) {
+                return listener;
+            }
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+                @Override
+                public void onMessage(Q message) {
+                    try {
+                        super.onMessage(message);
+                    } finally {
+                        budget.delivered();
+                    }
+                }
+            };
+        }
+    };
 
     private CallBudget(String method, int allowance) {
         this.method = method;
@@ -82,7 +129,7 @@ final class CallBudget extends ServerStreamTracer {
     }
 
     /** The budget of the current call, or null outside a call of this server. */
-    static CallBudget current() {
+    public static CallBudget current() {
         return KEY.get();
     }
 
@@ -110,7 +157,7 @@ final class CallBudget extends ServerStreamTracer {
      * From now on each message may be as large as {@code limit} says, asked as each arrives: the
      * limit the agent holds a session to (small until it accepts the hello, then the frame limit).
      */
-    synchronized void admitWhen(IntSupplier limit) {
+    public synchronized void admitWhen(IntSupplier limit) {
         this.admission = limit;
     }
 
@@ -174,7 +221,7 @@ final class CallBudget extends ServerStreamTracer {
      * nothing. If {@code isReady} says the stream turned ready meanwhile, its handler may have run
      * before the hold: it is given back at once.
      */
-    void holdWhileNotReady(long bytes, BooleanSupplier isReady) {
+    public void holdWhileNotReady(long bytes, BooleanSupplier isReady) {
         boolean refused;
         synchronized (this) {
             if (done || notReady > 0) {
@@ -193,16 +240,26 @@ final class CallBudget extends ServerStreamTracer {
     }
 
     /** The answer stream is ready again: what was held for gRPC's buffer is given back. */
-    synchronized void ready() {
+    public synchronized void ready() {
         give(notReady);
         notReady = 0;
     }
 
     @Override
     public synchronized void streamClosed(Status status) {
+        closed = status;
         done = true;
         give(held);
         undelivered.clear();
+    }
+
+    /**
+     * Why the stream ended, when it was an error other than a cancel (a message above the limit,
+     * which must close a session with a cause where a client that went away does not); else null.
+     */
+    public Throwable closedWithError() {
+        Status status = closed;
+        return status == null || status.isOk() || status.getCode() == Status.Code.CANCELLED ? null : status.asException();
     }
 
     /** Guarded by this. */

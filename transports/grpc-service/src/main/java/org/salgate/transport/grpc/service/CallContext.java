@@ -1,4 +1,4 @@
-package org.salgate.transport.grpc;
+package org.salgate.transport.grpc.service;
 
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -13,9 +13,10 @@ import java.net.SocketAddress;
  * What a call's handler needs from its transport: the caller's address (for the agent's logs) and
  * the bearer token of its {@code authorization} metadata (the hello's credentials).
  */
-final class CallContext implements ServerInterceptor {
+public final class CallContext implements ServerInterceptor {
 
-    static final Metadata.Key<String> AUTHORIZATION =
+    /** The metadata that carries the caller's credentials, as {@code Bearer <token>}. */
+    public static final Metadata.Key<String> AUTHORIZATION =
             Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
     private static final String BEARER = "Bearer ";
     private static final Context.Key<String> REMOTE = Context.key("salgate-remote-address");
@@ -40,13 +41,13 @@ final class CallContext implements ServerInterceptor {
     }
 
     /** The current call's remote address. */
-    static String remoteAddress() {
+    public static String remoteAddress() {
         String remote = REMOTE.get();
         return remote == null ? "unknown" : remote;
     }
 
     /** The current call's bearer token, or the empty string. */
-    static String credentials() {
+    public static String credentials() {
         String token = TOKEN.get();
         return token == null ? "" : token;
     }

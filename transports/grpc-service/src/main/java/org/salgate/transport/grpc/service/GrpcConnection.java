@@ -1,4 +1,4 @@
-package org.salgate.transport.grpc;
+package org.salgate.transport.grpc.service;
 
 import io.grpc.Attributes;
 import io.netty.channel.Channel;
