@@ -10,39 +10,39 @@ import org.xsocket.connection.INonBlockingConnection;
 import org.xsocket.connection.IWriteCompletionHandler;
 
 /**
- * Drains a connection's {@link OutboundQueue} into xSocket with one buffer in xSocket's hands at a
- * time, the next when xSocket reports the last written; frames sent meanwhile leave merged. A close
- * takes the same path and closes the connection once the queue is written out.
+ * Drains a connection's {@link OutboundQueue} into xSocket's asynchronous writes, one buffer in
+ * xSocket's hands at a time and the next when it reports that one written; frames sent meanwhile
+ * leave merged. A close takes the same path and closes the connection once the queue is written out.
  *
- * <p>Why one: when xSocket 2.8.15 takes two or more queued buffers for one socket write, it merges
- * them into a buffer of its own and empties the queued ones; if the socket takes only part of it,
- * xSocket stops waiting for the socket to turn writable and the rest stays unsent. Over TLS it
- * encrypts a buffer into records of at most 16 KiB, each queued as a buffer of its own, so there
- * each write is at most {@link #TLS_WRITE_BYTES} (one record).
+ * <p>Why one: xSocket 2.8.15 merges two or more queued buffers into one of its own for a socket
+ * write, and if the socket takes only part of it, stops waiting for the socket and strands the rest.
+ * Over TLS it queues each record it encrypts as a buffer, so there a buffer is one record's plaintext.
+ *
+ * <p>One buffer also lets {@link #closeNow} close for good: xSocket's close first writes what it
+ * holds, which keeps a peer that never reads connected. In {@code FlushMode.ASYNC} xSocket writes
+ * from the caller's buffer as the socket takes it, so what remains in it is what xSocket has not
+ * written: emptied, it leaves the close nothing to wait for. (Over TLS the records are xSocket's.)
  */
-final class ConnectionWriter {
-
-    /** The most plaintext one TLS record carries: what xSocket encrypts as one buffer. */
-    static final int TLS_WRITE_BYTES = 16 * 1024;
+@Execution(Execution.NONTHREADED) // the write callbacks run in the connection's serialized callbacks
+final class ConnectionWriter implements IWriteCompletionHandler {
 
     private final INonBlockingConnection connection;
     private final OutboundQueue<byte[]> queue;
     private final Consumer<IOException> onFailure;
-    private final IWriteCompletionHandler written = new WriteDone();
     private final int maxWriteBytes;
-    /** The batch on its way, from its first byte not yet handed to xSocket; null between batches. */
-    private ByteBuffer batch;
-    private long batchQueuedBytes;
-    /** A part is in xSocket's hands and its completion not yet reported. */
-    private boolean writing;
-    /** The connection is closed once the queue is written out. */
+    /** The batch on its way, from its first byte not yet handed to xSocket. */
+    private ByteBuffer batch = ByteBuffer.allocate(0);
+    /** What xSocket holds and has not reported written; null when nothing. */
+    private ByteBuffer part;
+    /** Whether the connection closes once the queue is written out, or was closed at once. */
     private boolean closing;
+    private boolean closedNow;
 
     /** @param onFailure told when a write fails; the queue is discarded then */
     ConnectionWriter(INonBlockingConnection connection, boolean tls, OutboundQueue<byte[]> queue,
                      Consumer<IOException> onFailure) {
         this.connection = connection;
-        this.maxWriteBytes = tls ? TLS_WRITE_BYTES : Integer.MAX_VALUE;
+        this.maxWriteBytes = tls ? 16 * 1024 : Integer.MAX_VALUE; // over TLS, one record's plaintext
         this.queue = queue;
         this.onFailure = onFailure;
     }
@@ -51,14 +51,14 @@ final class ConnectionWriter {
     void writeNext() {
         IOException failed = null;
         synchronized (this) {
-            if (writing) {
+            if (part != null || closedNow) {
                 return;
             }
-            if (!connection.isOpen()) {
+            if (!connection.isOpen()) { // ended: the disconnect is reported
                 queue.discard();
                 return;
             }
-            if (batch == null) {
+            if (!batch.hasRemaining()) {
                 OutboundQueue.Batch<byte[]> next = queue.next();
                 if (next.isEmpty()) {
                     if (closing) {
@@ -66,23 +66,19 @@ final class ConnectionWriter {
                     }
                     return;
                 }
-                batchQueuedBytes = next.bytes();
                 batch = Framing.toBuffer(next.items(), next.bytes());
             }
-            int length = Math.min(batch.remaining(), maxWriteBytes);
-            ByteBuffer part = batch.slice(batch.position(), length);
-            batch.position(batch.position() + length);
-            writing = true;
+            part = batch.slice(batch.position(), Math.min(batch.remaining(), maxWriteBytes));
+            batch.position(batch.position() + part.remaining());
             try {
-                connection.write(part, written);
+                connection.write(part, this);
             } catch (IOException e) {
-                writing = false;
+                part = null;
                 failed = e;
             }
         }
         if (failed != null) {
-            queue.discard();
-            onFailure.accept(failed);
+            onException(failed);
         }
     }
 
@@ -95,46 +91,50 @@ final class ConnectionWriter {
         writeNext();
     }
 
-    /** Drops what waits and closes the connection now; xSocket still writes the part in its hands. */
-    synchronized void closeNow() {
+    /**
+     * Drops what waits, takes back what xSocket has not written of the part in its hands, and closes
+     * the connection. Should xSocket be writing that part this very moment, the peer is reading, and
+     * the close waits only for what that write leaves.
+     */
+    void closeNow() {
         queue.discard();
-        closing = true;
+        synchronized (this) {
+            closedNow = true;
+            if (part != null) {
+                part.position(part.limit());
+            }
+        }
         closeConnection();
     }
 
+    /** Stops reading (a close that waits reads no more meanwhile) and closes once xSocket wrote what it holds. */
     private void closeConnection() {
         try {
+            connection.suspendReceiving();
             connection.close();
         } catch (IOException e) {
             // closing, and xSocket reports the end as a disconnect
         }
     }
 
-    /** Runs in the connection's serialized callbacks when a write has left. */
-    @Execution(Execution.NONTHREADED)
-    private final class WriteDone implements IWriteCompletionHandler {
-        @Override
-        public void onWritten(int bytes) {
-            long done = -1;
-            synchronized (ConnectionWriter.this) {
-                writing = false;
-                if (batch != null && !batch.hasRemaining()) {
-                    done = batchQueuedBytes;
-                    batch = null;
-                }
-            }
-            if (done >= 0) {
-                queue.written(done);
-            }
-            writeNext();
+    @Override
+    public void onWritten(int bytes) {
+        synchronized (this) {
+            part = null;
         }
+        queue.written(bytes);
+        writeNext();
+    }
 
-        @Override
-        public void onException(IOException e) {
-            synchronized (ConnectionWriter.this) {
-                writing = false;
-            }
-            queue.discard();
+    @Override
+    public void onException(IOException e) {
+        boolean report;
+        synchronized (this) {
+            part = null;
+            report = !closedNow; // a close at once fails the part it took back
+        }
+        queue.discard();
+        if (report) {
             onFailure.accept(e);
         }
     }

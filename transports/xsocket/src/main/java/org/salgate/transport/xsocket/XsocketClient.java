@@ -2,12 +2,15 @@ package org.salgate.transport.xsocket;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
@@ -27,15 +30,14 @@ import org.xsocket.connection.INonBlockingConnection;
 import org.xsocket.connection.NonBlockingConnection;
 
 /**
- * The xSocket client: one {@link NonBlockingConnection}, whose data callbacks cut frames and hand
- * each message to the {@link ClientHandler}, in arrival order, then report the close. The callbacks
- * are multithreaded, xSocket's default: they run on its worker pool, one at a time per connection,
- * so a handler that blocks holds up its own connection only, not the client dispatcher all xSocket
- * clients in the JVM share. A callback stops the connection receiving while it delivers, so a
- * handler that blocks makes this client stop reading, as a slow client should look to the agent.
- * Sends go through the connection's {@link OutboundQueue}, drained by a {@link ConnectionWriter}.
+ * The xSocket client: one {@link NonBlockingConnection}, whose handler it is, and whose sends a
+ * {@link ConnectionWriter} drains. Its data callbacks hand each message to the {@link ClientHandler}
+ * in arrival order, then report the close. They are multithreaded, xSocket's default: on its worker
+ * pool, one at a time per connection, so a handler that blocks holds up its own connection only, not
+ * the dispatcher all xSocket clients in the JVM share; and as a callback stops the connection
+ * receiving while it delivers, such a client stops reading, as a slow client should look to the agent.
  */
-final class XsocketClient implements TransportClient {
+final class XsocketClient implements TransportClient, IDataHandler, IDisconnectHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(XsocketClient.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
@@ -45,14 +47,13 @@ final class XsocketClient implements TransportClient {
     private final ConnectionCodec codec;
     private final FrameReader frames;
     private final OutboundQueue<byte[]> queue;
-    private final AtomicBoolean connecting = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean closeReported = new AtomicBoolean();
     /** Completed when the TLS handshake ends, or failed when the connection closes before. */
     private final CompletableFuture<Void> handshake = new CompletableFuture<>();
     /** Held while the handler is called, so that it sees messages and the close one at a time. */
     private final ReentrantLock delivery = new ReentrantLock();
-    private volatile ClientHandler handler;
+    private final AtomicReference<ClientHandler> handler = new AtomicReference<>();
     private volatile Throwable failure;
     private volatile ConnectionWriter writer;
 
@@ -64,64 +65,45 @@ final class XsocketClient implements TransportClient {
         this.queue = OutboundQueue.forClient(options, () -> writer.writeNext());
     }
 
+    /**
+     * Connects within the connect timeout; with TLS, turned on once connected. With TLS on from its
+     * constructor, xSocket waits for the handshake on its one connector thread until it ends or the
+     * server answers with a TLS error: a server without TLS, which closes without answering, would
+     * stop every later xSocket connection in the JVM. {@code activateSecuredMode} does not wait, so
+     * this waits for the engine to report the end of its handshake, or for the connection to close.
+     */
     @Override
     public void connect(ClientHandler clientHandler) throws IOException {
-        this.handler = Objects.requireNonNull(clientHandler, "handler");
-        if (!connecting.compareAndSet(false, true)) {
+        if (!handler.compareAndSet(null, Objects.requireNonNull(clientHandler, "handler"))) {
             throw new IllegalStateException("this xSocket client was already connected; create a new one");
         }
+        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, options.connectTimeout().toMillis()));
+        TlsConfig tls = options.tls();
         NonBlockingConnection c;
         try {
-            c = open();
+            c = new NonBlockingConnection(new InetSocketAddress(InetAddress.getByName(options.host()), options.port()),
+                    null, this, true, timeoutMillis, Map.of(IConnection.TCP_NODELAY, Boolean.TRUE),
+                    tls == null ? null : tls.engineContext(options.host(), options.port(), XsocketServer.TLS_PROTOCOLS,
+                            handshake), false);
         } catch (IOException | RuntimeException e) {
-            String why = String.valueOf(e.getMessage());
-            throw new IOException(why.startsWith("TLS handshake") ? why : "cannot connect to " + peer + ": " + why, e);
+            throw new IOException("cannot connect to " + peer + ": " + e.getMessage(), e);
+        }
+        if (tls != null) {
+            try {
+                c.activateSecuredMode();
+                handshake.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).join();
+            } catch (IOException | RuntimeException e) {
+                c.closeQuietly();
+                Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+                throw new IOException(cause instanceof TimeoutException ? "TLS handshake with " + peer
+                        + " did not finish within " + timeoutMillis + " ms; check that the agent runs with TLS"
+                        : tls.describeFailure(peer, cause), cause);
+            }
         }
         c.setFlushmode(IConnection.FlushMode.ASYNC);
-        c.setAutoflush(true);
-        c.setOption(IConnection.TCP_NODELAY, Boolean.TRUE);
-        writer = new ConnectionWriter(c, options.tls() != null, queue, this::writeFailed);
+        writer = new ConnectionWriter(c, tls != null, queue, this::closeNow);
         if (closed.get()) {
             writer.close();
-        }
-    }
-
-    /**
-     * Connects, with TLS when the options have it, within the connect timeout. xSocket's client with
-     * TLS turned on in its constructor waits for the handshake on xSocket's one connector thread
-     * until it ends or the server answers with a TLS error: a server that closes without answering
-     * in TLS (one without TLS) would stop every later xSocket connection in the JVM. So TLS is
-     * turned on once connected ({@code activateSecuredMode}, which does not wait), and this waits
-     * for the engine to report the end of its handshake, or for the connection to close.
-     */
-    private NonBlockingConnection open() throws IOException {
-        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, options.connectTimeout().toMillis()));
-        InetAddress address = InetAddress.getByName(options.host());
-        TlsConfig tls = options.tls();
-        if (tls == null) {
-            return new NonBlockingConnection(address, options.port(), new Callbacks(), true, timeoutMillis);
-        }
-        NonBlockingConnection c = new NonBlockingConnection(address, options.port(), new Callbacks(), true,
-                timeoutMillis, tls.engineContext(options.host(), options.port(), XsocketServer.TLS_PROTOCOLS,
-                handshake), false);
-        try {
-            c.activateSecuredMode();
-            handshake.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            return c;
-        } catch (TimeoutException e) {
-            c.closeQuietly();
-            throw new IOException("TLS handshake with " + peer + " did not finish within " + timeoutMillis
-                    + " ms; check that the agent runs with TLS", e);
-        } catch (ExecutionException e) {
-            c.closeQuietly();
-            throw new IOException(tls.describeFailure(peer, e.getCause()), e.getCause());
-        } catch (InterruptedException e) {
-            c.closeQuietly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while connecting to " + peer, e);
-        } catch (IOException | RuntimeException e) {
-            c.closeQuietly();
-            throw e;
         }
     }
 
@@ -164,11 +146,13 @@ final class XsocketClient implements TransportClient {
         }
     }
 
-    private void writeFailed(IOException e) {
-        LOG.debug("writing to {} failed, closing the connection: {}", peer, e.toString());
+    /** Closes at once, on a failed write or a malformed frame from the agent. */
+    private void closeNow(Exception cause) {
+        LOG.debug("closing the connection to {}: {}", peer, cause.toString());
         if (failure == null) {
-            failure = e;
+            failure = cause;
         }
+        closed.set(true);
         writer.closeNow();
     }
 
@@ -178,73 +162,63 @@ final class XsocketClient implements TransportClient {
         if (writer != null && closeReported.compareAndSet(false, true)) { // else connect fails instead
             frames.release();
             try {
-                handler.closed(failure);
+                handler.get().closed(failure);
             } catch (RuntimeException e) {
                 LOG.warn("the client handler failed on close", e);
             }
         }
     }
 
-    private final class Callbacks implements IDataHandler, IDisconnectHandler {
-
-        @Override
-        public boolean onData(INonBlockingConnection c) throws IOException {
-            delivery.lock();
-            try {
-                c.suspendReceiving();
-                deliverWhatArrived(c);
-            } finally {
-                if (closed.get()) {
-                    reportClosed();
-                } else if (c.isOpen()) {
-                    c.resumeReceiving(); // xSocket calls back again at once if it holds more
-                }
-                delivery.unlock();
-            }
-            return true;
-        }
-
-        /**
-         * The frames sent before the agent closed come first: what xSocket read before the end may
-         * wait in its read buffer, not yet handed to a data callback while receiving was suspended.
-         */
-        @Override
-        public boolean onDisconnect(INonBlockingConnection c) {
-            handshake.completeExceptionally(new IOException("the connection was closed by the agent"));
-            delivery.lock();
-            try {
-                deliverWhatArrived(c);
-            } catch (IOException e) {
-                LOG.debug("reading what {} sent before closing: {}", peer, e.toString());
-            } finally {
+    @Override
+    public boolean onData(INonBlockingConnection c) throws IOException {
+        delivery.lock();
+        try {
+            c.suspendReceiving();
+            deliverWhatArrived(c);
+        } finally {
+            if (closed.get()) {
                 reportClosed();
-                delivery.unlock();
+            } else if (c.isOpen()) {
+                c.resumeReceiving(); // xSocket calls back again at once if it holds more
             }
-            return true;
+            delivery.unlock();
         }
+        return true;
+    }
 
-        private void deliverWhatArrived(INonBlockingConnection c) throws IOException {
-            if (closeReported.get()) {
-                return;
-            }
-            try {
-                XsocketSession.readInto(c, frames);
-                Message message;
-                while (!closed.get() && (message = frames.next()) != null) {
-                    try {
-                        handler.messageReceived(message);
-                    } catch (RuntimeException e) {
-                        LOG.warn("the client handler failed on a message", e);
-                    }
+    /**
+     * The frames sent before the agent closed come first: what xSocket read before the end may
+     * wait in its read buffer, not yet handed to a data callback while receiving was suspended.
+     */
+    @Override
+    public boolean onDisconnect(INonBlockingConnection c) {
+        handshake.completeExceptionally(new IOException("the connection was closed by the agent"));
+        delivery.lock();
+        try {
+            deliverWhatArrived(c);
+        } finally {
+            reportClosed();
+            delivery.unlock();
+        }
+        return true;
+    }
+
+    private void deliverWhatArrived(INonBlockingConnection c) {
+        if (closeReported.get()) {
+            return;
+        }
+        try {
+            XsocketServer.readInto(c, frames);
+            Message message;
+            while (!closed.get() && (message = frames.next()) != null) {
+                try {
+                    handler.get().messageReceived(message);
+                } catch (RuntimeException e) {
+                    LOG.warn("the client handler failed on a message", e);
                 }
-            } catch (CodecException e) {
-                LOG.debug("closing the connection to {}: {}", peer, e.getMessage());
-                if (failure == null) {
-                    failure = e;
-                }
-                closed.set(true);
-                writer.closeNow();
             }
+        } catch (CodecException | IOException e) {
+            closeNow(e);
         }
     }
 }

@@ -38,6 +38,7 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
+import org.salgate.transport.xsocket.XsocketServer.XsocketSession;
 import org.salgate.model.Call;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.ConnectionCodec;
@@ -378,7 +379,7 @@ class XsocketTransportTest {
         XsocketSession session = (XsocketSession) handler.opened.poll(FLOOD_WAIT_SECONDS, TimeUnit.SECONDS);
         assertNotNull(session, "no session opened");
         assertInstanceOf(HelloReply.class, client.read());
-        session.connection().setOption(IConnection.SO_SNDBUF, 8 * 1024);
+        session.connection.setOption(IConnection.SO_SNDBUF, 8 * 1024);
         return session;
     }
 
