@@ -52,15 +52,6 @@ import org.salgate.model.Value;
  * and which the agent sees as a slow client (backpressure). A listener that throws is logged and
  * keeps its subscription. Never wait for one of this client's futures inside a listener or a
  * dependent stage: its answer would have to arrive on the very thread that waits.
- *
- * <p>A thread that waits on one of these futures ({@code get} or {@code join}) offers itself to
- * the transport to read the answer. The blocking socket transport (on plain TCP), and the Netty
- * and HTTP transports (on epoll or NIO), take the offer when the connection is free: the waiting
- * thread then reads the connection and is, for that time, "the transport's thread" above,
- * delivering what arrives meanwhile (other answers, readings, events) in order, so that its own
- * answer needs no hand-off from another thread. Frames that arrived in the same read as its
- * answer are delivered before it returns, so a listener that blocks can hold a waiting thread
- * too, not only the transport's own. The other transports decline, and the thread simply waits.
  */
 public final class SalClient implements AutoCloseable {
 
