@@ -33,7 +33,6 @@ import org.salgate.model.Reading;
 import org.salgate.model.Result;
 import org.salgate.model.SlowConsumerPolicy;
 import org.salgate.model.SensorInfo;
-import org.salgate.model.Value;
 
 /**
  * A connection to a salgate agent and the SAL API over it. Made with {@link #builder()}; every
@@ -270,16 +269,6 @@ public final class SalClient implements AutoCloseable {
      */
     public long missedEvents() {
         return connection.missedEvents();
-    }
-
-    /** Sends a value to the agent, which sends it back. */
-    public CompletableFuture<Value> echo(Value payload) {
-        return call(new Call.Echo(payload), Result.Echoed.class).thenApply(Result.Echoed::payload);
-    }
-
-    /** Sends a reading to the agent, which sends it back. */
-    public CompletableFuture<Reading> echo(Reading reading) {
-        return call(new Call.EchoReading(reading), Result.ReadingResult.class).thenApply(Result.ReadingResult::reading);
     }
 
     // ---- connection

@@ -240,8 +240,8 @@ class GrpcTransportTest {
         TransportServer server = server(handler);
         SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel(server)).withDeadlineAfter(10, TimeUnit.SECONDS);
 
-        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sal.echo(
-                WireProto.Value.newBuilder().setBytes(ByteString.copyFrom(new byte[MAX + 1])).build()));
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sal.addSensor(
+                WireProto.Text.newBuilder().setText("x".repeat(MAX + 1)).build()));
 
         assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.getStatus().getCode(), refused.toString());
         assertTrue(handler.opened.isEmpty(), "a refused call must not reach the agent");
