@@ -15,8 +15,6 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -458,16 +456,6 @@ class GrpcTransportTest {
     }
 
     // ------------------------------------------------------------------ any language
-
-    @Test
-    void theDocsCarryTheServiceProtoAndTheWireProtoUnchanged() throws IOException {
-        Path module = Path.of("").toAbsolutePath();
-        Path docs = module.resolve("../../docs/grpc");
-        assertEquals(Files.readString(module.resolve("../grpc-service/src/main/proto/salgate_service.proto")),
-                Files.readString(docs.resolve("salgate_service.proto")), "docs/grpc/salgate_service.proto is stale");
-        assertEquals(Files.readString(module.resolve("../../wire/src/main/proto/salgate.proto")),
-                Files.readString(docs.resolve("salgate.proto")), "docs/grpc/salgate.proto is stale");
-    }
 
     @Test
     void theJarCarriesBothProtoFiles() {
