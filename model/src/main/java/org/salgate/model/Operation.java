@@ -7,10 +7,12 @@ import java.util.Map;
  * Every call of the protocol, declared once: its {@link Call} type, the {@link Result} type that
  * answers it, whether only an admin may make it, and whether it is cheap enough to answer on a
  * transport's I/O thread (no plugin call, no document to parse or build). The agent's dispatcher
- * and access check, and the client's typed calls, read these; a new operation is a record in
- * {@link Call}, a constant here, a handler in the agent's dispatcher (which refuses to start
- * without one for every operation that is not a {@link #probe()}), its wire mapping in the protobuf
- * schema, and the doors (REST, the typed gRPC service) that expose it.
+ * and access check read these. A new operation is a record in {@link Call} (and one in
+ * {@link Result} if its answer is new), a constant here, a handler in the agent's dispatcher (which
+ * refuses to start without one for every operation that is not a {@link #probe()}), its field in
+ * the protobuf schema and its mapping there, a sample in the wire tests' samples (a test holds them
+ * to this declaration), and the typed calls that expose it: the Java client's, a REST route with
+ * its OpenAPI path, an rpc of the typed gRPC service.
  *
  * <p>{@link #ECHO} and {@link #ECHO_READING} are not the SAL API but transport-level probes: they stay
  * in the wire schema so that a transport's conformance suite and {@code bench transport} can send
