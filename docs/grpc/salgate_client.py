@@ -2,12 +2,16 @@
 """A salgate client in Python over the agent's gRPC service (salgate_service.proto).
 
 Lists the agent's sensors, then streams a few readings of one sensor. The Python stubs are
-generated at run time from the .proto files next to this script (or --proto-dir) into a temporary
-directory, so nothing but the two packages is needed:
+generated at run time into a temporary directory from the schema, salgate.proto and
+salgate_service.proto: by default the repository's sources (wire/src/main/proto and
+transports/grpc-service/src/main/proto, found from this script's place in a checkout), or with
+--protos the agent's jar, which carries both, or a directory holding them. So nothing but the two
+packages is needed:
 
     pip install grpcio==1.84.0 grpcio-tools==1.84.0
     java -jar agent/target/agent.jar --transport grpc &
     python3 docs/grpc/salgate_client.py --port 7431 --sensor DUMMY_0 --count 5
+    python3 salgate_client.py --protos agent.jar --port 7431    # a copy of the script, outside a checkout
 
 An agent served with TLS (--tls-cert/--tls-key or --tls-self-signed) is reached with one of
 
@@ -33,6 +37,7 @@ import socket
 import ssl
 import sys
 import tempfile
+import zipfile
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # a failure is reported once, below, not logged by gRPC too
 
@@ -45,20 +50,55 @@ except ImportError:  # Python < 3.9
     _resource_files = None
 
 PROTOS = ("salgate.proto", "salgate_service.proto")
+# where each of PROTOS is in the repository, from its root
+SOURCES = ("wire/src/main/proto", "transports/grpc-service/src/main/proto")
 TOKEN_ENV = "SALGATE_TOKEN"
 # OpenSSL's verify codes for a certificate that a CA issued: its issuer not found (2, 20, 21), or
 # a self-signed certificate in its chain (19)
 NOT_SELF_SIGNED = (2, 19, 20, 21)
 
 
-def load_stubs(proto_dir, out_dir):
+def proto_dirs(protos, out_dir):
+    """The directories holding PROTOS: the repository's sources, a directory given, or a jar's, extracted into out_dir."""
+    if protos is None:
+        repo = pathlib.Path(__file__).resolve().parent.parent.parent
+        dirs = [repo / source for source in SOURCES]
+        if all((d / name).is_file() for d, name in zip(dirs, PROTOS)):
+            return dirs
+        sys.exit("this script is not in a salgate checkout, so it cannot find the schema (%s): give --protos the"
+                 " agent's jar, which carries both, or a directory holding them" % ", ".join(PROTOS))
+    path = pathlib.Path(protos)
+    if path.is_dir():
+        missing = [name for name in PROTOS if not (path / name).is_file()]
+        if missing:
+            sys.exit("--protos %s holds no %s; give the agent's jar, which carries the schema, or a directory"
+                     " holding %s" % (path, " or ".join(missing), " and ".join(PROTOS)))
+        return [path]
+    if not zipfile.is_zipfile(path):
+        sys.exit("--protos %s is neither a directory nor a jar; give the agent's jar (agent.jar) or a directory"
+                 " holding %s" % (path, " and ".join(PROTOS)))
+    target = pathlib.Path(out_dir) / "protos"
+    target.mkdir()
+    with zipfile.ZipFile(path) as jar:
+        for name in PROTOS:
+            try:
+                (target / name).write_bytes(jar.read(name))
+            except KeyError:
+                sys.exit("--protos %s does not carry %s; give the agent's jar (agent.jar), which carries the schema"
+                         % (path, name))
+    return [target]
+
+
+def load_stubs(protos, out_dir):
     """Generates the message and service modules from the .proto files and imports them."""
+    dirs = proto_dirs(protos, out_dir)
     well_known = str(_resource_files("grpc_tools") / "_proto") if _resource_files else ""
-    args = ["grpc_tools.protoc", "-I" + str(proto_dir), "--python_out=" + out_dir, "--grpc_python_out=" + out_dir]
+    args = ["grpc_tools.protoc"] + ["-I" + str(d) for d in dirs] + ["--python_out=" + out_dir,
+                                                                    "--grpc_python_out=" + out_dir]
     if well_known:
         args.append("-I" + well_known)
     if protoc.main(args + list(PROTOS)) != 0:
-        sys.exit("protoc could not compile " + ", ".join(PROTOS) + " in " + str(proto_dir))
+        sys.exit("protoc could not compile " + ", ".join(PROTOS) + " in " + ", ".join(str(d) for d in dirs))
     sys.path.insert(0, out_dir)
     return importlib.import_module("salgate_pb2"), importlib.import_module("salgate_service_pb2_grpc")
 
@@ -214,12 +254,14 @@ def main():
                              " (default: the %s environment variable, which is better: other users of this"
                              " machine can see command lines)" % TOKEN_ENV)
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per call (default: 20)")
-    parser.add_argument("--proto-dir", default=str(pathlib.Path(__file__).resolve().parent))
+    parser.add_argument("--protos", metavar="JAR_OR_DIR",
+                        help="the schema (%s): the agent's jar, which carries both, or a directory holding them"
+                             " (default: the sources of the salgate checkout this script is in)" % ", ".join(PROTOS))
     options = parser.parse_args()
     options.token = options.token.strip()
 
     with tempfile.TemporaryDirectory(prefix="salgate-stubs-") as out_dir:
-        wire, service = load_stubs(options.proto_dir, out_dir)
+        wire, service = load_stubs(options.protos, out_dir)
         metadata = [("authorization", "Bearer " + options.token)] if options.token else None
         with channel_for(options) as channel:
             sal = service.SalStub(channel)

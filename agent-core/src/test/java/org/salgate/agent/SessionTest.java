@@ -76,13 +76,17 @@ class SessionTest {
     }
 
     @Test
-    void echoAnswersItsPayload() throws Exception {
+    void theEchoProbesAreRefusedAsUnsupportedSayingWhatToCallAndTheSessionGoesOn() throws Exception {
         fixture = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()));
         FakeSession s = fixture.connect();
-        Value payload = Value.of(new byte[] {1, 2, 3});
-        assertEquals(payload, fixture.ok(s, new Call.Echo(payload), Result.Echoed.class).payload());
+        Result.Failure echo = fixture.fails(s, new Call.Echo(Value.of(new byte[] {1, 2, 3})), ErrorCode.UNSUPPORTED);
+        assertTrue(echo.message().contains("'echo' is a transport-level probe"), echo.message());
+        assertTrue(echo.message().contains("list its sensors"), echo.message());
         var reading = org.salgate.model.Reading.ok("X", 5, 7, Value.of(1.5));
-        assertEquals(reading, fixture.ok(s, new Call.EchoReading(reading), Result.ReadingResult.class).reading());
+        Result.Failure echoReading = fixture.fails(s, new Call.EchoReading(reading), ErrorCode.UNSUPPORTED);
+        assertTrue(echoReading.message().contains("'echo reading' is a transport-level probe"), echoReading.message());
+        assertEquals(1, fixture.ok(s, new Call.ListSensors(false), Result.Sensors.class).sensors().size());
+        assertTrue(s.isOpen());
     }
 
     @Test

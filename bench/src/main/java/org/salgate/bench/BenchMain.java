@@ -1,7 +1,7 @@
 package org.salgate.bench;
 
 import org.salgate.bench.cli.BenchCommand;
-import org.salgate.transport.ProgramDefaults;
+import org.salgate.program.ProgramDefaults;
 import picocli.CommandLine;
 
 /** Entry point of {@code bench.jar}: sets up and runs the command line. */

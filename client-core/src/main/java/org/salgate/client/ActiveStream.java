@@ -49,7 +49,7 @@ final class ActiveStream implements SensorStream {
         this.expected = shared ? -1 : 0;
         this.listener = listener;
         this.connection = connection;
-        this.counts = connection.answerFuture();
+        this.counts = new CompletableFuture<>();
     }
 
     @Override
@@ -141,7 +141,7 @@ final class ActiveStream implements SensorStream {
         if (existing != null) {
             return existing;
         }
-        CompletableFuture<Void> mine = connection.answerFuture();
+        CompletableFuture<Void> mine = new CompletableFuture<>();
         if (!stopping.compareAndSet(null, mine)) {
             return stopping.get();
         }

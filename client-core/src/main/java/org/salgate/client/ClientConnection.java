@@ -97,7 +97,6 @@ final class ClientConnection implements ClientHandler {
         HelloReply reply;
         try {
             transport.send(hello);
-            transport.readWhileWaiting(helloReply, deadline);
             reply = helloReply.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             close("no hello reply");
@@ -140,21 +139,12 @@ final class ClientConnection implements ClientHandler {
     }
 
     /**
-     * A future that the client completes itself on what it reads from the agent (a stream's stop,
-     * its final counts): a thread that waits on it offers to read, as for a request's answer.
-     */
-    <T> CompletableFuture<T> answerFuture() {
-        return new AnswerFuture<>(transport, Long.MAX_VALUE);
-    }
-
-    /**
      * Sends a call. The future completes with the agent's result, fails with {@link SalException}
      * for a {@link Result.Failure}, with a {@link TimeoutException} after the request timeout, or
      * with a {@link ConnectionClosedException}.
      */
     CompletableFuture<Result> request(Call call) {
-        CompletableFuture<Result> future = new AnswerFuture<>(transport,
-                requestTimeoutNanos > 0 ? System.nanoTime() + requestTimeoutNanos : Long.MAX_VALUE);
+        CompletableFuture<Result> future = new CompletableFuture<>();
         if (closed.get() != null) {
             future.completeExceptionally(closed.get());
             return future;

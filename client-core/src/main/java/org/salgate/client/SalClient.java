@@ -33,7 +33,6 @@ import org.salgate.model.Reading;
 import org.salgate.model.Result;
 import org.salgate.model.SlowConsumerPolicy;
 import org.salgate.model.SensorInfo;
-import org.salgate.model.Value;
 
 /**
  * A connection to a salgate agent and the SAL API over it. Made with {@link #builder()}; every
@@ -52,15 +51,6 @@ import org.salgate.model.Value;
  * and which the agent sees as a slow client (backpressure). A listener that throws is logged and
  * keeps its subscription. Never wait for one of this client's futures inside a listener or a
  * dependent stage: its answer would have to arrive on the very thread that waits.
- *
- * <p>A thread that waits on one of these futures ({@code get} or {@code join}) offers itself to
- * the transport to read the answer. The blocking socket transport (on plain TCP), and the Netty
- * and HTTP transports (on epoll or NIO), take the offer when the connection is free: the waiting
- * thread then reads the connection and is, for that time, "the transport's thread" above,
- * delivering what arrives meanwhile (other answers, readings, events) in order, so that its own
- * answer needs no hand-off from another thread. Frames that arrived in the same read as its
- * answer are delivered before it returns, so a listener that blocks can hold a waiting thread
- * too, not only the transport's own. The other transports decline, and the thread simply waits.
  */
 public final class SalClient implements AutoCloseable {
 
@@ -279,16 +269,6 @@ public final class SalClient implements AutoCloseable {
      */
     public long missedEvents() {
         return connection.missedEvents();
-    }
-
-    /** Sends a value to the agent, which sends it back. */
-    public CompletableFuture<Value> echo(Value payload) {
-        return call(new Call.Echo(payload), Result.Echoed.class).thenApply(Result.Echoed::payload);
-    }
-
-    /** Sends a reading to the agent, which sends it back. */
-    public CompletableFuture<Reading> echo(Reading reading) {
-        return call(new Call.EchoReading(reading), Result.ReadingResult.class).thenApply(Result.ReadingResult::reading);
     }
 
     // ---- connection

@@ -185,17 +185,6 @@ class SalClientTest {
     }
 
     @Test
-    void echoReturnsWhatWasSent() throws Exception {
-        connect();
-        Value bytes = new Value.Bytes(new byte[] {1, 2, 3});
-        assertEquals(bytes, await(client.echo(bytes)));
-        assertEquals(new Call.Echo(bytes), agent.nextCall());
-        Reading reading = FakeAgent.reading("X", 7);
-        assertEquals(reading, await(client.echo(reading)));
-        assertEquals(new Call.EchoReading(reading), agent.nextCall());
-    }
-
-    @Test
     void typedDescriptionsAreParsed() throws Exception {
         SensorDescription description = new SensorDescription("DUMMY_0", "dummy sensor", "dummy", "",
                 List.of(Output.quantity("value", "http://example.org/value", "Cel")), SamplingBounds.ANY);

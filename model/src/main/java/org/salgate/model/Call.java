@@ -120,7 +120,7 @@ public sealed interface Call {
     /** Stop receiving event notices. Answer: {@link Result.Ack}. */
     record UnsubscribeEvents() implements Call {}
 
-    // ---- diagnostics and benchmarks
+    // ---- transport-level probes, not the SAL API: the agent refuses them (see Operation#probe)
 
     /** Send a value back unchanged. Answer: {@link Result.Echoed}. */
     record Echo(Value payload) implements Call {

@@ -35,4 +35,14 @@ class OperationTest {
         assertTrue(Operation.LIST_SENSORS.inline());
         assertFalse(Operation.EXECUTE.inline());
     }
+
+    @Test
+    void onlyTheEchoesAreTransportProbesAndAnyoneMaySendThem() {
+        Set<Operation> probes = Arrays.stream(Operation.values()).filter(Operation::probe).collect(Collectors.toSet());
+        assertEquals(Set.of(Operation.ECHO, Operation.ECHO_READING), probes);
+        for (Operation o : probes) {
+            assertFalse(o.adminOnly(), o.name());
+            assertTrue(o.inline(), o.name());
+        }
+    }
 }

@@ -22,34 +22,53 @@ import java.util.Map;
  */
 public final class WireSamples {
 
+    private static final Reading READING = Reading.ok("DUMMY_0", 1_700_000_000_000_000L, 7, Value.of(21.5));
+
     private WireSamples() {}
 
-    public static List<Message> everyMessage() {
-        Reading ok = Reading.ok("DUMMY_0", 1_700_000_000_000_000L, 7, Value.of(21.5));
-        List<Value> values = List.of(Value.of(3.25), Value.of(-42L), Value.of("on"), Value.of(new byte[] {1, 2, 3}),
-                Value.absent());
-        List<Call> calls = List.of(new Call.ListSensors(true), new Call.ListSensors(false),
-                new Call.DescribeSensor("DUMMY_1"), new Call.AddSensor("<sml/>"), new Call.RemoveSensor("DUMMY_2"),
-                new Call.ListCommands("DUMMY_3"), new Call.Execute("DUMMY_4", "payload", Map.of("size", "10")),
+    /**
+     * Every kind of call, each operation's at least once (a test holds this list to the operations
+     * {@link org.salgate.model.Operation} declares), with arguments where a codec or a transport could slip.
+     */
+    public static List<Call> everyCall() {
+        return List.of(new Call.ListSensors(true), new Call.ListSensors(false),
+                new Call.DescribeSensor("DUMMY_1"), new Call.AddSensor("<sml/>"),
+                new Call.AddSensor("<sml:PhysicalComponent gml:id=\"x\">\u00e9</sml:PhysicalComponent>"),
+                new Call.RemoveSensor("DUMMY_2"), new Call.ListCommands("DUMMY_3"),
+                new Call.Execute("DUMMY_4", "payload", Map.of("size", "10")),
+                new Call.Execute("DUMMY_0", "payload", Map.of("size", "81920", "empty", "")),
                 new Call.SetupStream("DUMMY_5", "read", Map.of(), 250),
                 new Call.SetupStream("DUMMY_5", "read", Map.of(), 5, SlowConsumerPolicy.DROP_OLDEST),
                 new Call.SetupStream("DUMMY_6", "read", Map.of(), 0, SlowConsumerPolicy.DISCONNECT),
                 new Call.SetupStream("DUMMY_6", "read", Map.of("unit", "C"), 100, null, true),
                 new Call.SetupStream("DUMMY_6", "read", Map.of(), 100, SlowConsumerPolicy.DROP_OLDEST, true),
-                new Call.StartStream(9),
-                new Call.StopStream(9), new Call.ListProtocols(), new Call.AddProtocol("<platform/>"),
+                new Call.StartStream(9), new Call.StartStream(Long.MAX_VALUE), new Call.StopStream(9),
+                new Call.StopStream(0), new Call.ListProtocols(), new Call.AddProtocol("<platform/>"),
                 new Call.RemoveProtocol("os"), new Call.GetPlatformConfig(), new Call.SubscribeEvents(),
-                new Call.UnsubscribeEvents(), new Call.Echo(Value.of(4L)), new Call.EchoReading(ok));
-        List<Result> results = List.of(Result.ack(),
+                new Call.UnsubscribeEvents(), new Call.Echo(Value.of(4L)), new Call.EchoReading(READING));
+    }
+
+    /**
+     * Every kind of result, each operation's at least once (a test holds this list to the operations
+     * {@link org.salgate.model.Operation} declares), and a failure.
+     */
+    public static List<Result> everyResult() {
+        return List.of(Result.ack(), new Result.Sensors(List.of()),
                 new Result.Sensors(List.of(new SensorInfo("DUMMY_0", "dummy", SensorState.STREAMING, "a dummy"),
                         new SensorInfo("FREE_MEMORY", "os", SensorState.DISABLED, ""))),
                 new Result.Sensor(new SensorInfo("X", "dummy", SensorState.DISCONNECTED, "x")),
-                new Result.Document("<xml/>"), new Result.ReadingResult(ok), new Result.StreamHandle(12),
+                new Result.Document("<xml/>"), new Result.Document("<?xml version=\"1.0\"?><doc>\u00fc</doc>"),
+                new Result.ReadingResult(READING), new Result.StreamHandle(12),
                 new Result.StreamHandle(13, SlowConsumerPolicy.DROP_OLDEST),
                 new Result.StreamStopped(new StreamCounts(1_000_000_000_000L, 7, 0)),
-                new Result.Protocols(List.of(new ProtocolInfo("os", "os", "os", 8))),
+                new Result.Protocols(List.of(new ProtocolInfo("os", "os", "os", 8),
+                        new ProtocolInfo("dummy", "dummy", "virtual", 20))),
                 new Result.Echoed(Value.of("three")), new Result.Failure(ErrorCode.UNKNOWN_SENSOR, "no such sensor"));
+    }
 
+    public static List<Message> everyMessage() {
+        List<Value> values = List.of(Value.of(3.25), Value.of(-42L), Value.of("on"), Value.of(new byte[] {1, 2, 3}),
+                Value.absent());
         List<Message> all = new ArrayList<>();
         all.add(Hello.of("protobuf", "test"));
         all.add(new Hello(3, "json", "", "secret"));
@@ -57,10 +76,10 @@ public final class WireSamples {
         all.add(HelloReply.accept("agent-1", "reader"));
         all.add(HelloReply.refuse("agent-1", "wrong version"));
         long id = 1;
-        for (Call c : calls) {
+        for (Call c : everyCall()) {
             all.add(new Request(id++, c));
         }
-        for (Result r : results) {
+        for (Result r : everyResult()) {
             all.add(new Response(id++, r));
         }
         long seq = 0;

@@ -97,7 +97,18 @@ public final class RequestDispatcher {
         }
     }
 
-    /** One handler for every declared operation; a missing one stops the agent from being built. */
+    /** A transport-level probe: the agent answers the SAL API only. */
+    private <C extends Call> void refuse(Class<C> type, String label) {
+        on(type, (session, c) -> {
+            throw new CallException(ErrorCode.UNSUPPORTED, "'" + label + "' is a transport-level probe, which an "
+                    + "agent does not answer; to check that the agent serves this connection, list its sensors.");
+        });
+    }
+
+    /**
+     * One handler for every declared operation, and a refusal for every probe; a missing handler
+     * stops the agent from being built.
+     */
     private void registerHandlers() {
         on(Call.ListSensors.class, (session, c) -> new Result.Sensors(sensors.list(c.activeOnly())));
         on(Call.DescribeSensor.class, (session, c) -> new Result.Document(sensors.describe(c.sensorId())));
@@ -133,10 +144,10 @@ public final class RequestDispatcher {
             forgetSubscription(session.id());
             return ack();
         });
-        on(Call.Echo.class, (session, c) -> new Result.Echoed(c.payload()));
-        on(Call.EchoReading.class, (session, c) -> new Result.ReadingResult(c.reading()));
         for (Operation o : Operation.values()) {
-            if (!handlers.containsKey(o)) {
+            if (o.probe()) {
+                refuse(o.callType(), o.label());
+            } else if (!handlers.containsKey(o)) {
                 throw new IllegalStateException("operation " + o + " has no handler in the agent's dispatcher");
             }
         }

@@ -20,7 +20,6 @@ import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
 import org.salgate.model.Result;
-import org.salgate.model.Value;
 
 class AgentServerHandlerTest {
 
@@ -62,9 +61,9 @@ class AgentServerHandlerTest {
         assertEquals(ErrorCode.INTERNAL, f.code());
         assertTrue(f.message().contains("log"), f.message());
 
-        handler.messageReceived(s, new Request(8, new Call.Echo(Value.of(3L))));
-        Response echoed = assertInstanceOf(Response.class, s.sent.get(2));
-        assertEquals(new Result.Echoed(Value.of(3L)), echoed.result());
+        handler.messageReceived(s, new Request(8, new Call.SubscribeEvents()));
+        Response subscribed = assertInstanceOf(Response.class, s.sent.get(2));
+        assertEquals(Result.ack(), subscribed.result());
         handler.sessionClosed(s, null);
         assertEquals(0, handler.sessionCount());
     }

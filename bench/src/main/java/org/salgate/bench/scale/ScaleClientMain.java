@@ -21,7 +21,7 @@ import org.salgate.bench.workload.BenchChannel;
 import org.salgate.bench.workload.StreamCounter;
 import org.salgate.bench.workload.StreamSpec;
 import org.salgate.bench.workload.TransportChannel;
-import org.salgate.transport.ProgramDefaults;
+import org.salgate.program.ProgramDefaults;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 import org.salgate.transport.tls.TlsConfig;

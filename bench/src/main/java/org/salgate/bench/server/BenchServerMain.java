@@ -12,7 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import org.salgate.bench.limits.RawSocketServer;
-import org.salgate.transport.ProgramDefaults;
+import org.salgate.program.ProgramDefaults;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;

@@ -294,10 +294,6 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
             return new Result.Sensor(new SensorInfo("NEW_0", "dummy", SensorState.IDLE, "added"));
         } else if (call instanceof Call.RemoveSensor r) {
             return known(r.sensorId()) ? new Result.Ack() : unknownSensor(r.sensorId());
-        } else if (call instanceof Call.Echo e) {
-            return new Result.Echoed(e.payload());
-        } else if (call instanceof Call.EchoReading e) {
-            return new Result.ReadingResult(e.reading());
         }
         return new Result.Failure(ErrorCode.UNSUPPORTED, "the fake agent does not do " + call);
     }

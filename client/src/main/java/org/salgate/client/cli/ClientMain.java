@@ -5,7 +5,7 @@ import java.nio.charset.Charset;
 import java.util.Arrays;
 import java.util.Map;
 
-import org.salgate.transport.ProgramDefaults;
+import org.salgate.program.ProgramDefaults;
 
 import picocli.CommandLine;
 

@@ -104,12 +104,14 @@ final class GrpcTransportClient implements TransportClient {
         try {
             responses.up.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            ended = true; // here, not only on gRPC's thread, which may not have got that far: isOpen() is false now
             shutdown();
             throw connectFailure(Status.fromThrowable(e.getCause()));
         } catch (TimeoutException | InterruptedException e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
+            ended = true;
             shutdown();
             throw new IOException("cannot connect to " + target() + ": " + (e instanceof TimeoutException
                     ? "timed out after " + options.connectTimeout().toMillis() + " ms" : "interrupted"), e);

@@ -14,17 +14,15 @@ import org.junit.jupiter.api.Test;
 import org.salgate.agent.Agent;
 import org.salgate.client.SalClient;
 import org.salgate.transport.grpc.proto.SalGrpc;
-import org.salgate.model.Value;
 import org.salgate.wire.proto.WireProto;
 
 /**
  * Not a test (surefire's default includes leave it out): a measurement, run on demand with
  * <pre>mvn -B -q -pl transports/grpc -am verify -Dtest=GrpcRoundTripMeasurement -Dsurefire.failIfNoSpecifiedTests=false</pre>
  * One caller, one call at a time, against a real agent with the default platform in this JVM: the
- * round trip of a sensor list (28 sensors) and of a 16-byte echo, both answered inline by the agent,
- * over the typed {@code Sal} service (a blocking stub) and over the {@code SalSession} stream (the
- * Java client), with the server's and the session client's gRPC executor either direct or grpc-java's
- * default pool. The whole matrix runs twice and only the second pass is printed, so that no cell
+ * round trip of a sensor list (28 sensors), answered inline by the agent, over the typed {@code Sal}
+ * service (a blocking stub) and over the {@code SalSession} stream (the Java client), with the
+ * server's and the session client's gRPC executor either direct or grpc-java's default pool. The whole matrix runs twice and only the second pass is printed, so that no cell
  * profits from the JIT work of the cells before it. Prints the median and 99th percentile in
  * microseconds and the calls per second.
  */
@@ -32,7 +30,6 @@ class GrpcRoundTripMeasurement {
 
     private static final int WARMUP = Integer.getInteger("warmup", 3_000);
     private static final int CALLS = Integer.getInteger("calls", 5_000);
-    private static final Value ECHO = Value.of(new byte[16]);
 
     private static boolean printing;
 
@@ -66,11 +63,8 @@ class GrpcRoundTripMeasurement {
         try {
             SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel);
             WireProto.ListSensors list = WireProto.ListSensors.getDefaultInstance();
-            WireProto.Value echo = WireProto.Value.newBuilder()
-                    .setBytes(com.google.protobuf.ByteString.copyFrom(new byte[16])).build();
             assertEquals(28, sal.listSensors(list).getSensorsCount());
             report(server, "(blocking)", "typed Sal list", time(() -> sal.listSensors(list)));
-            report(server, "(blocking)", "typed Sal echo", time(() -> sal.echo(echo)));
         } finally {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
@@ -81,7 +75,6 @@ class GrpcRoundTripMeasurement {
                 .transportProperties(Map.of(GrpcTransportProvider.EXECUTOR, client)).connect()) {
             assertEquals(28, sal.listSensors().get().size());
             report(server, client, "SalSession list", time(() -> sal.listSensors().get()));
-            report(server, client, "SalSession echo", time(() -> sal.echo(ECHO).get()));
         }
     }
 

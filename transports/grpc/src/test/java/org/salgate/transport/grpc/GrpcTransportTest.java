@@ -15,8 +15,6 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -240,8 +238,8 @@ class GrpcTransportTest {
         TransportServer server = server(handler);
         SalGrpc.SalBlockingStub sal = SalGrpc.newBlockingStub(channel(server)).withDeadlineAfter(10, TimeUnit.SECONDS);
 
-        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sal.echo(
-                WireProto.Value.newBuilder().setBytes(ByteString.copyFrom(new byte[MAX + 1])).build()));
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sal.addSensor(
+                WireProto.Text.newBuilder().setText("x".repeat(MAX + 1)).build()));
 
         assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.getStatus().getCode(), refused.toString());
         assertTrue(handler.opened.isEmpty(), "a refused call must not reach the agent");
@@ -458,16 +456,6 @@ class GrpcTransportTest {
     }
 
     // ------------------------------------------------------------------ any language
-
-    @Test
-    void theDocsCarryTheServiceProtoAndTheWireProtoUnchanged() throws IOException {
-        Path module = Path.of("").toAbsolutePath();
-        Path docs = module.resolve("../../docs/grpc");
-        assertEquals(Files.readString(module.resolve("../grpc-service/src/main/proto/salgate_service.proto")),
-                Files.readString(docs.resolve("salgate_service.proto")), "docs/grpc/salgate_service.proto is stale");
-        assertEquals(Files.readString(module.resolve("../../wire/src/main/proto/salgate.proto")),
-                Files.readString(docs.resolve("salgate.proto")), "docs/grpc/salgate.proto is stale");
-    }
 
     @Test
     void theJarCarriesBothProtoFiles() {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
 import org.salgate.transport.grpc.GrpcTransportProvider;
+import org.salgate.model.Reading;
 import org.salgate.model.Value;
 
 /**
@@ -45,9 +46,9 @@ class GrpcHostileStreamsTest {
     private static final Duration HELLO_TIMEOUT = Duration.ofSeconds(1);
     /** How long the agent has to come back to its memory after an attacker leaves. */
     private static final Duration RECOVERY = Duration.ofSeconds(30);
-    /** A normal client's large message after an attack, which needs the budget whole again. */
-    private static final int LARGE_ECHO_BYTES = 8 * 1024 * 1024;
-    private static final int WARM_UP_ECHOES = 4;
+    /** A normal client's large reading after an attack, which needs the budget whole again. */
+    private static final int LARGE_READING_BYTES = 8 * 1024 * 1024;
+    private static final int WARM_UP_READINGS = 4;
     private static final long CLOCK_TICKS_PER_SECOND = 100;
     /**
      * Streams one rapid-reset connection may get written before the agent's GOAWAY reaches the
@@ -83,28 +84,33 @@ class GrpcHostileStreamsTest {
         return AgentProcess.start("grpc", 0, List.of(), args);
     }
 
-    /** Connects a normal client on the grpc transport, has it echo {@code payload} and list the sensors. */
-    private static void serve(AgentProcess agent, Value payload) throws IOException {
+    /**
+     * Connects a normal client on the grpc transport, has it take a reading of {@code payloadBytes}
+     * bytes (DUMMY_0's payload command) and list the sensors.
+     */
+    private static void serve(AgentProcess agent, int payloadBytes) throws IOException {
         try (SalClient client = SalClient.builder().transport("grpc").host("127.0.0.1").port(agent.port())
                 .clientName("normal").token(TckTokens.ADMIN).connectTimeout(Duration.ofSeconds(10))
                 .requestTimeout(Duration.ofSeconds(20)).connect()) {
-            assertEquals(payload, Await.result("echo", Duration.ofSeconds(20), client.echo(payload)));
+            Reading payload = Await.result("payload", Duration.ofSeconds(20),
+                    client.execute("DUMMY_0", "payload", Map.of("size", Integer.toString(payloadBytes))));
+            assertEquals(payloadBytes, ((Value.Bytes) payload.value()).value().length, payload.error());
             assertFalse(Await.result("list sensors", client.listSensors()).isEmpty(), "the agent lists no sensor");
         }
     }
 
     private static void serve(AgentProcess agent) throws IOException {
-        serve(agent, Value.of("ping"));
+        serve(agent, 64);
     }
 
     /**
-     * Warms the agent up and returns its resident memory then: clients served, large echoes that
+     * Warms the agent up and returns its resident memory then: clients served, large readings that
      * leave enough garbage to have the JVM touch all of its young generation (-Xmx256m), so that
      * what an attack adds is what it makes the agent hold, and a full collection.
      */
     private static long baseline(AgentProcess agent) throws IOException, InterruptedException {
-        for (int i = 0; i < WARM_UP_ECHOES; i++) {
-            serve(agent, Value.of(new byte[LARGE_ECHO_BYTES]));
+        for (int i = 0; i < WARM_UP_READINGS; i++) {
+            serve(agent, LARGE_READING_BYTES);
         }
         serve(agent);
         fullGc(agent);
@@ -210,7 +216,7 @@ class GrpcHostileStreamsTest {
         try (AgentProcess agent = agent(true)) {
             long before = baseline(agent);
             // typed calls without a token, then session streams that have not said hello
-            for (String path : List.of(GrpcRawConnection.ECHO, GrpcRawConnection.SESSION)) {
+            for (String path : List.of(GrpcRawConnection.ADD_SENSOR, GrpcRawConnection.SESSION)) {
                 int lines = agent.outputLines().size();
                 GrpcAttacks.UnfinishedMessages attack;
                 long peak;
@@ -239,7 +245,7 @@ class GrpcHostileStreamsTest {
                 assertTrue(logged.size() <= 3, "a line for the peer, not one a stream: " + logged);
                 assertEquals(0, stackFrames(logged), "stack traces logged: " + logged);
             }
-            serve(agent, Value.of(new byte[LARGE_ECHO_BYTES]));
+            serve(agent, LARGE_READING_BYTES);
         }
     }
 
@@ -253,7 +259,7 @@ class GrpcHostileStreamsTest {
             long peak;
             try (PeakRss rss = new PeakRss(agent)) {
                 attack = whileServing(agent, Duration.ofSeconds(2), () -> GrpcAttacks.unfinishedMessages(agent.port(),
-                        GrpcRawConnection.ECHO, null, 50, 15 * (int) MIB, 15 * MIB - 1, Duration.ofSeconds(20),
+                        GrpcRawConnection.ADD_SENSOR, null, 50, 15 * (int) MIB, 15 * MIB - 1, Duration.ofSeconds(20),
                         Duration.ofSeconds(2)));
                 peak = rss.peak();
             }
@@ -272,7 +278,7 @@ class GrpcHostileStreamsTest {
             assertTrue(logged.size() <= 3, "one line for the peer: " + logged);
             assertEquals(0, stackFrames(logged), "stack traces logged: " + logged);
             recovered(agent, before + MARGIN, () -> "the agent's memory to come back after the attacker left");
-            serve(agent, Value.of(new byte[LARGE_ECHO_BYTES]));
+            serve(agent, LARGE_READING_BYTES);
         }
     }
 
@@ -312,7 +318,7 @@ class GrpcHostileStreamsTest {
                     + " lines besides the streams' ends: " + others.subList(0, Math.min(10, others.size())));
             assertEquals(0, stackFrames(logged), "stack traces logged: " + logged.subList(0, Math.min(10, logged.size())));
             recovered(agent, before + MARGIN, () -> "the agent's memory to come back after the attacker left");
-            serve(agent, Value.of(new byte[LARGE_ECHO_BYTES]));
+            serve(agent, LARGE_READING_BYTES);
         }
     }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,9 +27,10 @@ import org.salgate.transport.tls.Certificates;
  * (a self-signed certificate naming 127.0.0.1) and tokens, where it must trust the agent through
  * {@code --tls-ca} or {@code --tls-pin}, send its token, and say clearly why it cannot connect
  * otherwise. It must list the default agent's 28 sensors and print five readings of DUMMY_0 in
- * sequence. Runs only in the Maven profile {@code python}, which {@code .ci/run} enables after
- * installing the two Python packages; the profile passes the paths of the agent jar, the script, the
- * Python interpreter and the repository (whose docs/grpc must hold the .proto sources as they are).
+ * sequence. The script compiles the schema the repository's sources hold, or, given {@code --protos},
+ * the one the agent jar carries. Runs only in the Maven profile {@code python}, which {@code .ci/run}
+ * enables after installing the two Python packages; the profile passes the paths of the agent jar,
+ * the script and the Python interpreter.
  */
 class GrpcPythonClientTest {
 
@@ -129,23 +129,20 @@ class GrpcPythonClientTest {
                 "presented a certificate with SHA-256 fingerprint " + agentPin + ", not the pinned " + other);
     }
 
-    /** The script generates its stubs from docs/grpc's copies: they must be the sources as they are. */
     @Test
-    void theProtoFilesBesideTheScriptAreTheSources() throws IOException {
-        Path repo = required("salgate.repository");
-        assertSameFile(repo, "transports/spi/src/main/proto/salgate.proto", "docs/grpc/salgate.proto");
-        assertSameFile(repo, "transports/grpc/src/main/proto/salgate_service.proto", "docs/grpc/salgate_service.proto");
+    @Timeout(120)
+    void thePythonClientCompilesTheSchemaTheAgentJarCarries() throws Exception {
+        try (AgentProcess agent = AgentProcess.start("grpc", 0)) {
+            assertListsAndStreams(python(Map.of(), "--protos", required(AgentProcess.AGENT_JAR).toString(),
+                    "--port", port(agent)));
+        }
     }
 
-    private static void assertSameFile(Path repo, String source, String copy) throws IOException {
-        List<String> expected = Files.readAllLines(repo.resolve(source), StandardCharsets.UTF_8);
-        List<String> actual = Files.readAllLines(repo.resolve(copy), StandardCharsets.UTF_8);
-        for (int i = 0; i < Math.max(expected.size(), actual.size()); i++) {
-            String want = i < expected.size() ? expected.get(i) : "(end of file)";
-            String got = i < actual.size() ? actual.get(i) : "(end of file)";
-            assertEquals(want, got, copy + " differs from " + source + " at line " + (i + 1) + "; copy it: cp "
-                    + source + " " + copy);
-        }
+    @Test
+    @Timeout(120)
+    void aDirectoryWithoutTheSchemaFailsNamingWhatIsMissing() throws Exception {
+        assertFails(python(Map.of(), "--protos", dir.toString(), "--port", port(tlsAgent)),
+                "holds no salgate.proto or salgate_service.proto");
     }
 
     private static String port(AgentProcess agent) {

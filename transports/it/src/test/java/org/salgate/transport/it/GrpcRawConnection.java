@@ -52,7 +52,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class GrpcRawConnection implements AutoCloseable {
 
     static final String SESSION = "/salgate.grpc.v1.SalSession/Session";
-    static final String ECHO = "/salgate.grpc.v1.Sal/Echo";
+    /** A typed unary call whose message, a SensorML document, may be as large as the agent takes. */
+    static final String ADD_SENSOR = "/salgate.grpc.v1.Sal/AddSensor";
     static final String STREAM_SENSOR = "/salgate.grpc.v1.Sal/StreamSensor";
 
     /** The bytes of a gRPC message's prefix: a compression flag and a four-byte length. */

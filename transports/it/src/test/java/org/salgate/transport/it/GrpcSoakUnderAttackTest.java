@@ -25,7 +25,7 @@ class GrpcSoakUnderAttackTest extends AbstractSoakUnderAttackTest {
     @Override
     protected Map<String, Attack> attacks() {
         Map<String, Attack> attacks = new LinkedHashMap<>();
-        attacks.put("unfinished messages", port -> GrpcAttacks.unfinishedMessages(port, GrpcRawConnection.ECHO, null,
+        attacks.put("unfinished messages", port -> GrpcAttacks.unfinishedMessages(port, GrpcRawConnection.ADD_SENSOR, null,
                 50, 15 * (int) MIB, 15 * MIB - 1, Duration.ofSeconds(5), Duration.ofSeconds(2)));
         attacks.put("unread streams", port -> GrpcAttacks.unreadStreams(port, null, 1_000, 64 * 1024,
                 Duration.ofSeconds(5)));

@@ -17,12 +17,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
+import org.salgate.model.Reading;
 import org.salgate.model.Value;
 
 /**
@@ -30,7 +32,7 @@ import org.salgate.model.Value;
  * attack of {@link HttpAttacks} runs against the agent jar in a child JVM ({@link AgentProcess}),
  * whose resident memory is read from outside while it lasts and must stay within the agent's
  * memory budget plus {@link #MARGIN}. A normal client must be served during the attack and after
- * it, when a large echo that needs most of the budget shows the budget was given back, and the
+ * it, when a large reading that needs most of the budget shows the budget was given back, and the
  * agent must say what it did in a few lines, not one per request or frame.
  */
 @Timeout(90)
@@ -53,8 +55,8 @@ class HttpHostileClientsTest {
     private static final Duration FLOOD = Duration.ofSeconds(5);
     /** How long the agent has to give its memory back once an attacker leaves. */
     private static final Duration RECOVERY = Duration.ofSeconds(30);
-    /** A normal client's echo after an attack: the message and its answer take 20 of the 24 MiB budget. */
-    private static final int LARGE_ECHO_BYTES = 10 * 1024 * 1024;
+    /** A normal client's reading after an attack: its answer takes 15 of the 24 MiB budget. */
+    private static final int LARGE_READING_BYTES = 15 * 1024 * 1024;
 
     private static Path tokens;
 
@@ -77,12 +79,17 @@ class HttpHostileClientsTest {
         return AgentProcess.start("http", 0, List.of(), args);
     }
 
-    /** A normal client on the WebSocket echoes {@code payload} and lists the sensors; a REST call lists them too. */
-    private static void serve(AgentProcess agent, Value payload) throws IOException, InterruptedException {
+    /**
+     * A normal client on the WebSocket takes a reading of {@code payloadBytes} bytes (DUMMY_0's payload
+     * command) and lists the sensors; a REST call lists them too.
+     */
+    private static void serve(AgentProcess agent, int payloadBytes) throws IOException, InterruptedException {
         try (SalClient client = SalClient.builder().transport("http").host("127.0.0.1").port(agent.port())
                 .clientName("normal").token(TckTokens.ADMIN).connectTimeout(Duration.ofSeconds(10))
                 .requestTimeout(Duration.ofSeconds(20)).connect()) {
-            assertEquals(payload, Await.result("echo", Duration.ofSeconds(20), client.echo(payload)));
+            Reading payload = Await.result("payload", Duration.ofSeconds(20),
+                    client.execute("DUMMY_0", "payload", Map.of("size", Integer.toString(payloadBytes))));
+            assertEquals(payloadBytes, ((Value.Bytes) payload.value()).value().length, payload.error());
             assertFalse(Await.result("list sensors", client.listSensors()).isEmpty(), "the agent lists no sensor");
         }
         HttpResponse<String> rest = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build().send(
@@ -93,32 +100,32 @@ class HttpHostileClientsTest {
     }
 
     private static void serve(AgentProcess agent) throws IOException, InterruptedException {
-        serve(agent, Value.of("ping"));
+        serve(agent, 64);
     }
 
-    /** Warms the agent up (a client served, a large echo) and returns its resident memory then. */
+    /** Warms the agent up (a client served, a large reading) and returns its resident memory then. */
     private static long baseline(AgentProcess agent) throws IOException, InterruptedException {
-        serve(agent, Value.of(new byte[LARGE_ECHO_BYTES]));
+        serve(agent, LARGE_READING_BYTES);
         serve(agent);
         Thread.sleep(500);
         return agent.residentBytes();
     }
 
-    /** Waits until the large echo, which needs most of the budget, is served again; returns how long that took. */
+    /** Waits until the large reading, which needs most of the budget, is served again; returns how long that took. */
     private static Duration recovered(AgentProcess agent) throws InterruptedException {
         long start = System.nanoTime();
         long end = start + RECOVERY.toNanos();
         Throwable last = null;
         while (System.nanoTime() < end) {
             try {
-                serve(agent, Value.of(new byte[LARGE_ECHO_BYTES]));
+                serve(agent, LARGE_READING_BYTES);
                 return Duration.ofNanos(System.nanoTime() - start);
             } catch (IOException | RuntimeException | AssertionError e) {
                 last = e;
                 Thread.sleep(500);
             }
         }
-        throw new AssertionError("the agent did not serve a " + LARGE_ECHO_BYTES + "-byte echo within " + RECOVERY
+        throw new AssertionError("the agent did not serve a " + LARGE_READING_BYTES + "-byte reading within " + RECOVERY
                 + " of the attacker leaving: " + last, last);
     }
 
@@ -185,7 +192,7 @@ class HttpHostileClientsTest {
         System.out.printf("http attack [pipelined flood, %s]: %d requests written in %d s%n", what, flood.sent(),
                 FLOOD.toSeconds());
         Duration back = recovered(agent);
-        System.out.printf("http attack [pipelined flood, %s]: large echo served %d ms after the attacker left%n",
+        System.out.printf("http attack [pipelined flood, %s]: large reading served %d ms after the attacker left%n",
                 what, back.toMillis());
         assertLoggedOnce(agent, from, "sends requests without reading the answers", FLOOD);
     }

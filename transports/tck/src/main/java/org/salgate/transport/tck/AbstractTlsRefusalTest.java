@@ -1,6 +1,5 @@
 package org.salgate.transport.tck;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,7 +20,6 @@ import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
-import org.salgate.model.Value;
 
 /**
  * What each TLS mismatch looks like, on the real agent and client over the transport under test:
@@ -81,7 +79,7 @@ public abstract class AbstractTlsRefusalTest {
     }
 
     private static void assertServes(SalClient client) {
-        assertEquals(Value.of("ping"), Await.result("echo", client.echo(Value.of("ping"))));
+        assertFalse(Await.result("list sensors", client.listSensors()).isEmpty(), "the agent lists no sensor");
     }
 
     private static void assertMentions(String message, String... parts) {

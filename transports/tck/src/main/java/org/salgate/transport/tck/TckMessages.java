@@ -2,22 +2,20 @@ package org.salgate.transport.tck;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.salgate.model.Call;
 import org.salgate.model.ErrorCode;
 import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
-import org.salgate.model.ProtocolInfo;
 import org.salgate.model.Reading;
 import org.salgate.wire.Request;
 import org.salgate.wire.Response;
 import org.salgate.model.Result;
-import org.salgate.model.SensorInfo;
 import org.salgate.model.SensorState;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
+import org.salgate.wire.WireSamples;
 import org.salgate.model.Value;
 
 /** One sample of every kind of message, with awkward values where a transport could slip. */
@@ -44,37 +42,20 @@ public final class TckMessages {
                 Reading.error("DUMMY_1", Long.MAX_VALUE, Long.MAX_VALUE, "the sensor did not answer"));
     }
 
-    /** One call of each kind. */
+    /** One call of each kind ({@link WireSamples#everyCall()}), and an echo of each value and reading. */
     public static List<Call> everyCall() {
-        List<Call> calls = new ArrayList<>(List.of(
-                new Call.ListSensors(false), new Call.ListSensors(true),
-                new Call.DescribeSensor("DUMMY_0"),
-                new Call.AddSensor("<sml:PhysicalComponent gml:id=\"x\">é</sml:PhysicalComponent>"),
-                new Call.RemoveSensor("DUMMY_3"),
-                new Call.ListCommands("DUMMY_0"),
-                new Call.Execute("DUMMY_0", "read", Map.of()),
-                new Call.Execute("DUMMY_0", "payload", Map.of("size", "81920", "empty", "")),
-                new Call.SetupStream("DUMMY_0", "read", Map.of("a", "1"), 250),
-                new Call.StartStream(Long.MAX_VALUE), new Call.StopStream(0),
-                new Call.ListProtocols(), new Call.AddProtocol("<pcml/>"), new Call.RemoveProtocol("dummy"),
-                new Call.GetPlatformConfig(), new Call.SubscribeEvents(), new Call.UnsubscribeEvents()));
+        List<Call> calls = new ArrayList<>(WireSamples.everyCall());
         everyValue().forEach(v -> calls.add(new Call.Echo(v)));
         everyReading().forEach(r -> calls.add(new Call.EchoReading(r)));
         return calls;
     }
 
-    /** One result of each kind, and a failure of each code. */
+    /**
+     * One result of each kind ({@link WireSamples#everyResult()}), the answer to an echo of each value
+     * and reading, and a failure of each code.
+     */
     public static List<Result> everyResult() {
-        List<Result> results = new ArrayList<>(List.of(
-                new Result.Ack(),
-                new Result.Sensors(List.of()),
-                new Result.Sensors(List.of(new SensorInfo("DUMMY_0", "dummy", SensorState.IDLE, "a dummy"),
-                        new SensorInfo("cpu", "os", SensorState.STREAMING, ""))),
-                new Result.Sensor(new SensorInfo("X", "p", SensorState.DISCONNECTED, "d")),
-                new Result.Document("<?xml version=\"1.0\"?><doc>ü</doc>"),
-                new Result.StreamHandle(42),
-                new Result.Protocols(List.of(new ProtocolInfo("dummy", "dummy", "virtual", 20),
-                        new ProtocolInfo("os", "os", "os", 8)))));
+        List<Result> results = new ArrayList<>(WireSamples.everyResult());
         everyReading().forEach(r -> results.add(new Result.ReadingResult(r)));
         everyValue().forEach(v -> results.add(new Result.Echoed(v)));
         for (ErrorCode code : ErrorCode.values()) {

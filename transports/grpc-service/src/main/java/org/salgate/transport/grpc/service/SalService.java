@@ -121,11 +121,6 @@ public final class SalService extends SalGrpc.SalImplBase {
                 r -> r.getDocument());
     }
 
-    @Override
-    public void echo(WireProto.Value request, StreamObserver<WireProto.Value> answer) {
-        unary("Echo", WireProto.Request.newBuilder().setEcho(request), answer, r -> r.getEchoed());
-    }
-
     /** One call on its own bridge session; the answer is the field {@code pick} takes from the response. */
     private <T> void unary(String method, WireProto.Request.Builder request, StreamObserver<T> answer,
                            Function<WireProto.Response, T> pick) {

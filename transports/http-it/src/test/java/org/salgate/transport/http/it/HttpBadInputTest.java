@@ -31,7 +31,6 @@ import org.salgate.model.Call;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
-import org.salgate.model.Value;
 
 /**
  * Bad input on the HTTP transport's own wire, each refused with a clear status or close code while
@@ -244,7 +243,7 @@ class HttpBadInputTest {
         });
         try {
             client.send(Hello.of(options.codec().name(), "small"));
-            client.send(new Request(1, new Call.Echo(Value.of(new byte[128 * 1024]))));
+            client.send(new Request(1, new Call.Execute("DUMMY_0", "payload", Map.of("size", "131072"))));
             Throwable cause = closed.get(10, TimeUnit.SECONDS);
             assertNotNull(cause, "an oversize message must close the client with a cause");
             assertTrue(!answered.isDone(), "the oversize answer was delivered");

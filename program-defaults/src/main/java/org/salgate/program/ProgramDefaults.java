@@ -1,4 +1,4 @@
-package org.salgate.transport;
+package org.salgate.program;
 
 /**
  * Process-wide defaults that this project's programs (the agent, the client command line, the

@@ -1,4 +1,4 @@
-package org.salgate.transport;
+package org.salgate.program;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
