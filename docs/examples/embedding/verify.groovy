@@ -15,8 +15,9 @@ def bindings = coords.findAll {
 }
 assert bindings.isEmpty(): "a logging binding reached the example: ${bindings}"
 def salgate = coords.findAll { it.startsWith('org.salgate:') }.collect { it - 'org.salgate:' } as Set
-def expected = ['salgate-agent', 'salgate-client', 'salgate-transport-netty', 'salgate-plugin-dummy',
-                'salgate-sensorml', 'salgate-transport-spi', 'salgate-plugin-spi'] as Set
+def expected = ['salgate-agent-core', 'salgate-client-core', 'salgate-transport-netty', 'salgate-plugin-dummy',
+                'salgate-model', 'salgate-sensorml', 'salgate-plugin-spi', 'salgate-transport-spi', 'salgate-wire',
+                'salgate-tls'] as Set
 assert salgate == expected: "salgate modules in the tree: ${salgate}, expected ${expected}"
 assert !coords.contains('info.picocli:picocli'): 'the CLI parser reached the example'
 println "the example's dependency tree: ${coords.size()} jars, salgate modules ${salgate.sort()}, no logging binding"
