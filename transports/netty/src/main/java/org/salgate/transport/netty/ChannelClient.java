@@ -7,11 +7,12 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.OutboundQueue;
@@ -33,19 +34,12 @@ public abstract class ChannelClient implements TransportClient {
     protected final OutboundQueue<byte[]> queue;
     private final String threadName;
     private final ChannelWriter.Carrier carrier;
-    private final NettyIo io;
     private EventLoopGroup group;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
     private boolean closed;
 
     protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier) {
-        this(options, threadName, carrier, null);
-    }
-
-    /** As the other constructor, on the I/O mechanism {@code io}, or the process's if null. */
-    protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier, NettyIo io) {
-        this.io = io;
         this.options = Objects.requireNonNull(options, "options");
         this.threadName = Objects.requireNonNull(threadName, "threadName");
         this.carrier = Objects.requireNonNull(carrier, "carrier");
@@ -82,43 +76,49 @@ public abstract class ChannelClient implements TransportClient {
             throw new IllegalStateException("this client is connected already");
         }
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        NettyIo on = io != null ? io : EventLoops.current();
-        group = EventLoops.create(on, 1, threadName, true);
-        AtomicReference<SslHandler> tls = new AtomicReference<>();
+        EventLoopGroup own = NettyIo.group(1, threadName, true);
+        group = own;
+        SslHandler tls = TlsHandlers.client(options.tls(), options.host(), options.port(), timeoutMillis);
         ChannelFuture connecting = new Bootstrap()
-                .group(group)
-                .channel(on.socketChannel())
+                .group(own)
+                .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
+                .option(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        tls.set(TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis));
+                        if (tls != null) {
+                            ch.pipeline().addFirst("tls", tls);
+                        }
                         initPipeline(ch.pipeline(), handler, timeoutMillis);
                     }
                 })
                 .connect(options.host(), options.port());
-        boolean done = connecting.awaitUninterruptibly(timeoutMillis + 1_000);
-        if (!done || !connecting.isSuccess()) {
-            connecting.cancel(false);
-            EventLoops.shutdown(group);
-            throw failure(done ? String.valueOf(connecting.cause().getMessage()) : "timed out after " + timeoutMillis
-                    + " ms", done ? connecting.cause() : null);
-        }
         Channel ch = connecting.channel();
         try {
-            TlsHandlers.awaitHandshake(tls.get(), options.tls(), target(), timeoutMillis);
+            if (!connecting.awaitUninterruptibly(timeoutMillis + 1_000)) {
+                throw failure("timed out after " + timeoutMillis + " ms", null);
+            }
+            if (!connecting.isSuccess()) {
+                throw failure(String.valueOf(connecting.cause().getMessage()), connecting.cause());
+            }
+            // the handler's own handshake timeout ends a handshake that does not finish
+            if (tls != null && !tls.handshakeFuture().awaitUninterruptibly().isSuccess()) {
+                Throwable cause = tls.handshakeFuture().cause();
+                throw new IOException(options.tls().describeFailure(target(), cause), cause);
+            }
             awaitReady(ch, timeoutMillis);
         } catch (IOException e) {
             ch.close();
-            EventLoops.shutdown(group);
+            NettyIo.shutdown(own);
             throw e;
         }
-        EventLoopGroup own = group;
         ch.closeFuture().addListener(f -> {
             queue.discard();
-            EventLoops.shutdown(own); // on the loop's own thread: does not wait
+            NettyIo.shutdown(own); // on the loop's own thread: does not wait
         });
         writer = new ChannelWriter(ch, queue, carrier);
         channel = ch;
@@ -126,8 +126,7 @@ public abstract class ChannelClient implements TransportClient {
 
     @Override
     public void send(Message message) throws IOException {
-        Channel ch = channel;
-        if (ch == null || !ch.isActive()) {
+        if (!isOpen()) {
             throw new IOException("the connection to " + target() + " is closed");
         }
         queue.offerRequest(codec.encode(message), target());
@@ -154,7 +153,7 @@ public abstract class ChannelClient implements TransportClient {
         if (ch != null) {
             ch.close();
         }
-        EventLoops.shutdown(g);
+        NettyIo.shutdown(g);
     }
 
     protected final String target() {

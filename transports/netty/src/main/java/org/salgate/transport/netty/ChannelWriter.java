@@ -5,18 +5,24 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.wire.Framing;
 
 /**
- * Drains a connection's {@link OutboundQueue} into its Netty channel: one event loop task per
- * drain, each batch handed to the channel by its {@link Carrier}, one flush per task. The queue
- * counts a batch until Netty reports it written, so writability covers what waits in the channel
- * too. A failed write is raised in the pipeline, whose last handler closes the channel with it.
+ * Drains a connection's {@link OutboundQueue} into its Netty channel, on the channel's event loop,
+ * each batch handed to the channel by its {@link Carrier}, one flush per drain. Netty's writability
+ * is the backpressure: a drain stops once the channel holds its high-water mark of unwritten bytes,
+ * and this handler, first in the pipeline, resumes it when the channel turns writable again
+ * ({@code channelWritabilityChanged}); meanwhile the queue keeps what waits, within its bound. The
+ * queue counts a batch until Netty reports it written, so its count, and the memory budget, cover
+ * what the channel holds too. A failed write is raised in the pipeline, whose last handler closes
+ * the channel with it.
  */
-public final class ChannelWriter {
+public final class ChannelWriter extends ChannelInboundHandlerAdapter {
 
     /** How a channel carries encoded messages. Runs on the channel's event loop. */
     public interface Carrier {
@@ -44,20 +50,20 @@ public final class ChannelWriter {
         }
     };
 
-    /** Batches written before a flush; a drain that has more reschedules itself so the loop stays fair. */
-    private static final int BATCHES_PER_FLUSH = 16;
     /** How long a close waits for queued frames to drain before closing anyway. */
     private static final long CLOSE_FLUSH_GRACE_MILLIS = 2_000;
 
     private final Channel channel;
     private final OutboundQueue<byte[]> queue;
     private final Carrier carrier;
-    private final Runnable drainTask = this::drain;
+    private final Runnable drainTask = () -> drain(false);
 
+    /** A writer of {@code queue} to {@code channel}, which it joins as the first handler. */
     public ChannelWriter(Channel channel, OutboundQueue<byte[]> queue, Carrier carrier) {
         this.channel = channel;
         this.queue = queue;
         this.carrier = carrier;
+        channel.pipeline().addFirst("writer", this);
     }
 
     /** The queue's wake: schedules a drain on the channel's event loop. */
@@ -69,12 +75,23 @@ public final class ChannelWriter {
         }
     }
 
-    private void drain() {
-        for (int i = 0; i < BATCHES_PER_FLUSH; i++) {
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (channel.isWritable()) {
+            drain(false);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /**
+     * Writes batches while the channel is writable (all of them when {@code all}) until the queue
+     * has none, which ends the drain; one left unwritable resumes the drain when it turns writable.
+     */
+    private void drain(boolean all) {
+        while (all || channel.isWritable()) {
             OutboundQueue.Batch<byte[]> batch = queue.next();
             if (batch.isEmpty()) {
-                channel.flush();
-                return;
+                break;
             }
             long bytes = batch.bytes();
             carrier.write(channel, batch).addListener(f -> {
@@ -85,7 +102,6 @@ public final class ChannelWriter {
             });
         }
         channel.flush();
-        channel.eventLoop().execute(drainTask);
     }
 
     /** Closes the channel once what was queued has been written, or after a grace period. */
@@ -96,9 +112,7 @@ public final class ChannelWriter {
         }
         try {
             channel.eventLoop().execute(() -> {
-                while (queue.hasWaiting()) {
-                    drain();
-                }
+                drain(true);
                 channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
             });
             var forced = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_GRACE_MILLIS,

@@ -8,14 +8,14 @@ import org.salgate.transport.FrameReader;
 /** The netty transport's client: length-prefixed frames straight on the channel. */
 final class NettyTransportClient extends ChannelClient {
 
-    /** On the I/O mechanism {@code io}, or the process's if null. */
-    NettyTransportClient(ClientOptions options, NettyIo io) {
-        super(options, "salgate-netty-client", ChannelWriter.LENGTH_PREFIXED, io);
+    NettyTransportClient(ClientOptions options) {
+        super(options, "salgate-netty-client", ChannelWriter.LENGTH_PREFIXED);
     }
 
     @Override
     protected void initPipeline(ChannelPipeline pipeline, ClientHandler handler, long timeoutMillis) {
-        pipeline.addLast("client", new ClientChannelHandler(handler, new FrameReader(codec, options.maxFrameBytes())));
+        pipeline.addLast("frames", new FrameHandler(new FrameReader(codec, options.maxFrameBytes()), () -> { },
+                handler::messageReceived, handler::closed));
     }
 
     @Override

@@ -2,31 +2,20 @@ package org.salgate.transport.netty;
 
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 
 /**
  * The Netty transport: length-prefixed frames (see {@link org.salgate.wire.Framing}) over TCP on
- * Netty's event loops, on the I/O mechanism {@link NettyIo} chooses. Registered in
+ * Netty's event loops ({@link NettyIo}). Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  */
 public final class NettyTransportProvider implements TransportProvider {
 
     /** The name that selects this transport. */
     public static final String NAME = "netty";
-
-    private final NettyIo io;
-
-    /** On the process's {@link NettyIo#current() I/O mechanism}. */
-    public NettyTransportProvider() {
-        this(null);
-    }
-
-    /** On the I/O mechanism {@code io} whatever {@value NettyIo#PROPERTY} says, or the process's if null. */
-    public NettyTransportProvider(NettyIo io) {
-        this.io = io;
-    }
 
     @Override
     public String name() {
@@ -35,12 +24,7 @@ public final class NettyTransportProvider implements TransportProvider {
 
     @Override
     public boolean isAvailable() {
-        try {
-            Class.forName("io.netty.channel.nio.NioIoHandler", false, getClass().getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+        return SingleUseServer.classesPresent(getClass(), "io.netty.channel.nio.NioIoHandler");
     }
 
     @Override
@@ -50,17 +34,16 @@ public final class NettyTransportProvider implements TransportProvider {
 
     @Override
     public String description() {
-        return "Netty 4 over TCP, length-prefixed frames, non-blocking I/O on "
-                + (io != null ? io.describe() : NettyIo.describeCurrent());
+        return "Netty 4 over TCP, length-prefixed frames, non-blocking I/O on " + NettyIo.describeCurrent();
     }
 
     @Override
     public TransportServer createServer(ServerOptions options) {
-        return new NettyTransportServer(options, io);
+        return new NettyTransportServer(options);
     }
 
     @Override
     public TransportClient createClient(ClientOptions options) {
-        return new NettyTransportClient(options, io);
+        return new NettyTransportClient(options);
     }
 }

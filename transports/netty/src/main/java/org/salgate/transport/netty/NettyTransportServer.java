@@ -3,16 +3,15 @@ package org.salgate.transport.netty;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.RecvByteBufAllocator;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
-import org.salgate.transport.TransportServer;
+import org.salgate.transport.SingleUseServer;
 
 /** A Netty server: a {@link ChannelServer} whose connections carry framed salgate sessions. */
-final class NettyTransportServer implements TransportServer {
+final class NettyTransportServer extends SingleUseServer {
 
     /**
      * One read per connection per turn of its event loop, not Netty's 16: a peer that sends
@@ -26,54 +25,31 @@ final class NettyTransportServer implements TransportServer {
     private final ServerOptions options;
     private final AtomicLong sessionIds = new AtomicLong();
     private final MemoryBudget budget;
-    private final NettyIo io;
-    private ChannelServer server;
-    private boolean started;
-    private boolean closed;
 
-    /** On the I/O mechanism {@code io}, or the process's if null. */
-    NettyTransportServer(ServerOptions options, NettyIo io) {
+    NettyTransportServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
-        this.io = io;
         this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
     @Override
-    public synchronized void start(ServerHandler handler) throws IOException {
-        Objects.requireNonNull(handler, "handler");
-        if (started) {
-            throw new IllegalStateException("this server was started already; create a new one to start again");
-        }
-        started = true;
-        server = ChannelServer.bind(io != null ? io : EventLoops.current(), options, "netty", ch -> {
+    protected Bound bind(ServerHandler handler) throws IOException {
+        ChannelServer server = ChannelServer.bind(options, NettyTransportProvider.NAME, ch -> {
             ch.config().setRecvByteBufAllocator(ONE_READ_PER_TURN);
             TlsHandlers.addServer(ch, options.tls());
             NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options, budget,
                     ChannelWriter.LENGTH_PREFIXED);
             // however the channel ends, even before it was active, its account in the budget closes with it
             ch.closeFuture().addListener(f -> session.discardWaiting());
-            ch.pipeline().addLast("session", new ServerChannelHandler(handler, session));
+            ch.pipeline().addLast("frames", new FrameHandler(session.frameReader(),
+                    () -> handler.sessionOpened(session),
+                    message -> handler.messageReceived(session, message),
+                    cause -> handler.sessionClosed(session, cause)));
         });
+        return new Bound(server.localAddress(), server::close);
     }
 
     /** What the connections draw on together; tests read it. */
     MemoryBudget budget() {
         return budget;
-    }
-
-    @Override
-    public synchronized InetSocketAddress localAddress() {
-        if (server == null) {
-            throw new IllegalStateException("the server is not started");
-        }
-        return server.localAddress();
-    }
-
-    @Override
-    public synchronized void close() {
-        if (!closed && server != null) {
-            server.close();
-        }
-        closed = true;
     }
 }
