@@ -6,7 +6,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -34,7 +33,6 @@ public abstract class ChannelClient implements TransportClient {
     protected final OutboundQueue<byte[]> queue;
     private final String threadName;
     private final ChannelWriter.Carrier carrier;
-    private EventLoopGroup group;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
     private boolean closed;
@@ -55,9 +53,7 @@ public abstract class ChannelClient implements TransportClient {
 
     /**
      * Waits for what must follow the connection and TLS before the first request (such as a
-     * WebSocket handshake); nothing by default.
-     *
-     * @throws IOException from {@link #failure} if it does not come
+     * WebSocket handshake), throwing a {@link #failure} if it does not come; nothing by default.
      */
     protected void awaitReady(Channel channel, long timeoutMillis) throws IOException {}
 
@@ -72,19 +68,17 @@ public abstract class ChannelClient implements TransportClient {
         if (closed) {
             throw new IOException("this client is closed; create a new one to connect again");
         }
-        if (group != null) {
+        if (channel != null) {
             throw new IllegalStateException("this client is connected already");
         }
-        long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        EventLoopGroup own = NettyIo.group(1, threadName, true);
-        group = own;
+        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         SslHandler tls = TlsHandlers.client(options.tls(), options.host(), options.port(), timeoutMillis);
         ChannelFuture connecting = new Bootstrap()
-                .group(own)
+                .group(NettyIo.group(1, threadName, true))
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
                 .handler(new ChannelInitializer<SocketChannel>() {
@@ -98,8 +92,10 @@ public abstract class ChannelClient implements TransportClient {
                 })
                 .connect(options.host(), options.port());
         Channel ch = connecting.channel();
+        // the connection's own event loop stops with it (called there, the stop does not wait)
+        ch.closeFuture().addListener(f -> NettyIo.shutdown(ch.eventLoop().parent()));
         try {
-            if (!connecting.awaitUninterruptibly(timeoutMillis + 1_000)) {
+            if (!connecting.awaitUninterruptibly(timeoutMillis + 1_000L)) {
                 throw failure("timed out after " + timeoutMillis + " ms", null);
             }
             if (!connecting.isSuccess()) {
@@ -113,13 +109,8 @@ public abstract class ChannelClient implements TransportClient {
             awaitReady(ch, timeoutMillis);
         } catch (IOException e) {
             ch.close();
-            NettyIo.shutdown(own);
             throw e;
         }
-        ch.closeFuture().addListener(f -> {
-            queue.discard();
-            NettyIo.shutdown(own); // on the loop's own thread: does not wait
-        });
         writer = new ChannelWriter(ch, queue, carrier);
         channel = ch;
     }
@@ -139,21 +130,12 @@ public abstract class ChannelClient implements TransportClient {
     }
 
     @Override
-    public void close() {
-        EventLoopGroup g;
-        Channel ch;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            g = group;
-            ch = channel;
+    public synchronized void close() {
+        if (!closed && channel != null) {
+            channel.close();
+            NettyIo.shutdown(channel.eventLoop().parent());
         }
-        if (ch != null) {
-            ch.close();
-        }
-        NettyIo.shutdown(g);
+        closed = true;
     }
 
     protected final String target() {

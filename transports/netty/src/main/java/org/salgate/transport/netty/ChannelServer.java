@@ -36,28 +36,14 @@ public final class ChannelServer {
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     /** The listening channel and the connections. */
-    private final ChannelGroup connections;
-    private final Channel serverChannel;
+    private final ChannelGroup channels;
+    private final Channel listening;
 
-    private ChannelServer(EventLoopGroup acceptor, EventLoopGroup workers, ChannelGroup connections, Channel channel) {
-        this.acceptor = acceptor;
-        this.workers = workers;
-        this.connections = connections;
-        this.serverChannel = channel;
-    }
-
-    /**
-     * Listens on the options' host and port; {@code name} names the threads ({@code salgate-NAME-io})
-     * and the log's lines, and {@code pipeline} sets up each accepted connection.
-     *
-     * @throws IOException if it cannot listen there, saying why; a taken port's cause is a {@link BindException}
-     */
-    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
-            throws IOException {
+    private ChannelServer(ServerOptions options, String name, Consumer<SocketChannel> pipeline) throws IOException {
         String where = options.host() + ":" + options.port();
-        EventLoopGroup acceptor = NettyIo.group(1, "salgate-" + name + "-accept", false);
-        EventLoopGroup workers = NettyIo.group(options.ioThreads(), "salgate-" + name + "-io", false);
-        ChannelGroup connections = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
+        acceptor = NettyIo.group(1, "salgate-" + name + "-accept", false);
+        workers = NettyIo.group(options.ioThreads(), "salgate-" + name + "-io", false);
+        channels = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
         ChannelFuture bound = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -71,24 +57,34 @@ public final class ChannelServer {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        connections.add(ch);
+                        channels.add(ch);
                         pipeline.accept(ch);
                     }
                 })
                 .bind(options.host(), options.port()).awaitUninterruptibly();
+        listening = bound.channel();
+        channels.add(listening);
         if (!bound.isSuccess()) {
-            NettyIo.shutdown(acceptor);
-            NettyIo.shutdown(workers);
+            stopThreads();
             throw new IOException("cannot listen on " + where + ": " + bound.cause().getMessage()
                     + "; choose another port or stop what uses it", bound.cause());
         }
-        connections.add(bound.channel());
-        return new ChannelServer(acceptor, workers, connections, bound.channel());
+    }
+
+    /**
+     * Listens on the options' host and port; {@code name} names the threads ({@code salgate-NAME-io})
+     * and the log's lines, and {@code pipeline} sets up each accepted connection.
+     *
+     * @throws IOException if it cannot listen there, saying why; a taken port's cause is a {@link BindException}
+     */
+    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
+            throws IOException {
+        return new ChannelServer(options, name, pipeline);
     }
 
     /** The address it listens on. */
     public InetSocketAddress localAddress() {
-        return (InetSocketAddress) serverChannel.localAddress();
+        return (InetSocketAddress) listening.localAddress();
     }
 
     /** Stops listening, closes every connection (waiting a little for them) and stops the threads. */
@@ -101,24 +97,26 @@ public final class ChannelServer {
      * the threads stop. Called from one of the server's own threads it does not wait, which would never end.
      */
     public void close(Runnable afterConnections) {
-        boolean wait = !NettyIo.inGroup(acceptor) && !NettyIo.inGroup(workers);
-        var closing = connections.close(); // the listening channel first, then the connections
-        if (wait) {
+        var closing = channels.close(); // the listening channel first, then the connections
+        if (!NettyIo.inGroup(acceptor) && !NettyIo.inGroup(workers)) {
             closing.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
         }
         try {
             afterConnections.run();
         } finally {
-            NettyIo.shutdown(acceptor);
-            NettyIo.shutdown(workers);
+            stopThreads();
         }
     }
 
+    private void stopThreads() {
+        NettyIo.shutdown(acceptor);
+        NettyIo.shutdown(workers);
+    }
+
     /**
-     * The server channel's handler, pacing accepting when it fails (out of descriptors, most often):
-     * Netty reports a failed accept as an {@link IOException} on the server channel and, left alone,
-     * pauses a second and logs each failure with its stack trace. This stops reading the server
-     * channel for the {@link AcceptBackoff}'s pause instead, which logs a run of failures once.
+     * Paces accepting when it fails (out of descriptors, most often): left alone, Netty pauses a
+     * second after each failed accept and logs it with its stack trace; this stops reading the
+     * listening channel for the {@link AcceptBackoff}'s pause instead, which logs a run of failures once.
      */
     private static final class AcceptPacer extends ChannelInboundHandlerAdapter {
 
@@ -140,9 +138,9 @@ public final class ChannelServer {
                 ctx.fireExceptionCaught(cause);
                 return;
             }
-            Channel server = ctx.channel();
-            server.config().setAutoRead(false);
-            server.eventLoop().schedule(() -> server.config().setAutoRead(true), backoff.nextPause(cause),
+            Channel listening = ctx.channel();
+            listening.config().setAutoRead(false);
+            listening.eventLoop().schedule(() -> listening.config().setAutoRead(true), backoff.nextPause(cause),
                     TimeUnit.MILLISECONDS);
         }
     }

@@ -19,8 +19,7 @@ import org.salgate.wire.Framing;
  * and this handler, first in the pipeline, resumes it when the channel turns writable again
  * ({@code channelWritabilityChanged}); meanwhile the queue keeps what waits, within its bound. The
  * queue counts a batch until Netty reports it written, so its count, and the memory budget, cover
- * what the channel holds too. A failed write is raised in the pipeline, whose last handler closes
- * the channel with it.
+ * what the channel holds too. A failed write {@linkplain #fail fails} the connection.
  */
 public final class ChannelWriter extends ChannelInboundHandlerAdapter {
 
@@ -58,21 +57,18 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
     private final Carrier carrier;
     private final Runnable drainTask = () -> drain(false);
 
-    /** A writer of {@code queue} to {@code channel}, which it joins as the first handler. */
+    /** A writer of {@code queue} to {@code channel}, which it joins as the first handler; what waits is dropped as the channel closes. */
     public ChannelWriter(Channel channel, OutboundQueue<byte[]> queue, Carrier carrier) {
         this.channel = channel;
         this.queue = queue;
         this.carrier = carrier;
         channel.pipeline().addFirst("writer", this);
+        channel.closeFuture().addListener(f -> queue.discard());
     }
 
     /** The queue's wake: schedules a drain on the channel's event loop. */
     public void wake() {
-        try {
-            channel.eventLoop().execute(drainTask);
-        } catch (RejectedExecutionException e) {
-            queue.discard(); // the event loop is shutting down, and the channel with it
-        }
+        execute(drainTask);
     }
 
     @Override
@@ -96,30 +92,52 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
             long bytes = batch.bytes();
             carrier.write(channel, batch).addListener(f -> {
                 queue.written(bytes);
-                if (!f.isSuccess() && channel.isActive()) {
-                    channel.pipeline().fireExceptionCaught(f.cause());
+                if (!f.isSuccess()) {
+                    fail(f.cause());
                 }
             });
         }
         channel.flush();
     }
 
+    /**
+     * Drops what waits and raises {@code cause} in the pipeline, whose last handler closes the
+     * channel with it: on the event loop, at once if already there (the rest of a read is not
+     * handled), and only while the channel is open, since a failure from another thread may come
+     * as the channel closes.
+     */
+    public void fail(Throwable cause) {
+        queue.discard();
+        Runnable raise = () -> {
+            if (channel.isOpen()) {
+                channel.pipeline().fireExceptionCaught(cause);
+            }
+        };
+        if (channel.eventLoop().inEventLoop()) {
+            raise.run();
+        } else {
+            execute(raise);
+        }
+    }
+
     /** Closes the channel once what was queued has been written, or after a grace period. */
     public void closeAfterFlush() {
         queue.close();
-        if (!channel.isOpen()) {
-            return;
-        }
-        try {
-            channel.eventLoop().execute(() -> {
-                drain(true);
-                channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
-            });
+        execute(() -> {
+            drain(true);
+            channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
             var forced = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_GRACE_MILLIS,
                     TimeUnit.MILLISECONDS);
             channel.closeFuture().addListener(f -> forced.cancel(false));
-        } catch (RejectedExecutionException e) {
-            channel.close(); // the server is stopping; its sessions close anyway
+        });
+    }
+
+    private void execute(Runnable task) {
+        try {
+            channel.eventLoop().execute(task);
+        } catch (RejectedExecutionException e) { // the event loop is shutting down, and the channel with it
+            queue.discard();
+            channel.close();
         }
     }
 }

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * the shared {@link FrameReader} and hands each whole message on, in order, on the channel's event
  * loop. A malformed or oversize frame, or any pipeline failure, closes the channel; the first
  * failure is the one reported as the connection's end. A peer that spoke HTTP to the port (a
- * browser, curl) is answered before the close. What the connection's handler throws is logged and
- * the connection goes on.
+ * browser, curl) is answered before the close. What the callbacks throw is logged and the
+ * connection goes on.
  */
 final class FrameHandler extends ChannelInboundHandlerAdapter {
 
@@ -32,11 +32,7 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
     private final Consumer<Throwable> closed;
     private Throwable failure;
 
-    /**
-     * @param opened run when the connection is up
-     * @param received given each message
-     * @param closed given the failure that closed the connection, or null, once it is closed
-     */
+    /** Calls {@code opened} when the connection is up, and {@code closed} with its failure, or null, at its end. */
     FrameHandler(FrameReader reader, Runnable opened, Consumer<Message> received, Consumer<Throwable> closed) {
         this.reader = reader;
         this.opened = opened;
@@ -60,16 +56,14 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
             for (ByteBuffer chunk : bytes.nioBuffers()) {
                 reader.append(chunk);
             }
-        } finally {
-            bytes.release();
-        }
-        try {
             Message message;
             while (failure == null && (message = reader.next()) != null) {
                 call(ctx, "a message", received, message);
             }
         } catch (CodecException e) {
             exceptionCaught(ctx, e);
+        } finally {
+            bytes.release();
         }
     }
 
@@ -89,16 +83,13 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         reader.release();
-        if (failure != null) {
-            LOG.debug("closed {}: {}", ctx.channel(), failure.toString());
-        }
         call(ctx, "closing", closed, failure);
         ctx.fireChannelInactive();
     }
 
-    private static <T> void call(ChannelHandlerContext ctx, String what, Consumer<T> handler, T value) {
+    private static <T> void call(ChannelHandlerContext ctx, String what, Consumer<T> callback, T value) {
         try {
-            handler.accept(value);
+            callback.accept(value);
         } catch (RuntimeException e) {
             LOG.warn("the handler failed on {} of {}", what, ctx.channel(), e);
         }

@@ -51,11 +51,8 @@ public final class NettyIo {
         return false;
     }
 
-    /** Stops a group promptly (null: nothing); waits for its threads unless called from one of them. */
+    /** Stops a group promptly; waits for its threads unless called from one of them. */
     public static void shutdown(EventLoopGroup group) {
-        if (group == null) {
-            return;
-        }
         group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         if (!inGroup(group)) {
             group.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS + 500);

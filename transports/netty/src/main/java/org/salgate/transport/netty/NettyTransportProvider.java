@@ -1,6 +1,9 @@
 package org.salgate.transport.netty;
 
+import io.netty.channel.ChannelPipeline;
+import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.FrameReader;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportClient;
@@ -42,8 +45,20 @@ public final class NettyTransportProvider implements TransportProvider {
         return new NettyTransportServer(options);
     }
 
+    /** A client with length-prefixed frames straight on the channel. */
     @Override
     public TransportClient createClient(ClientOptions options) {
-        return new NettyTransportClient(options);
+        return new ChannelClient(options, "salgate-netty-client", ChannelWriter.LENGTH_PREFIXED) {
+            @Override
+            protected void initPipeline(ChannelPipeline pipeline, ClientHandler handler, long timeoutMillis) {
+                pipeline.addLast("frames", new FrameHandler(new FrameReader(codec, options.maxFrameBytes()),
+                        () -> { }, handler::messageReceived, handler::closed));
+            }
+
+            @Override
+            protected String connectHint() {
+                return "check that an agent listens there with this transport";
+            }
+        };
     }
 }

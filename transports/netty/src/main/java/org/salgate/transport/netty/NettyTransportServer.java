@@ -38,8 +38,6 @@ final class NettyTransportServer extends SingleUseServer {
             TlsHandlers.addServer(ch, options.tls());
             NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options, budget,
                     ChannelWriter.LENGTH_PREFIXED);
-            // however the channel ends, even before it was active, its account in the budget closes with it
-            ch.closeFuture().addListener(f -> session.discardWaiting());
             ch.pipeline().addLast("frames", new FrameHandler(session.frameReader(),
                     () -> handler.sessionOpened(session),
                     message -> handler.messageReceived(session, message),
