@@ -72,7 +72,8 @@ public abstract class ChannelClient implements TransportClient {
             throw new IllegalStateException("this client is connected already");
         }
         int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        SslHandler tls = TlsHandlers.client(options.tls(), options.host(), options.port(), timeoutMillis);
+        SslHandler tls = options.tls() == null ? null
+                : TlsHandlers.handler(options.tls().clientEngine(options.host(), options.port()), timeoutMillis);
         ChannelFuture connecting = new Bootstrap()
                 .group(NettyIo.group(1, threadName, true))
                 .channel(NioSocketChannel.class)

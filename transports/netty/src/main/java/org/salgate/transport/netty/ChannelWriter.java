@@ -57,7 +57,7 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
     private final Carrier carrier;
     private final Runnable drainTask = () -> drain(false);
 
-    /** A writer of {@code queue} to {@code channel}, which it joins as the first handler; what waits is dropped as the channel closes. */
+    /** Joins {@code channel} as its first handler; what waits in {@code queue} is dropped as the channel closes. */
     public ChannelWriter(Channel channel, OutboundQueue<byte[]> queue, Carrier carrier) {
         this.channel = channel;
         this.queue = queue;
@@ -79,10 +79,7 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
         ctx.fireChannelWritabilityChanged();
     }
 
-    /**
-     * Writes batches while the channel is writable (all of them when {@code all}) until the queue
-     * has none, which ends the drain; one left unwritable resumes the drain when it turns writable.
-     */
+    /** Writes batches while the channel is writable (or {@code all} of them), until the queue has none: the drain's end. */
     private void drain(boolean all) {
         while (all || channel.isWritable()) {
             OutboundQueue.Batch<byte[]> batch = queue.next();
@@ -101,10 +98,9 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Drops what waits and raises {@code cause} in the pipeline, whose last handler closes the
-     * channel with it: on the event loop, at once if already there (the rest of a read is not
-     * handled), and only while the channel is open, since a failure from another thread may come
-     * as the channel closes.
+     * Drops what waits and raises {@code cause} in the pipeline, whose last handler closes the channel
+     * with it, if still open: at once on the event loop (the rest of a read is not handled), else in
+     * a task there.
      */
     public void fail(Throwable cause) {
         queue.discard();
@@ -135,9 +131,8 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
     private void execute(Runnable task) {
         try {
             channel.eventLoop().execute(task);
-        } catch (RejectedExecutionException e) { // the event loop is shutting down, and the channel with it
-            queue.discard();
-            channel.close();
+        } catch (RejectedExecutionException e) {
+            channel.close(); // the event loop is shutting down, and the channel with it
         }
     }
 }

@@ -25,8 +25,8 @@ public final class NettyIo {
      */
     static final ByteBufAllocator ALLOCATOR = PooledByteBufAllocator.DEFAULT;
 
-    /** Upper bound on how long stopping a group may take; a stopping transport takes no new work. */
-    private static final long SHUTDOWN_TIMEOUT_MILLIS = 2_000;
+    /** How long stopping a group may take; a stopping transport takes no new work. */
+    private static final long SHUTDOWN_MILLIS = 2_000;
 
     private NettyIo() {}
 
@@ -37,11 +37,10 @@ public final class NettyIo {
 
     /** A group of {@code threads} event loops (0: Netty's default), its threads named after {@code name}. */
     public static EventLoopGroup group(int threads, String name, boolean daemon) {
-        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, daemon),
-                NioIoHandler.newFactory());
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, daemon), NioIoHandler.newFactory());
     }
 
-    /** Whether the calling thread belongs to {@code group}, where waiting on it would never end. */
+    /** Whether the calling thread is one of {@code group}'s, where waiting on the group would never end. */
     static boolean inGroup(EventLoopGroup group) {
         for (EventExecutor executor : group) {
             if (executor.inEventLoop()) {
@@ -53,9 +52,9 @@ public final class NettyIo {
 
     /** Stops a group promptly; waits for its threads unless called from one of them. */
     public static void shutdown(EventLoopGroup group) {
-        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        group.shutdownGracefully(0, SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS);
         if (!inGroup(group)) {
-            group.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS + 500);
+            group.terminationFuture().awaitUninterruptibly(SHUTDOWN_MILLIS + 500);
         }
     }
 }

@@ -1,9 +1,15 @@
 package org.salgate.transport.netty;
 
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.RecvByteBufAllocator;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.FrameReader;
+import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportClient;
@@ -12,7 +18,7 @@ import org.salgate.transport.TransportServer;
 
 /**
  * The Netty transport: length-prefixed frames (see {@link org.salgate.wire.Framing}) over TCP on
- * Netty's event loops ({@link NettyIo}). Registered in
+ * Netty's event loops ({@link NettyIo}), each connection's end a {@link FrameHandler}. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  */
 public final class NettyTransportProvider implements TransportProvider {
@@ -42,10 +48,9 @@ public final class NettyTransportProvider implements TransportProvider {
 
     @Override
     public TransportServer createServer(ServerOptions options) {
-        return new NettyTransportServer(options);
+        return new Server(options);
     }
 
-    /** A client with length-prefixed frames straight on the channel. */
     @Override
     public TransportClient createClient(ClientOptions options) {
         return new ChannelClient(options, "salgate-netty-client", ChannelWriter.LENGTH_PREFIXED) {
@@ -60,5 +65,43 @@ public final class NettyTransportProvider implements TransportProvider {
                 return "check that an agent listens there with this transport";
             }
         };
+    }
+
+    /** The server: a {@link ChannelServer} whose connections are {@link NettySession}s within one memory budget. */
+    static final class Server extends SingleUseServer {
+
+        /**
+         * One read per connection per turn of its event loop, not Netty's 16: a peer that sends
+         * requests as fast as they are taken then costs the loop one read's work before the loop's
+         * other connections are served, so a normal client sharing the loop with such peers is still
+         * greeted promptly.
+         */
+        private static final RecvByteBufAllocator ONE_READ_PER_TURN = new AdaptiveRecvByteBufAllocator()
+                .maxMessagesPerRead(1);
+
+        private final ServerOptions options;
+        private final AtomicLong sessionIds = new AtomicLong();
+        /** What the connections draw on together; tests read it. */
+        final MemoryBudget budget;
+
+        Server(ServerOptions options) {
+            this.options = options;
+            this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
+        }
+
+        @Override
+        protected Bound bind(ServerHandler handler) throws IOException {
+            ChannelServer server = ChannelServer.bind(options, NAME, ch -> {
+                ch.config().setRecvByteBufAllocator(ONE_READ_PER_TURN);
+                TlsHandlers.addServer(ch, options.tls());
+                NettySession session = new NettySession(sessionIds.incrementAndGet(), ch, options, budget,
+                        ChannelWriter.LENGTH_PREFIXED);
+                ch.pipeline().addLast("frames", new FrameHandler(session.frameReader(),
+                        () -> handler.sessionOpened(session),
+                        message -> handler.messageReceived(session, message),
+                        cause -> handler.sessionClosed(session, cause)));
+            });
+            return new Bound(server.localAddress(), server::close);
+        }
     }
 }

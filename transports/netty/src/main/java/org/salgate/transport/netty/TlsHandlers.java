@@ -2,6 +2,7 @@ package org.salgate.transport.netty;
 
 import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslHandler;
+import javax.net.ssl.SSLEngine;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
@@ -22,20 +23,13 @@ public final class TlsHandlers {
     /** Adds a server-side TLS handler when {@code tls} is set; a client that does not finish its handshake in time is closed. */
     public static void addServer(Channel ch, TlsConfig tls) {
         if (tls != null) {
-            ch.pipeline().addFirst("tls", configured(new SslHandler(tls.serverEngine()),
-                    TlsConfig.HANDSHAKE_TIMEOUT.toMillis()));
+            ch.pipeline().addFirst("tls", handler(tls.serverEngine(), TlsConfig.HANDSHAKE_TIMEOUT.toMillis()));
         }
     }
 
-    /**
-     * A client-side TLS handler for {@code host:port} when {@code tls} is set, else null; the client
-     * puts it first in its channel's pipeline and waits for its handshake.
-     */
-    static SslHandler client(TlsConfig tls, String host, int port, long handshakeTimeoutMillis) {
-        return tls == null ? null : configured(new SslHandler(tls.clientEngine(host, port)), handshakeTimeoutMillis);
-    }
-
-    private static SslHandler configured(SslHandler handler, long handshakeTimeoutMillis) {
+    /** A TLS handler on {@code engine}, its handshake failed after {@code handshakeTimeoutMillis}. */
+    static SslHandler handler(SSLEngine engine, long handshakeTimeoutMillis) {
+        SslHandler handler = new SslHandler(engine);
         handler.setDiscardAfterReads(1);
         handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
         return handler;
