@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A client of the {@code SalSession} service: one channel with its own I/O thread (on the netty
- * transport's I/O mechanism), one session stream on it. Requests wait in the connection's
+ * transport's {@link NettyIo}), one session stream on it. Requests wait in the connection's
  * {@link OutboundQueue} and are handed to the stream by the sending thread while gRPC says it is
  * ready; its on-ready handler resumes. The agent's frames reach the {@link ClientHandler} in order,
  * one at a time; a handler that blocks holds this connection only, and gRPC flow control then
