@@ -8,6 +8,7 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +22,6 @@ import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
-import org.salgate.transport.netty.EventLoops;
 import org.salgate.transport.netty.NettyIo;
 import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.CodecException;
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A client of the {@code SalSession} service: one channel with its own I/O thread (on the netty
- * transport's I/O mechanism), one session stream on it. Requests wait in the connection's
+ * transport's {@link NettyIo}), one session stream on it. Requests wait in the connection's
  * {@link OutboundQueue} and are handed to the stream by the sending thread while gRPC says it is
  * ready; its on-ready handler resumes. The agent's frames reach the {@link ClientHandler} in order,
  * one at a time; a handler that blocks holds this connection only, and gRPC flow control then
@@ -79,12 +79,11 @@ final class GrpcTransportClient implements TransportClient {
             throw new IllegalStateException("this client is connected already");
         }
         this.handler = handler;
-        NettyIo io = EventLoops.current();
-        group = EventLoops.create(io, 1, "salgate-grpc-client", true);
+        group = NettyIo.group(1, "salgate-grpc-client", true);
         NettyChannelBuilder builder = (options.tls() == null ? NettyChannelBuilder.forAddress(options.host(), options.port())
                         : NettyChannelBuilder.forAddress(options.host(), options.port(), credentials(options.tls())))
                 .eventLoopGroup(group)
-                .channelType(io.socketChannel())
+                .channelType(NioSocketChannel.class)
                 .maxInboundMessageSize(options.maxFrameBytes())
                 .flowControlWindow(GrpcTransportServer.FLOW_CONTROL_WINDOW_BYTES)
                 // The session is one long stream, never to be replayed by gRPC on a stream of its own: a

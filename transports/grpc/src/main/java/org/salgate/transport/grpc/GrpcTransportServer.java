@@ -10,6 +10,7 @@ import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -33,12 +34,9 @@ import org.salgate.transport.grpc.service.CallBudget;
 import org.salgate.transport.grpc.service.CallContext;
 import org.salgate.transport.grpc.service.Connections;
 import org.salgate.transport.grpc.service.SalService;
-import org.salgate.transport.netty.EventLoops;
 import org.salgate.transport.netty.NettyIo;
 import org.salgate.transport.tls.TlsConfig;
 import org.salgate.transport.MemoryBudget;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A gRPC server with the {@code SalSession} and {@code Sal} services. Messages above the frame
@@ -52,8 +50,6 @@ import org.slf4j.LoggerFactory;
  * {@link MemoryBudget}; idle and half-open connections are closed by gRPC's idle and handshake timeouts.
  */
 final class GrpcTransportServer extends SingleUseServer {
-
-    private static final Logger LOG = LoggerFactory.getLogger(GrpcTransportServer.class);
 
     /** How long closing waits for the calls to end before cancelling them. */
     private static final long CLOSE_GRACE_MILLIS = 2_000;
@@ -116,12 +112,11 @@ final class GrpcTransportServer extends SingleUseServer {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
             builder.directExecutor();
         }
-        // On the process's I/O mechanism, as the netty and http transports (salgate.netty.io).
-        NettyIo io = EventLoops.current();
-        boss = EventLoops.create(io, 1, "salgate-grpc-accept", false);
-        workers = EventLoops.create(io, options.ioThreads(), "salgate-grpc-io", false);
+        // On the same I/O as the netty and http transports.
+        boss = NettyIo.group(1, "salgate-grpc-accept", false);
+        workers = NettyIo.group(options.ioThreads(), "salgate-grpc-io", false);
         builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers)
-                .channelFactory(connections.serverChannels(io.serverChannel()));
+                .channelFactory(connections.serverChannels(NioServerSocketChannel.class));
         GrpcLogs.install();
         server = builder.build();
         try {
@@ -132,7 +127,6 @@ final class GrpcTransportServer extends SingleUseServer {
             throw bindFailure(options.host() + ":" + options.port(), e);
         }
         InetSocketAddress bound = (InetSocketAddress) server.getListenSockets().get(0);
-        LOG.info("{} transport on {}", GrpcTransportProvider.NAME, io.describe());
         return new Bound(bound, () -> stop(bound.getPort()));
     }
 

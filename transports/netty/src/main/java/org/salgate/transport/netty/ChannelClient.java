@@ -6,12 +6,12 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.OutboundQueue;
@@ -33,19 +33,11 @@ public abstract class ChannelClient implements TransportClient {
     protected final OutboundQueue<byte[]> queue;
     private final String threadName;
     private final ChannelWriter.Carrier carrier;
-    private final NettyIo io;
-    private EventLoopGroup group;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
     private boolean closed;
 
     protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier) {
-        this(options, threadName, carrier, null);
-    }
-
-    /** As the other constructor, on the I/O mechanism {@code io}, or the process's if null. */
-    protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier, NettyIo io) {
-        this.io = io;
         this.options = Objects.requireNonNull(options, "options");
         this.threadName = Objects.requireNonNull(threadName, "threadName");
         this.carrier = Objects.requireNonNull(carrier, "carrier");
@@ -61,9 +53,7 @@ public abstract class ChannelClient implements TransportClient {
 
     /**
      * Waits for what must follow the connection and TLS before the first request (such as a
-     * WebSocket handshake); nothing by default.
-     *
-     * @throws IOException from {@link #failure} if it does not come
+     * WebSocket handshake), throwing a {@link #failure} if it does not come; nothing by default.
      */
     protected void awaitReady(Channel channel, long timeoutMillis) throws IOException {}
 
@@ -78,56 +68,57 @@ public abstract class ChannelClient implements TransportClient {
         if (closed) {
             throw new IOException("this client is closed; create a new one to connect again");
         }
-        if (group != null) {
+        if (channel != null) {
             throw new IllegalStateException("this client is connected already");
         }
-        long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        NettyIo on = io != null ? io : EventLoops.current();
-        group = EventLoops.create(on, 1, threadName, true);
-        AtomicReference<SslHandler> tls = new AtomicReference<>();
+        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
+        SslHandler tls = options.tls() == null ? null
+                : TlsHandlers.handler(options.tls().clientEngine(options.host(), options.port()), timeoutMillis);
         ChannelFuture connecting = new Bootstrap()
-                .group(group)
-                .channel(on.socketChannel())
+                .group(NettyIo.group(1, threadName, true))
+                .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis)
+                .option(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        tls.set(TlsHandlers.addClient(ch, options.tls(), options.host(), options.port(), timeoutMillis));
+                        if (tls != null) {
+                            ch.pipeline().addFirst("tls", tls);
+                        }
                         initPipeline(ch.pipeline(), handler, timeoutMillis);
                     }
                 })
                 .connect(options.host(), options.port());
-        boolean done = connecting.awaitUninterruptibly(timeoutMillis + 1_000);
-        if (!done || !connecting.isSuccess()) {
-            connecting.cancel(false);
-            EventLoops.shutdown(group);
-            throw failure(done ? String.valueOf(connecting.cause().getMessage()) : "timed out after " + timeoutMillis
-                    + " ms", done ? connecting.cause() : null);
-        }
         Channel ch = connecting.channel();
+        // the connection's own event loop stops with it (called there, the stop does not wait)
+        ch.closeFuture().addListener(f -> NettyIo.shutdown(ch.eventLoop().parent()));
         try {
-            TlsHandlers.awaitHandshake(tls.get(), options.tls(), target(), timeoutMillis);
+            if (!connecting.awaitUninterruptibly(timeoutMillis + 1_000L)) {
+                throw failure("timed out after " + timeoutMillis + " ms", null);
+            }
+            if (!connecting.isSuccess()) {
+                throw failure(String.valueOf(connecting.cause().getMessage()), connecting.cause());
+            }
+            // the handler's own handshake timeout ends a handshake that does not finish
+            if (tls != null && !tls.handshakeFuture().awaitUninterruptibly().isSuccess()) {
+                Throwable cause = tls.handshakeFuture().cause();
+                throw new IOException(options.tls().describeFailure(target(), cause), cause);
+            }
             awaitReady(ch, timeoutMillis);
         } catch (IOException e) {
             ch.close();
-            EventLoops.shutdown(group);
             throw e;
         }
-        EventLoopGroup own = group;
-        ch.closeFuture().addListener(f -> {
-            queue.discard();
-            EventLoops.shutdown(own); // on the loop's own thread: does not wait
-        });
         writer = new ChannelWriter(ch, queue, carrier);
         channel = ch;
     }
 
     @Override
     public void send(Message message) throws IOException {
-        Channel ch = channel;
-        if (ch == null || !ch.isActive()) {
+        if (!isOpen()) {
             throw new IOException("the connection to " + target() + " is closed");
         }
         queue.offerRequest(codec.encode(message), target());
@@ -140,21 +131,12 @@ public abstract class ChannelClient implements TransportClient {
     }
 
     @Override
-    public void close() {
-        EventLoopGroup g;
-        Channel ch;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            g = group;
-            ch = channel;
+    public synchronized void close() {
+        if (!closed && channel != null) {
+            channel.close();
+            NettyIo.shutdown(channel.eventLoop().parent());
         }
-        if (ch != null) {
-            ch.close();
-        }
-        EventLoops.shutdown(g);
+        closed = true;
     }
 
     protected final String target() {

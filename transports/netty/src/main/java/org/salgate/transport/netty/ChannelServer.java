@@ -3,6 +3,8 @@ package org.salgate.transport.netty;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -10,45 +12,63 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.unix.Errors;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.ServerOptions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The listening side of the transports on Netty (netty, http): one acceptor thread and
- * {@link ServerOptions#ioThreads()} I/O threads, failed accepts paced by an {@link AcceptPacer},
- * the options' outbound water marks, and on close every connection closed before the threads stop.
- * The transport gives what each accepted connection's pipeline holds.
+ * {@link ServerOptions#ioThreads()} I/O threads, failed accepts paced by an {@link AcceptBackoff},
+ * the options' water marks as each connection's writability, and on close every connection closed
+ * before the threads stop. The transport gives what each accepted connection's pipeline holds.
  */
 public final class ChannelServer {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ChannelServer.class);
 
     /** How long closing waits for the connections to close before stopping the threads regardless. */
     private static final long CLOSE_CONNECTIONS_MILLIS = 2_000;
 
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
-    private final ChannelGroup connections;
-    private final Channel serverChannel;
+    /** The listening channel and the connections. */
+    private final ChannelGroup channels;
+    private final Channel listening;
 
-    private ChannelServer(EventLoopGroup acceptor, EventLoopGroup workers, ChannelGroup connections, Channel channel) {
-        this.acceptor = acceptor;
-        this.workers = workers;
-        this.connections = connections;
-        this.serverChannel = channel;
-    }
-
-    /** As {@link #bind(NettyIo, ServerOptions, String, Consumer)}, on the process's I/O mechanism. */
-    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
-            throws IOException {
-        return bind(EventLoops.current(), options, name, pipeline);
+    private ChannelServer(ServerOptions options, String name, Consumer<SocketChannel> pipeline) throws IOException {
+        String where = options.host() + ":" + options.port();
+        acceptor = NettyIo.group(1, "salgate-" + name + "-accept", false);
+        workers = NettyIo.group(options.ioThreads(), "salgate-" + name + "-io", false);
+        channels = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
+        ChannelFuture bound = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
+                .handler(new AcceptPacer(name + " server " + where))
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        pipeline.accept(ch);
+                    }
+                })
+                .bind(options.host(), options.port()).awaitUninterruptibly();
+        listening = bound.channel();
+        channels.add(listening);
+        if (!bound.isSuccess()) {
+            stopThreads();
+            throw new IOException("cannot listen on " + where + ": " + bound.cause().getMessage()
+                    + "; choose another port or stop what uses it", bound.cause());
+        }
     }
 
     /**
@@ -57,48 +77,14 @@ public final class ChannelServer {
      *
      * @throws IOException if it cannot listen there, saying why; a taken port's cause is a {@link BindException}
      */
-    public static ChannelServer bind(NettyIo io, ServerOptions options, String name, Consumer<SocketChannel> pipeline)
+    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
             throws IOException {
-        String where = options.host() + ":" + options.port();
-        EventLoopGroup acceptor = EventLoops.create(io, 1, "salgate-" + name + "-accept", false);
-        EventLoopGroup workers = EventLoops.create(io, options.ioThreads(), "salgate-" + name + "-io", false);
-        ChannelGroup connections = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
-        ChannelFuture bound = new ServerBootstrap()
-                .group(acceptor, workers)
-                .channel(io.serverChannel())
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .option(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
-                .handler(new AcceptPacer(name + " server " + where))
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.ALLOCATOR, Buffers.ALLOCATOR)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                        new WriteBufferWaterMark(options.writeLowWaterBytes(), options.writeHighWaterBytes()))
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        connections.add(ch);
-                        pipeline.accept(ch);
-                    }
-                })
-                .bind(options.host(), options.port()).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
-            EventLoops.shutdown(acceptor);
-            EventLoops.shutdown(workers);
-            Throwable cause = bound.cause();
-            if (cause instanceof Errors.NativeIoException && !(cause instanceof BindException)) {
-                // epoll and io_uring report a taken port as a native error; callers tell it by the class, as on NIO
-                cause = new BindException(cause.getMessage()).initCause(cause);
-            }
-            throw new IOException("cannot listen on " + where + ": " + cause.getMessage()
-                    + "; choose another port or stop what uses it", cause);
-        }
-        LOG.info("{} transport on {}", name, io.describe());
-        return new ChannelServer(acceptor, workers, connections, bound.channel());
+        return new ChannelServer(options, name, pipeline);
     }
 
     /** The address it listens on. */
     public InetSocketAddress localAddress() {
-        return (InetSocketAddress) serverChannel.localAddress();
+        return (InetSocketAddress) listening.localAddress();
     }
 
     /** Stops listening, closes every connection (waiting a little for them) and stops the threads. */
@@ -111,20 +97,51 @@ public final class ChannelServer {
      * the threads stop. Called from one of the server's own threads it does not wait, which would never end.
      */
     public void close(Runnable afterConnections) {
-        boolean wait = !EventLoops.inGroup(acceptor) && !EventLoops.inGroup(workers);
-        ChannelFuture unbound = serverChannel.close();
-        if (wait) {
-            unbound.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
-        }
-        var closing = connections.close();
-        if (wait) {
+        var closing = channels.close(); // the listening channel first, then the connections
+        if (!NettyIo.inGroup(acceptor) && !NettyIo.inGroup(workers)) {
             closing.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
         }
         try {
             afterConnections.run();
         } finally {
-            EventLoops.shutdown(acceptor);
-            EventLoops.shutdown(workers);
+            stopThreads();
+        }
+    }
+
+    private void stopThreads() {
+        NettyIo.shutdown(acceptor);
+        NettyIo.shutdown(workers);
+    }
+
+    /**
+     * Paces accepting when it fails (out of descriptors, most often): left alone, Netty pauses a
+     * second after each failed accept and logs it with its stack trace; this stops reading the
+     * listening channel for the {@link AcceptBackoff}'s pause instead, which logs a run of failures once.
+     */
+    private static final class AcceptPacer extends ChannelInboundHandlerAdapter {
+
+        private final AcceptBackoff backoff;
+
+        AcceptPacer(String server) {
+            this.backoff = new AcceptBackoff(server);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object child) {
+            backoff.accepted();
+            ctx.fireChannelRead(child);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (!(cause instanceof IOException)) {
+                ctx.fireExceptionCaught(cause);
+                return;
+            }
+            Channel listening = ctx.channel();
+            listening.config().setAutoRead(false);
+            listening.eventLoop().schedule(() -> listening.config().setAutoRead(true), backoff.nextPause(cause),
+                    TimeUnit.MILLISECONDS);
         }
     }
 }

@@ -5,18 +5,23 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.wire.Framing;
 
 /**
- * Drains a connection's {@link OutboundQueue} into its Netty channel: one event loop task per
- * drain, each batch handed to the channel by its {@link Carrier}, one flush per task. The queue
- * counts a batch until Netty reports it written, so writability covers what waits in the channel
- * too. A failed write is raised in the pipeline, whose last handler closes the channel with it.
+ * Drains a connection's {@link OutboundQueue} into its Netty channel, on the channel's event loop,
+ * each batch handed to the channel by its {@link Carrier}, one flush per drain. Netty's writability
+ * is the backpressure: a drain stops once the channel holds its high-water mark of unwritten bytes,
+ * and this handler, first in the pipeline, resumes it when the channel turns writable again
+ * ({@code channelWritabilityChanged}); meanwhile the queue keeps what waits, within its bound. The
+ * queue counts a batch until Netty reports it written, so its count, and the memory budget, cover
+ * what the channel holds too. A failed write {@linkplain #fail fails} the connection.
  */
-public final class ChannelWriter {
+public final class ChannelWriter extends ChannelInboundHandlerAdapter {
 
     /** How a channel carries encoded messages. Runs on the channel's event loop. */
     public interface Carrier {
@@ -44,68 +49,90 @@ public final class ChannelWriter {
         }
     };
 
-    /** Batches written before a flush; a drain that has more reschedules itself so the loop stays fair. */
-    private static final int BATCHES_PER_FLUSH = 16;
     /** How long a close waits for queued frames to drain before closing anyway. */
     private static final long CLOSE_FLUSH_GRACE_MILLIS = 2_000;
 
     private final Channel channel;
     private final OutboundQueue<byte[]> queue;
     private final Carrier carrier;
-    private final Runnable drainTask = this::drain;
+    private final Runnable drainTask = () -> drain(false);
 
+    /** Joins {@code channel} as its first handler; what waits in {@code queue} is dropped as the channel closes. */
     public ChannelWriter(Channel channel, OutboundQueue<byte[]> queue, Carrier carrier) {
         this.channel = channel;
         this.queue = queue;
         this.carrier = carrier;
+        channel.pipeline().addFirst("writer", this);
+        channel.closeFuture().addListener(f -> queue.discard());
     }
 
     /** The queue's wake: schedules a drain on the channel's event loop. */
     public void wake() {
-        try {
-            channel.eventLoop().execute(drainTask);
-        } catch (RejectedExecutionException e) {
-            queue.discard(); // the event loop is shutting down, and the channel with it
-        }
+        execute(drainTask);
     }
 
-    private void drain() {
-        for (int i = 0; i < BATCHES_PER_FLUSH; i++) {
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (channel.isWritable()) {
+            drain(false);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** Writes batches while the channel is writable (or {@code all} of them), until the queue has none: the drain's end. */
+    private void drain(boolean all) {
+        while (all || channel.isWritable()) {
             OutboundQueue.Batch<byte[]> batch = queue.next();
             if (batch.isEmpty()) {
-                channel.flush();
-                return;
+                break;
             }
             long bytes = batch.bytes();
             carrier.write(channel, batch).addListener(f -> {
                 queue.written(bytes);
-                if (!f.isSuccess() && channel.isActive()) {
-                    channel.pipeline().fireExceptionCaught(f.cause());
+                if (!f.isSuccess()) {
+                    fail(f.cause());
                 }
             });
         }
         channel.flush();
-        channel.eventLoop().execute(drainTask);
+    }
+
+    /**
+     * Drops what waits and raises {@code cause} in the pipeline, whose last handler closes the channel
+     * with it, if still open: at once on the event loop (the rest of a read is not handled), else in
+     * a task there.
+     */
+    public void fail(Throwable cause) {
+        queue.discard();
+        Runnable raise = () -> {
+            if (channel.isOpen()) {
+                channel.pipeline().fireExceptionCaught(cause);
+            }
+        };
+        if (channel.eventLoop().inEventLoop()) {
+            raise.run();
+        } else {
+            execute(raise);
+        }
     }
 
     /** Closes the channel once what was queued has been written, or after a grace period. */
     public void closeAfterFlush() {
         queue.close();
-        if (!channel.isOpen()) {
-            return;
-        }
-        try {
-            channel.eventLoop().execute(() -> {
-                while (queue.hasWaiting()) {
-                    drain();
-                }
-                channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
-            });
+        execute(() -> {
+            drain(true);
+            channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
             var forced = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_GRACE_MILLIS,
                     TimeUnit.MILLISECONDS);
             channel.closeFuture().addListener(f -> forced.cancel(false));
+        });
+    }
+
+    private void execute(Runnable task) {
+        try {
+            channel.eventLoop().execute(task);
         } catch (RejectedExecutionException e) {
-            channel.close(); // the server is stopping; its sessions close anyway
+            channel.close(); // the event loop is shutting down, and the channel with it
         }
     }
 }

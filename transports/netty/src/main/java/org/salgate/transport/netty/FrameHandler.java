@@ -1,47 +1,53 @@
 package org.salgate.transport.netty;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
 import org.salgate.transport.FrameReader;
 import org.salgate.wire.CodecException;
+import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of a channel: feeds the bytes Netty read to the shared {@link FrameReader} and
- * hands each whole message on, in order, on the channel's event loop. A malformed or oversize
- * frame, or any pipeline failure, closes the channel; the first failure is the one reported.
+ * The last handler of a netty transport connection, on either side: feeds the bytes Netty read to
+ * the shared {@link FrameReader} and hands each whole message on, in order, on the channel's event
+ * loop. A malformed or oversize frame, or any pipeline failure, closes the channel; the first
+ * failure is the one reported as the connection's end. A peer that spoke HTTP to the port (a
+ * browser, curl) is answered before the close. What the callbacks throw is logged and the
+ * connection goes on.
  */
-abstract class FrameHandler extends ChannelInboundHandlerAdapter {
+final class FrameHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FrameHandler.class);
 
     private final FrameReader reader;
+    private final Runnable opened;
+    private final Consumer<Message> received;
+    private final Consumer<Throwable> closed;
     private Throwable failure;
 
-    FrameHandler(FrameReader reader) {
+    /** Calls {@code opened} when the connection is up, and {@code closed} with its failure, or null, at its end. */
+    FrameHandler(FrameReader reader, Runnable opened, Consumer<Message> received, Consumer<Throwable> closed) {
         this.reader = reader;
-    }
-
-    /** A whole message arrived. */
-    abstract void deliver(Message message);
-
-    /** Closes the channel after {@code cause}. */
-    void close(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close();
-    }
-
-    /** Gives back what the reader held: the channel is closed. */
-    final void releaseReader() {
-        reader.release();
-    }
-
-    /** The failure that closed the channel, or null. */
-    final Throwable failure() {
-        return failure;
+        this.opened = opened;
+        this.received = received;
+        this.closed = closed;
     }
 
     @Override
-    public final void channelRead(ChannelHandlerContext ctx, Object msg) {
+    public void channelActive(ChannelHandlerContext ctx) {
+        call(ctx, "opening", Runnable::run, opened);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf bytes = (ByteBuf) msg;
         try {
             if (failure != null) {
@@ -50,25 +56,42 @@ abstract class FrameHandler extends ChannelInboundHandlerAdapter {
             for (ByteBuffer chunk : bytes.nioBuffers()) {
                 reader.append(chunk);
             }
-        } finally {
-            bytes.release();
-        }
-        try {
             Message message;
             while (failure == null && (message = reader.next()) != null) {
-                deliver(message);
+                call(ctx, "a message", received, message);
             }
         } catch (CodecException e) {
             exceptionCaught(ctx, e);
+        } finally {
+            bytes.release();
         }
     }
 
     @Override
-    public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (failure == null) {
             failure = cause;
         }
         ctx.channel().config().setAutoRead(false);
-        close(ctx, cause);
+        if (cause instanceof Framing.HttpRequestException) {
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(Framing.httpBadRequest())).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        reader.release();
+        call(ctx, "closing", closed, failure);
+        ctx.fireChannelInactive();
+    }
+
+    private static <T> void call(ChannelHandlerContext ctx, String what, Consumer<T> callback, T value) {
+        try {
+            callback.accept(value);
+        } catch (RuntimeException e) {
+            LOG.warn("the handler failed on {} of {}", what, ctx.channel(), e);
+        }
     }
 }

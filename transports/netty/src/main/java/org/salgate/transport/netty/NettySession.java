@@ -2,7 +2,6 @@ package org.salgate.transport.netty;
 
 import io.netty.channel.Channel;
 import java.net.SocketAddress;
-import java.util.concurrent.RejectedExecutionException;
 import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerOptions;
@@ -35,28 +34,10 @@ public final class NettySession extends QueuedSession {
         writer.wake();
     }
 
-    /**
-     * Raises {@code cause} in the pipeline, whose last handler closes the channel with it: on the
-     * event loop, at once if already there (the rest of this read is not handled), and only while
-     * the channel is open, since an abort from another thread may come as the channel closes.
-     */
+    /** Closes now through the writer's {@link ChannelWriter#fail}, which reports {@code cause}. */
     @Override
     protected void abort(Throwable cause) {
-        queue().discard();
-        Runnable raise = () -> {
-            if (channel.isOpen()) {
-                channel.pipeline().fireExceptionCaught(cause);
-            }
-        };
-        if (channel.eventLoop().inEventLoop()) {
-            raise.run();
-            return;
-        }
-        try {
-            channel.eventLoop().execute(raise);
-        } catch (RejectedExecutionException e) {
-            channel.close(); // the event loop is shutting down, and the channel with it
-        }
+        writer.fail(cause);
     }
 
     @Override

@@ -57,9 +57,9 @@ class TlsReadBufferTest {
             TlsHandlers.addServer(agent, TlsConfig.server(identity));
             client.config().setAllocator(clientAllocator);
             client.pipeline().addLast(new Received());
-            SslHandler tls = TlsHandlers.addClient(client,
-                    TlsConfig.clientTrusting(identity.chain(), "the test's own certificate"), "localhost", 7000,
-                    10_000);
+            SslHandler tls = TlsHandlers.handler(TlsConfig.clientTrusting(identity.chain(), "the test's own certificate")
+                    .clientEngine("localhost", 7000), 10_000);
+            client.pipeline().addFirst(tls);
             handshake(client, agent);
             assertTrue(tls.handshakeFuture().isSuccess(), "handshake: " + tls.handshakeFuture().cause());
         }
