@@ -5,34 +5,25 @@ import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
-import java.util.ArrayDeque;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Framing;
-import org.salgate.wire.Hello;
-import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
-import org.salgate.wire.Request;
-import org.salgate.wire.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client's session on an RMI agent. Frames from the client arrive through {@link Endpoint}
- * (exported for this session alone); an answer to a waiting call goes back as its return value,
- * everything else through the session's outbound queue, drained by the session's own pusher
- * thread, so a slow client only ever holds up its own pushes. Every frame sent gets the session's
- * next sequence number, by which the client puts answers and pushes back in order.
+ * (exported for this session alone) and are handed to the server handler on the calling thread.
+ * Everything the agent sends goes through the session's outbound queue, drained by the session's
+ * own pusher thread one push at a time, so frames reach the client in order and a slow client only
+ * ever holds up its own pushes.
  */
 final class RmiSession extends QueuedSession {
 
@@ -43,22 +34,14 @@ final class RmiSession extends QueuedSession {
     /** Bytes after which a push takes no further frame. */
     private static final long MAX_BATCH_BYTES = 256 * 1024;
 
-    private static final int OPEN = 0;
-    private static final int CLOSING = 1;
-    private static final int CLOSED = 2;
+    private enum State { OPEN, CLOSING, CLOSED }
 
     private final String remoteAddress;
     private final CallbackRemote callback;
     private final RmiTransportServer server;
     private final ServerHandler handler;
-    private final int maxFrameBytes;
-    /** The sequence numbers of the frames in the queue, in the same order; guarded by itself. */
-    private final ArrayDeque<Long> queuedSequences = new ArrayDeque<>();
-    private long nextSequence;
     private final Endpoint endpoint = new Endpoint();
-    private final Map<Long, PendingCall> waitingCalls = new ConcurrentHashMap<>();
-    private final AtomicReference<PendingCall> waitingHello = new AtomicReference<>();
-    private final AtomicInteger state = new AtomicInteger(OPEN);
+    private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
     private final AtomicBoolean finished = new AtomicBoolean();
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
@@ -71,8 +54,6 @@ final class RmiSession extends QueuedSession {
         this.callback = callback;
         this.server = server;
         this.handler = server.handler();
-        var options = server.options();
-        this.maxFrameBytes = options.maxFrameBytes();
         this.pusher = new Thread(this::pushLoop, "salgate-rmi-push-" + id);
         this.pusher.setDaemon(true);
     }
@@ -99,31 +80,6 @@ final class RmiSession extends QueuedSession {
         return remoteAddress;
     }
 
-    /** An answer goes back as the return value of the call waiting for it, if one is; anything else is queued in order. */
-    @Override
-    protected void queue(Message message, byte[] frame) {
-        PendingCall waiting = null;
-        if (message instanceof Response response) {
-            waiting = waitingCalls.remove(response.id());
-        } else if (message instanceof HelloReply) {
-            waiting = waitingHello.getAndSet(null);
-        }
-        OutboundQueue.Offer offer;
-        synchronized (queuedSequences) {
-            if (waiting != null && waiting.complete(nextSequence, frame)) {
-                nextSequence++;
-                return;
-            }
-            offer = queue().offer(frame);
-            if (offer == OutboundQueue.Offer.QUEUED) {
-                queuedSequences.addLast(nextSequence++);
-            }
-        }
-        if (offer == OutboundQueue.Offer.OVER_LIMIT) {
-            abort(overLimit());
-        }
-    }
-
     @Override
     protected void startWriting() {
         LockSupport.unpark(pusher);
@@ -131,13 +87,13 @@ final class RmiSession extends QueuedSession {
 
     @Override
     public boolean isOpen() {
-        return state.get() == OPEN;
+        return state.get() == State.OPEN;
     }
 
     /** What was sent is pushed first; then the client is told and the session ends. */
     @Override
     public void close() {
-        if (state.compareAndSet(OPEN, CLOSING)) {
+        if (state.compareAndSet(State.OPEN, State.CLOSING)) {
             queue().close();
             LockSupport.unpark(pusher);
         }
@@ -149,40 +105,35 @@ final class RmiSession extends QueuedSession {
     }
 
     /**
-     * Closes now, dropping what is queued.
+     * Closes now, dropping what is queued; the rest runs on a thread of its own, as it calls the client.
      *
      * @param why reported to the handler; null for a normal close
      * @param tellClient whether the client may still be listening and should hear why
      */
     void abort(Throwable why, boolean tellClient) {
-        int previous = state.getAndSet(CLOSED);
-        if (previous == CLOSED) {
-            return;
-        }
-        queue().discard();
-        LockSupport.unpark(pusher);
-        Throwable reported = previous == OPEN ? why : null;
-        try {
-            server.closer().execute(() -> finish(reported, tellClient));
-        } catch (RejectedExecutionException e) {
-            finish(reported, false);
+        State previous = state.getAndSet(State.CLOSED);
+        if (previous != State.CLOSED) {
+            queue().discard();
+            LockSupport.unpark(pusher);
+            Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null, tellClient),
+                    "salgate-rmi-close-" + id());
+            closer.setDaemon(true);
+            closer.start();
         }
     }
 
-    private byte[] call(byte[] frame) throws RemoteException {
+    /** A frame the client sent: refused with the session's end when it is no message, else handed to the handler. */
+    private void call(byte[] frame) throws RemoteException {
         if (frame == null || frame.length == 0) {
             abort(new CodecException("the client sent an empty frame"), true);
             throw new RemoteException("an empty frame is not a message; the session is closed");
         }
-        if (frame.length > maxFrameBytes) {
-            Framing.FrameTooLargeException tooLarge = new Framing.FrameTooLargeException(frame.length, maxFrameBytes);
-            abort(tooLarge, true);
-            throw new RemoteException(tooLarge.getMessage() + "; the session is closed");
+        if (frame.length > server.options().maxFrameBytes()) {
+            oversize(frame.length);
+            throw new RemoteException("a frame of " + frame.length + " bytes is over the limit; the session is closed");
         }
-        PendingCall waiting = null;
-        long requestId = 0;
         synchronized (delivery) {
-            if (state.get() != OPEN || closedDelivered) {
+            if (state.get() != State.OPEN || closedDelivered) {
                 throw new NoSuchObjectException("the session is closed");
             }
             Message message;
@@ -191,16 +142,6 @@ final class RmiSession extends QueuedSession {
             } catch (CodecException e) {
                 abort(e, true);
                 throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
-            }
-            if (message instanceof Hello) {
-                waiting = new PendingCall();
-                waitingHello.set(waiting);
-            } else if (message instanceof Request request) {
-                waiting = new PendingCall();
-                requestId = request.id();
-                if (waitingCalls.putIfAbsent(requestId, waiting) != null) {
-                    waiting = null; // an id already in flight: its answer is pushed
-                }
             }
             try {
                 handler.messageReceived(this, message);
@@ -212,60 +153,34 @@ final class RmiSession extends QueuedSession {
                 throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
-        if (waiting == null) {
-            return new byte[0];
-        }
-        byte[] reply = waiting.await(server.callWaitMillis());
-        if (reply.length == 0) { // no answer in time: it will be pushed
-            waitingCalls.remove(requestId, waiting);
-            waitingHello.compareAndSet(waiting, null);
-        }
-        return reply;
     }
 
     private void pushLoop() {
-        while (state.get() != CLOSED) {
+        while (state.get() != State.CLOSED) {
             OutboundQueue.Batch<byte[]> batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
             if (batch.isEmpty()) {
-                if (state.get() == CLOSING) {
+                if (state.get() == State.CLOSING) {
                     break;
                 }
                 LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                 continue;
             }
-            long[] sequences = new long[batch.items().size()];
-            synchronized (queuedSequences) {
-                for (int i = 0; i < sequences.length; i++) {
-                    sequences[i] = queuedSequences.pollFirst();
-                }
-            }
             try {
-                callback.push(sequences, batch.items().toArray(new byte[0][]));
+                callback.push(batch.items().toArray(new byte[0][]));
             } catch (RemoteException e) {
                 abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
                         false);
                 return;
-            } catch (RuntimeException e) {
-                // thrown by the client's side of the call: it is there, but this session cannot go on,
-                // and a pusher that died here would leave the session open and never writable again
-                abort(new IOException("the client failed taking pushed frames: " + e, e), true);
-                return;
-            } catch (Error e) {
-                abort(e, true); // out of memory, say: this session ends rather than its pusher alone
+            } catch (RuntimeException | Error e) {
+                // thrown by the client's side of the call, or out of memory here: this session cannot go on,
+                // and a pusher that died here would leave it open and never writable again
+                abort(e instanceof Error ? e : new IOException("the client failed taking pushed frames: " + e, e), true);
                 return;
             }
             queue().written(batch.bytes());
         }
-        if (state.compareAndSet(CLOSING, CLOSED)) {
-            long end;
-            synchronized (queuedSequences) {
-                end = nextSequence++;
-            }
-            try {
-                callback.sessionClosed(end, "");
-            } catch (RemoteException e) {
-                LOG.debug("could not tell the client of session {} that it closed", id(), e);
-            }
+        if (state.compareAndSet(State.CLOSING, State.CLOSED)) {
+            tellClient("");
             finish(null, false);
         }
     }
@@ -275,14 +190,6 @@ final class RmiSession extends QueuedSession {
             return;
         }
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
-        for (PendingCall call : waitingCalls.values()) {
-            call.cancel();
-        }
-        waitingCalls.clear();
-        PendingCall hello = waitingHello.getAndSet(null);
-        if (hello != null) {
-            hello.cancel();
-        }
         try {
             UnicastRemoteObject.unexportObject(endpoint, true);
         } catch (NoSuchObjectException e) {
@@ -301,25 +208,29 @@ final class RmiSession extends QueuedSession {
         }
         server.sessionFinished(this);
         if (tellClient) { // last: a client that does not answer must not hold up the rest
-            try {
-                callback.sessionClosed(-1, why == null ? "" : String.valueOf(why.getMessage()));
-            } catch (RemoteException e) {
-                LOG.debug("could not tell the client of session {} that it closed", id(), e);
-            }
+            tellClient(why == null ? "" : String.valueOf(why.getMessage()));
         }
     }
 
-    /** The frame limit was broken by an array the filter refused. */
+    private void tellClient(String reason) {
+        try {
+            callback.sessionClosed(reason);
+        } catch (RemoteException e) {
+            LOG.debug("could not tell the client of session {} that it closed", id(), e);
+        }
+    }
+
+    /** The frame limit was broken by an array of {@code length} bytes, which the filter refused. */
     void oversize(long length) {
-        abort(new Framing.FrameTooLargeException(length, maxFrameBytes), true);
+        abort(new Framing.FrameTooLargeException(length, server.options().maxFrameBytes()), true);
     }
 
     /** The exported face of the session. A client that vanishes is noticed when its lease runs out. */
     final class Endpoint implements SessionRemote, Unreferenced {
 
         @Override
-        public byte[] call(byte[] frame) throws RemoteException {
-            return RmiSession.this.call(frame);
+        public void call(byte[] frame) throws RemoteException {
+            RmiSession.this.call(frame);
         }
 
         @Override

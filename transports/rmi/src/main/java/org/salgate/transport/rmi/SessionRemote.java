@@ -7,14 +7,12 @@ import java.rmi.RemoteException;
 public interface SessionRemote extends Remote {
 
     /**
-     * Hands one encoded frame (a hello or a request) to the agent and, when the agent answers it
-     * within a while, returns the answer: an 8-byte big-endian sequence number followed by the
-     * encoded answer. Returns an empty array when the answer will be pushed instead (or never
-     * comes because the session closed).
+     * Hands one encoded frame (a hello or a request) to the agent. Every answer comes back through
+     * the client's {@link CallbackRemote}, in the order the agent sent it.
      *
      * @throws RemoteException if the session is closed or the frame was refused
      */
-    byte[] call(byte[] frame) throws RemoteException;
+    void call(byte[] frame) throws RemoteException;
 
     /** Closes the session from the client's side. */
     void close() throws RemoteException;

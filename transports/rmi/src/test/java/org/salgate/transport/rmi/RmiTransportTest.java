@@ -153,9 +153,9 @@ class RmiTransportTest {
     }
 
     @Test
-    void lateAnswerIsPushed() throws Exception {
+    void anAnswerSentAfterTheCallReturnedIsPushed() throws Exception {
         CompletableFuture<Session> asked = new CompletableFuture<>();
-        startServer(ServerOptions.builder().properties(Map.of(RmiTransportProvider.CALL_WAIT_MILLIS, "20")),
+        startServer(ServerOptions.builder(),
                 new RecordingServerHandler() {
                     @Override
                     public void messageReceived(Session session, Message message) {
@@ -289,10 +289,10 @@ class RmiTransportTest {
 
         CallbackRemote callback = new CallbackRemote() {
             @Override
-            public void push(long[] sequences, byte[][] frames) {}
+            public void push(byte[][] frames) {}
 
             @Override
-            public void sessionClosed(long sequence, String reason) {}
+            public void sessionClosed(String reason) {}
         };
         CallbackRemote stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0);
         try {
