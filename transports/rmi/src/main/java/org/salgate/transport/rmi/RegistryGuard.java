@@ -66,6 +66,7 @@ final class RegistryGuard extends InputStream {
     private final Refusals refusals;
     /** Bytes read from the socket and not yet by RMI: {@code buffer[start, end)}. */
     private final byte[] buffer = new byte[MAX_CALL_HEAD_BYTES];
+    private final byte[] one = new byte[1];
     private int start;
     private int end;
     /** How many bytes RMI may read before the next one must be looked at. */
@@ -92,7 +93,6 @@ final class RegistryGuard extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 

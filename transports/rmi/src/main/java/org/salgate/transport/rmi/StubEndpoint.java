@@ -88,8 +88,8 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
         }
         // a factory that names no host dials the host this client looked up (see RmiClientSocketFactory)
         if (endpoint.port() != port || (factory.host() != null && !sameHost(factory.host(), host))) {
-            return "an object at " + endpoint.dialledHost() + ":" + endpoint.port() + ", not on the registry's own host and port,"
-                    + " where the agent serves it";
+            return "an object at " + endpoint.dialledHost() + ":" + endpoint.port()
+                    + ", not on the registry's own host and port, where the agent serves it";
         }
         if (tls && (!factory.isTls() || factory.isPinned())) {
             return "an object reached " + (factory.isTls() ? "over TLS trusting a certificate of its own" : "without TLS")

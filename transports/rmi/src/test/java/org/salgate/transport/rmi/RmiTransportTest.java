@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -234,6 +236,68 @@ class RmiTransportTest {
             Message m = clientHandler.received.poll(20, TimeUnit.SECONDS);
             assertEquals(i, ((StreamData) m).reading().sequence(), "frames arrive complete and in order");
         }
+    }
+
+    @Test
+    void aHandlerHoldingAPushedFrameDoesNotHoldUpSend() throws Exception {
+        startServer(ServerOptions.builder());
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingClientHandler clientHandler = new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                super.messageReceived(message);
+                if (message instanceof StreamData) {
+                    awaitQuietly(release);
+                }
+            }
+        };
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        serverSession().send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
+        assertInstanceOf(StreamData.class, clientHandler.received.poll(10, TimeUnit.SECONDS)); // held there now
+        try {
+            long start = System.nanoTime();
+            client.send(new Request(2, new Call.Echo(Value.of("not held"))));
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis < 5_000, "send waited " + millis + " ms for the handler of a pushed frame");
+        } finally {
+            release.countDown();
+        }
+        assertEquals(new Response(2, new Result.Echoed(Value.of("not held"))),
+                clientHandler.received.poll(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aCloseWhileAPushedFrameIsHandedOnIsReportedAfterIt() throws Exception {
+        startServer(ServerOptions.builder());
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> events = new CopyOnWriteArrayList<>();
+        RecordingClientHandler clientHandler = new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                super.messageReceived(message);
+                if (message instanceof StreamData) {
+                    events.add("frame");
+                    awaitQuietly(release);
+                    events.add("frame done");
+                }
+            }
+
+            @Override
+            public void closed(Throwable cause) {
+                events.add("closed");
+                super.closed(cause);
+            }
+        };
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        serverSession().send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
+        assertInstanceOf(StreamData.class, clientHandler.received.poll(10, TimeUnit.SECONDS)); // held there now
+
+        client.close();
+
+        assertFalse(clientHandler.closed.isDone(), "the close was reported while a frame was handed on");
+        release.countDown();
+        assertNull(clientHandler.closed.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("frame", "frame done", "closed"), events);
     }
 
     @Test
