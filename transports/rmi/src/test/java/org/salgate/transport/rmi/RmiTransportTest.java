@@ -207,15 +207,7 @@ class RmiTransportTest {
     void slowClientMakesSessionUnwritableThenDrains() throws Exception {
         startServer(ServerOptions.builder().writeWaterMarks(64 * 1024, 128 * 1024));
         CountDownLatch release = new CountDownLatch(1);
-        RecordingClientHandler clientHandler = new RecordingClientHandler() {
-            @Override
-            public void messageReceived(Message message) {
-                super.messageReceived(message);
-                if (message instanceof StreamData) {
-                    awaitQuietly(release);
-                }
-            }
-        };
+        RecordingClientHandler clientHandler = holdingPushedFrames(release, new CopyOnWriteArrayList<>());
         connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
         Session session = serverSession();
         CountDownLatch writableAgain = new CountDownLatch(1);
@@ -242,15 +234,7 @@ class RmiTransportTest {
     void aHandlerHoldingAPushedFrameDoesNotHoldUpSend() throws Exception {
         startServer(ServerOptions.builder());
         CountDownLatch release = new CountDownLatch(1);
-        RecordingClientHandler clientHandler = new RecordingClientHandler() {
-            @Override
-            public void messageReceived(Message message) {
-                super.messageReceived(message);
-                if (message instanceof StreamData) {
-                    awaitQuietly(release);
-                }
-            }
-        };
+        RecordingClientHandler clientHandler = holdingPushedFrames(release, new CopyOnWriteArrayList<>());
         connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
         serverSession().send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
         assertInstanceOf(StreamData.class, clientHandler.received.poll(10, TimeUnit.SECONDS)); // held there now
@@ -271,23 +255,7 @@ class RmiTransportTest {
         startServer(ServerOptions.builder());
         CountDownLatch release = new CountDownLatch(1);
         List<String> events = new CopyOnWriteArrayList<>();
-        RecordingClientHandler clientHandler = new RecordingClientHandler() {
-            @Override
-            public void messageReceived(Message message) {
-                super.messageReceived(message);
-                if (message instanceof StreamData) {
-                    events.add("frame");
-                    awaitQuietly(release);
-                    events.add("frame done");
-                }
-            }
-
-            @Override
-            public void closed(Throwable cause) {
-                events.add("closed");
-                super.closed(cause);
-            }
-        };
+        RecordingClientHandler clientHandler = holdingPushedFrames(release, events);
         connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
         serverSession().send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
         assertInstanceOf(StreamData.class, clientHandler.received.poll(10, TimeUnit.SECONDS)); // held there now
@@ -487,6 +455,27 @@ class RmiTransportTest {
         TransportClient c = provider.createClient(ClientOptions.builder().port(1).build());
         IOException e = assertThrows(IOException.class, () -> c.connect(new RecordingClientHandler()));
         assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
+    }
+
+    /** A client handler that holds each pushed StreamData until {@code release}, noting in {@code events} what it saw. */
+    private static RecordingClientHandler holdingPushedFrames(CountDownLatch release, List<String> events) {
+        return new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                super.messageReceived(message);
+                if (message instanceof StreamData) {
+                    events.add("frame");
+                    awaitQuietly(release);
+                    events.add("frame done");
+                }
+            }
+
+            @Override
+            public void closed(Throwable cause) {
+                events.add("closed");
+                super.closed(cause);
+            }
+        };
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
