@@ -14,15 +14,21 @@ import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Framing;
+import org.salgate.wire.Hello;
+import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
+import org.salgate.wire.Request;
+import org.salgate.wire.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client's session on an RMI agent. Frames from the client arrive through {@link Endpoint}
  * (exported for this session alone) and are handed to the server handler on the calling thread.
- * Everything the agent sends goes through the session's outbound queue, drained by the session's
- * own pusher thread one push at a time, so frames reach the client in order and a slow client only
+ * A call the client lets carry its answer back waits a short while for it, and gets it if nothing
+ * the agent sent before is queued or being pushed; the client hands it on before any later push.
+ * Everything else goes through the session's outbound queue, drained by the session's own pusher
+ * thread one push at a time. So frames reach the client in the order sent, and a slow client only
  * ever holds up its own pushes.
  */
 final class RmiSession extends QueuedSession {
@@ -33,6 +39,9 @@ final class RmiSession extends QueuedSession {
     static final int MAX_BATCH_FRAMES = 512;
     /** Bytes after which a push takes no further frame. */
     private static final long MAX_BATCH_BYTES = 256 * 1024;
+    /** How long a call that may carry its answer back waits for it; a later answer is pushed. */
+    static final long CALL_WAIT_MILLIS = 20;
+    private static final byte[] NO_ANSWER = new byte[0];
 
     private enum State { OPEN, CLOSING, CLOSED }
 
@@ -47,6 +56,12 @@ final class RmiSession extends QueuedSession {
     private final Object delivery = new Object();
     private boolean closedDelivered;
     private final Thread pusher;
+    /** Guards {@link #waiting} and {@link #pushing}; a waiting call waits on it. */
+    private final Object turn = new Object();
+    /** The call waiting for its answer, or null. */
+    private WaitingCall waiting;
+    /** A push is under way: what the agent sends goes behind it. */
+    private boolean pushing;
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
         super(id, server.options(), server.budget());
@@ -80,6 +95,32 @@ final class RmiSession extends QueuedSession {
         return remoteAddress;
     }
 
+    /** An answer goes back with the call waiting for it, when nothing sent before it is still on the way. */
+    @Override
+    protected void queue(Message message, byte[] encoded) {
+        Object key = answerKey(message);
+        if (key != null) {
+            synchronized (turn) {
+                if (waiting != null && waiting.key.equals(key)) {
+                    boolean carried = !pushing && !queue().hasWaiting();
+                    waiting.answered(carried ? encoded : NO_ANSWER);
+                    waiting = null;
+                    turn.notifyAll();
+                    if (carried) {
+                        return;
+                    }
+                }
+            }
+        }
+        super.queue(message, encoded);
+    }
+
+    /** What pairs a request with its response and a hello with its reply; null for other messages. */
+    private static Object answerKey(Message message) {
+        return message instanceof Request r ? (Object) r.id() : message instanceof Response r ? (Object) r.id()
+                : message instanceof Hello || message instanceof HelloReply ? Hello.class : null;
+    }
+
     @Override
     protected void startWriting() {
         LockSupport.unpark(pusher);
@@ -96,6 +137,7 @@ final class RmiSession extends QueuedSession {
         if (state.compareAndSet(State.OPEN, State.CLOSING)) {
             queue().close();
             LockSupport.unpark(pusher);
+            release();
         }
     }
 
@@ -115,6 +157,7 @@ final class RmiSession extends QueuedSession {
         if (previous != State.CLOSED) {
             queue().discard();
             LockSupport.unpark(pusher);
+            release();
             Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null, tellClient),
                     "salgate-rmi-close-" + id());
             closer.setDaemon(true);
@@ -122,8 +165,26 @@ final class RmiSession extends QueuedSession {
         }
     }
 
-    /** A frame the client sent: refused with the session's end when it is no message, else handed to the handler. */
-    private void call(byte[] frame) throws RemoteException {
+    /**
+     * Lets the waiting call return without its answer, which is then queued: a push is under way
+     * (the client takes it only after the call), or the session closes.
+     */
+    private void release() {
+        synchronized (turn) {
+            if (waiting != null) {
+                waiting.answered(NO_ANSWER);
+                waiting = null;
+                turn.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * A frame the client sent: refused with the session's end when it is no message, else handed to
+     * the handler; returns its answer if the call may carry it, it comes within {@link
+     * #CALL_WAIT_MILLIS} and nothing sent before it is still on the way, else nothing.
+     */
+    private byte[] call(byte[] frame, boolean carry) throws RemoteException {
         if (frame == null || frame.length == 0) {
             abort(new CodecException("the client sent an empty frame"), true);
             throw new RemoteException("an empty frame is not a message; the session is closed");
@@ -132,6 +193,7 @@ final class RmiSession extends QueuedSession {
             oversize(frame.length);
             throw new RemoteException("a frame of " + frame.length + " bytes is over the limit; the session is closed");
         }
+        WaitingCall call = null;
         synchronized (delivery) {
             if (state.get() != State.OPEN || closedDelivered) {
                 throw new NoSuchObjectException("the session is closed");
@@ -143,6 +205,14 @@ final class RmiSession extends QueuedSession {
                 abort(e, true);
                 throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
             }
+            Object key = carry ? answerKey(message) : null;
+            if (key != null) {
+                synchronized (turn) { // before the handler, which may answer at once
+                    if (waiting == null && !pushing && isOpen()) {
+                        call = waiting = new WaitingCall(key);
+                    }
+                }
+            }
             try {
                 handler.messageReceived(this, message);
             } catch (RuntimeException e) {
@@ -153,11 +223,54 @@ final class RmiSession extends QueuedSession {
                 throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
+        return call == null ? NO_ANSWER : call.await();
+    }
+
+    /** A call waiting for the answer with {@code key}; waits on {@link #turn}. */
+    private final class WaitingCall {
+        final Object key;
+        private byte[] answer;
+
+        WaitingCall(Object key) {
+            this.key = key;
+        }
+
+        /** Called under {@link #turn}, once. */
+        void answered(byte[] answer) {
+            this.answer = answer;
+        }
+
+        /** The answer, or none if it did not come in time or goes by push. */
+        byte[] await() {
+            synchronized (turn) {
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_WAIT_MILLIS);
+                long left;
+                while (answer == null && (left = deadline - System.nanoTime()) > 0) {
+                    try {
+                        TimeUnit.NANOSECONDS.timedWait(turn, left);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                if (waiting == this) {
+                    waiting = null;
+                }
+                return answer == null ? NO_ANSWER : answer;
+            }
+        }
     }
 
     private void pushLoop() {
         while (state.get() != State.CLOSED) {
-            OutboundQueue.Batch<byte[]> batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
+            OutboundQueue.Batch<byte[]> batch;
+            synchronized (turn) {
+                batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
+                pushing = !batch.isEmpty();
+                if (pushing) {
+                    release();
+                }
+            }
             if (batch.isEmpty()) {
                 if (state.get() == State.CLOSING) {
                     break;
@@ -176,6 +289,10 @@ final class RmiSession extends QueuedSession {
                 // and a pusher that died here would leave it open and never writable again
                 abort(e instanceof Error ? e : new IOException("the client failed taking pushed frames: " + e, e), true);
                 return;
+            } finally {
+                synchronized (turn) {
+                    pushing = false;
+                }
             }
             queue().written(batch.bytes());
         }
@@ -229,8 +346,8 @@ final class RmiSession extends QueuedSession {
     final class Endpoint implements SessionRemote, Unreferenced {
 
         @Override
-        public void call(byte[] frame) throws RemoteException {
-            RmiSession.this.call(frame);
+        public byte[] call(byte[] frame, boolean carry) throws RemoteException {
+            return RmiSession.this.call(frame, carry);
         }
 
         @Override

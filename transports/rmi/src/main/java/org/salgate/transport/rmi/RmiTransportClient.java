@@ -16,6 +16,7 @@ import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
@@ -29,10 +30,11 @@ import org.slf4j.LoggerFactory;
 /**
  * An RMI client: looks the agent up in its registry, checks that the object it got leads to that
  * registry's host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the
- * frames the agent pushes and opens a session. {@link #send} is a remote call that returns once
- * the agent took the frame; everything the agent sends arrives through the callback, one push at
- * a time, and is handed to the {@link ClientHandler} on the push's thread, so a slow handler holds
- * up the agent's pushes to this client only, never a caller of {@code send}.
+ * frames the agent pushes and opens a session. {@link #send} is a remote call; one call at a time
+ * may carry its answer back, which it hands to the {@link ClientHandler} on the caller's thread
+ * before any later push. Everything else arrives through the callback, one push at a time, and is
+ * handed on on the push's thread, so a slow handler holds up the agent's pushes to this client
+ * only, never a caller of {@code send}.
  */
 final class RmiTransportClient implements TransportClient {
 
@@ -45,9 +47,13 @@ final class RmiTransportClient implements TransportClient {
     private volatile SessionRemote session;
     private volatile boolean connected;
     private ClientHandler handler;
-    /** Guards {@link #handing} and {@link #closedReport}: the handler hears of the close after the frame it is handed. */
+    /**
+     * Held by whoever hands frames to the handler: a push, or the one call that may carry its answer
+     * back, from before the call. So frames are handed on in the order the agent sent them.
+     */
+    private final ReentrantLock turn = new ReentrantLock();
+    /** Guards {@link #closedReport}, the close's report, held back until the turn is free. */
     private final Object delivery = new Object();
-    private boolean handing;
     private Runnable closedReport;
 
     RmiTransportClient(ClientOptions options) {
@@ -163,12 +169,22 @@ final class RmiTransportClient implements TransportClient {
         if (s == null || closing.get()) {
             throw new IOException("the connection is closed");
         }
+        byte[] frame = codec.encode(message);
+        // Not while this thread hands frames on (a handler that sends), and not ahead of a waiting push.
+        boolean carry = !turn.isHeldByCurrentThread() && !turn.hasQueuedThreads() && turn.tryLock();
         try {
-            s.call(codec.encode(message));
+            byte[] answer = s.call(frame, carry);
+            if (answer == null || answer.length > 0) {
+                handOn(carry ? answer : null);
+            }
         } catch (RemoteException e) {
             IOException failure = new IOException("the RMI call to the agent failed: " + rootMessage(e), e);
             shutDown(failure, false);
             throw failure;
+        } finally {
+            if (carry) {
+                endTurn();
+            }
         }
     }
 
@@ -184,7 +200,7 @@ final class RmiTransportClient implements TransportClient {
 
     /**
      * Closes once: tells the agent when it may still listen, withdraws the callback and reports
-     * {@code cause} to the handler, after the frame being handed on if there is one.
+     * {@code cause} to the handler, once the turn is free (after the frames being handed on).
      */
     private void shutDown(Throwable cause, boolean tellAgent) {
         if (!closing.compareAndSet(false, true)) {
@@ -213,12 +229,27 @@ final class RmiTransportClient implements TransportClient {
             }
         };
         synchronized (delivery) {
-            if (handing) {
+            if (turn.isLocked()) {
                 closedReport = report;
                 return;
             }
         }
         report.run();
+    }
+
+    /** Gives up the turn; the last holder reports a close that came meanwhile. */
+    private void endTurn() {
+        Runnable report = null;
+        synchronized (delivery) {
+            turn.unlock();
+            if (!turn.isLocked()) {
+                report = closedReport;
+                closedReport = null;
+            }
+        }
+        if (report != null) {
+            report.run();
+        }
     }
 
     private void unexportCallback() {
@@ -229,29 +260,22 @@ final class RmiTransportClient implements TransportClient {
         }
     }
 
-    /** Hands one pushed frame to the handler, unless the client closed. */
+    /** Hands a frame to the handler, holding the turn, unless the client closed. */
     private void handOn(byte[] frame) {
-        synchronized (delivery) {
-            if (closing.get()) {
-                return;
-            }
-            handing = true;
+        if (closing.get()) {
+            return;
         }
-        try {
-            handler.messageReceived(codec.decode(frame, 0, frame.length));
-        } catch (CodecException e) {
-            shutDown(e, true);
-        } catch (RuntimeException e) {
-            LOG.warn("the client handler failed on a message", e);
-        } finally {
-            Runnable report;
-            synchronized (delivery) {
-                handing = false;
-                report = closedReport;
-                closedReport = null;
-            }
-            if (report != null) {
-                report.run();
+        if (frame == null) {
+            shutDown(new IOException("the agent sent a malformed answer or batch"), true);
+        } else if (frame.length > options.maxFrameBytes()) {
+            oversize(frame.length); // a push's filter refuses it first; an answer is read under the process's
+        } else {
+            try {
+                handler.messageReceived(codec.decode(frame, 0, frame.length));
+            } catch (CodecException e) {
+                shutDown(e, true);
+            } catch (RuntimeException e) {
+                LOG.warn("the client handler failed on a message", e);
             }
         }
     }
@@ -273,18 +297,25 @@ final class RmiTransportClient implements TransportClient {
 
         @Override
         public void push(byte[][] frames) {
-            for (byte[] frame : frames == null ? new byte[1][] : frames) {
-                if (frame == null) {
-                    shutDown(new IOException("the agent pushed a malformed batch"), true);
-                    return;
+            turn.lock();
+            try {
+                for (byte[] frame : frames == null ? new byte[1][] : frames) {
+                    handOn(frame);
                 }
-                handOn(frame);
+            } finally {
+                endTurn();
             }
         }
 
+        /** After the answer a call carries back, which the agent sent first. */
         @Override
         public void sessionClosed(String reason) {
-            shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false);
+            turn.lock();
+            try {
+                shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false);
+            } finally {
+                endTurn();
+            }
         }
 
         @Override

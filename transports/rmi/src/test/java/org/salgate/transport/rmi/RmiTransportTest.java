@@ -333,12 +333,12 @@ class RmiTransportTest {
             SessionRemote rogue = agent.open(stub);
             byte[] hello = new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of(ProtobufCodec.NAME, "rogue"));
             if (helloFirst) {
-                rogue.call(hello);
+                rogue.call(hello, true);
             }
-            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame));
+            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame, true));
             assertTrue(refused.getMessage().contains("the session is closed"), "the refusal says why: " + refused);
             assertNotNull(serverHandler.closed.get(10, TimeUnit.SECONDS), what + " must close the session with a cause");
-            assertThrows(RemoteException.class, () -> rogue.call(hello), "the session stays closed");
+            assertThrows(RemoteException.class, () -> rogue.call(hello, true), "the session stays closed");
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
         }
