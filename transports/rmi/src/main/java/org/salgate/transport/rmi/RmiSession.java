@@ -103,9 +103,7 @@ final class RmiSession extends QueuedSession {
             synchronized (turn) {
                 if (waiting != null && waiting.key.equals(key)) {
                     boolean carried = !pushing && !queue().hasWaiting();
-                    waiting.answered(carried ? encoded : NO_ANSWER);
-                    waiting = null;
-                    turn.notifyAll();
+                    endWait(carried ? encoded : NO_ANSWER);
                     if (carried) {
                         return;
                     }
@@ -172,11 +170,16 @@ final class RmiSession extends QueuedSession {
     private void release() {
         synchronized (turn) {
             if (waiting != null) {
-                waiting.answered(NO_ANSWER);
-                waiting = null;
-                turn.notifyAll();
+                endWait(NO_ANSWER);
             }
         }
+    }
+
+    /** Ends the wait of the waiting call, which returns {@code answer} (empty for none); under {@link #turn}. */
+    private void endWait(byte[] answer) {
+        waiting.answer = answer;
+        waiting = null;
+        turn.notifyAll();
     }
 
     /**
@@ -223,41 +226,34 @@ final class RmiSession extends QueuedSession {
                 throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
-        return call == null ? NO_ANSWER : call.await();
+        return call == null ? NO_ANSWER : await(call);
     }
 
-    /** A call waiting for the answer with {@code key}; waits on {@link #turn}. */
-    private final class WaitingCall {
+    /** {@code call}'s answer when it comes in time, else none (it is pushed). */
+    private byte[] await(WaitingCall call) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_WAIT_MILLIS);
+        synchronized (turn) {
+            try {
+                for (long left; call.answer == null && (left = deadline - System.nanoTime()) > 0; ) {
+                    TimeUnit.NANOSECONDS.timedWait(turn, left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (call.answer == null) { // still the waiting call: no answer yet
+                endWait(NO_ANSWER);
+            }
+            return call.answer;
+        }
+    }
+
+    /** A call waiting for the answer that pairs with {@code key}; {@code answer} is set as the wait ends. */
+    private static final class WaitingCall {
         final Object key;
-        private byte[] answer;
+        byte[] answer;
 
         WaitingCall(Object key) {
             this.key = key;
-        }
-
-        /** Called under {@link #turn}, once. */
-        void answered(byte[] answer) {
-            this.answer = answer;
-        }
-
-        /** The answer, or none if it did not come in time or goes by push. */
-        byte[] await() {
-            synchronized (turn) {
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_WAIT_MILLIS);
-                long left;
-                while (answer == null && (left = deadline - System.nanoTime()) > 0) {
-                    try {
-                        TimeUnit.NANOSECONDS.timedWait(turn, left);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    }
-                }
-                if (waiting == this) {
-                    waiting = null;
-                }
-                return answer == null ? NO_ANSWER : answer;
-            }
         }
     }
 

@@ -9,7 +9,8 @@ import org.salgate.transport.TransportServer;
 /**
  * Java RMI, the way the original SAL served its clients: the agent starts its own registry and
  * binds an {@link AgentRemote} in it; a client looks it up, exports a {@link CallbackRemote} to
- * which the agent pushes everything it sends, and gets a {@link SessionRemote} to call. Frames are
+ * which the agent pushes what it sends, and gets a {@link SessionRemote} to call, which returns the
+ * answer when it is ready within a short wait. Frames are
  * the connection codec's bytes, so every codec works. Every exported object has a JEP 290
  * deserialization filter that admits only what this protocol carries. The agent's registry serves
  * lookups only: a bind, rebind or unbind from any caller, on this machine too, is refused and

@@ -109,6 +109,48 @@ class RmiTransportTest {
     }
 
     @Test
+    void anAnswerReadyInTimeComesBackWithTheCallAndIsHandedOnByTheCaller() throws Exception {
+        startServer(ServerOptions.builder());
+        List<Thread> handedOnBy = new CopyOnWriteArrayList<>();
+        RecordingClientHandler clientHandler = new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                handedOnBy.add(Thread.currentThread());
+                super.messageReceived(message);
+            }
+        };
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        client.send(new Request(3, new Call.Echo(Value.of("back"))));
+
+        assertEquals(new Response(3, new Result.Echoed(Value.of("back"))), clientHandler.received.poll(),
+                "the answer was handed on before send returned");
+        assertEquals(List.of(Thread.currentThread(), Thread.currentThread()), handedOnBy,
+                "the hello's reply and the answer came back with their calls");
+    }
+
+    @Test
+    void framesSentRightAfterAnAnswerThatComesBackWithItsCallArriveAfterIt() throws Exception {
+        startServer(ServerOptions.builder(), new RecordingServerHandler() {
+            @Override
+            public void messageReceived(Session session, Message message) {
+                super.messageReceived(session, message); // answers at once
+                if (message instanceof Request r) {
+                    session.send(new StreamData(1, Reading.ok("S", 0, r.id(), Value.of(r.id()))));
+                }
+            }
+        });
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        for (int i = 0; i < 300; i++) {
+            client.send(new Request(i, new Call.Echo(Value.of(i))));
+            assertEquals(new Response(i, new Result.Echoed(Value.of(i))), clientHandler.received.poll(10, TimeUnit.SECONDS));
+            assertEquals(i, ((StreamData) clientHandler.received.poll(10, TimeUnit.SECONDS)).reading().sequence());
+        }
+    }
+
+    @Test
     void pushedFramesAndAnswersArriveInTheOrderSent() throws Exception {
         startServer(ServerOptions.builder(), new RecordingServerHandler() {
             @Override
