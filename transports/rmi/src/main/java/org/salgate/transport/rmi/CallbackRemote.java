@@ -4,25 +4,23 @@ import java.rmi.Remote;
 import java.rmi.RemoteException;
 
 /**
- * Exported by a client so that the agent can push frames to it. Every frame the agent sends on a
- * session, pushed here or returned by {@link SessionRemote#call}, carries the next number of one
- * sequence from 0, and the client hands them on in that order.
+ * Exported by a client so that the agent can push it frames: everything but an answer that goes
+ * back with its call ({@link SessionRemote#call}). The agent makes one push at a time per session,
+ * and the client hands a push on after the answer of a call under way, so frames arrive in the
+ * order the agent sent them.
  */
 public interface CallbackRemote extends Remote {
 
     /**
-     * Delivers pushed frames, {@code frames[i]} numbered {@code sequences[i]}; returns once the client
-     * has taken them, which paces the agent. The agent batches what queued up while the previous push
-     * was under way, so a backlog of small frames costs a few remote calls, not one each.
+     * Delivers frames in order; returns once the client has taken them, which paces the agent. The
+     * agent batches what queued up while the previous push was under way.
      */
-    void push(long[] sequences, byte[][] frames) throws RemoteException;
+    void push(byte[][] frames) throws RemoteException;
 
     /**
      * The agent closed the session.
      *
-     * @param sequence the close's place in the sequence, after every frame sent before it; -1 when
-     *     the session was cut short and frames may be missing
      * @param reason why, when it was an error, else empty
      */
-    void sessionClosed(long sequence, String reason) throws RemoteException;
+    void sessionClosed(String reason) throws RemoteException;
 }

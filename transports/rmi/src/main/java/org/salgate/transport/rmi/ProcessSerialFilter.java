@@ -1,14 +1,14 @@
 package org.salgate.transport.rmi;
 
 import java.io.ObjectInputFilter;
-import java.lang.reflect.Proxy;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The process-wide deserialization filter ({@code jdk.serialFilter}, JEP 290) that the RMI
- * transport sets when its server starts or its client connects, unless the process has one. Every object stream that has no filter of its own goes through it: what an RMI
+ * transport sets when its server starts or its client connects, unless the process has one. Every
+ * object stream that has no filter of its own goes through it: what an RMI
  * client reads back from a registry, an agent or a relay (stubs, byte-array frames, exceptions),
  * and RMI's distributed garbage collection. It allows only those classes and the java codec's tree,
  * bounds depth and references, and bounds arrays and stream size to the frame limit, so a peer
@@ -67,50 +67,6 @@ public final class ProcessSerialFilter {
      * can name, when every interface they implement is allowed.
      */
     public static ObjectInputFilter filter(int maxFrameBytes) {
-        ObjectInputFilter patterns = ObjectInputFilter.Config.createFilter(pattern(maxFrameBytes));
-        return info -> {
-            Class<?> type = info.serialClass();
-            if (type != null && Proxy.isProxyClass(type)) {
-                ObjectInputFilter.Status limits = patterns.checkInput(new Limits(info));
-                if (limits == ObjectInputFilter.Status.REJECTED) {
-                    return limits;
-                }
-                for (Class<?> face : type.getInterfaces()) {
-                    if (patterns.checkInput(new Limits(info, face)) != ObjectInputFilter.Status.ALLOWED) {
-                        return ObjectInputFilter.Status.REJECTED;
-                    }
-                }
-                return ObjectInputFilter.Status.ALLOWED;
-            }
-            return patterns.checkInput(info);
-        };
-    }
-
-    /** The same limits as {@code info}, about another class (or none, to check only the limits). */
-    private record Limits(ObjectInputFilter.FilterInfo info, Class<?> serialClass)
-            implements ObjectInputFilter.FilterInfo {
-        Limits(ObjectInputFilter.FilterInfo info) {
-            this(info, null);
-        }
-
-        @Override
-        public long arrayLength() {
-            return info.arrayLength();
-        }
-
-        @Override
-        public long depth() {
-            return info.depth();
-        }
-
-        @Override
-        public long references() {
-            return info.references();
-        }
-
-        @Override
-        public long streamBytes() {
-            return info.streamBytes();
-        }
+        return RmiFilters.admittingProxies(ObjectInputFilter.Config.createFilter(pattern(maxFrameBytes)));
     }
 }

@@ -1,13 +1,13 @@
 package org.salgate.transport.rmi;
 
 import java.io.IOException;
-import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.security.SecureRandom;
+import java.net.SocketException;
 import java.rmi.server.RMIClientSocketFactory;
+import java.security.SecureRandom;
 import java.util.Objects;
 import javax.net.ssl.SSLSocket;
 import org.salgate.transport.tls.TlsConfig;
@@ -20,17 +20,17 @@ import org.salgate.transport.tls.TlsConfig;
  *
  * <p>RMI pools connections per host, port and equal factory, and may hand out a pooled connection
  * without checking it when it was used a moment ago. A connection to an agent that closed is dead,
- * and a call on it fails; so factories that reach an agent are made {@link #unique} (a restarted
- * agent on the same port, or a new client's registry lookup, never gets such a connection), while
- * the callback listener of a client JVM, which never closes, is reached with a shared factory.
+ * so factories that reach an agent are made {@link #unique} (a restarted agent on the same port, or
+ * a new client's registry lookup, never gets such a connection), while the callback listener of a
+ * client JVM, which never closes, is reached with a {@link #shared} factory.
  *
- * <p>A factory may be marked TLS (see {@link RmiTls}): it then makes TLS sockets and completes the
- * handshake within the connect timeout, trusting either the certificate pinned in the factory (a
- * client's callback listener) or the client's settings bound when it was deserialized (an agent).
+ * <p>A factory may be marked TLS (see {@link RmiTls}): it then completes the handshake within the
+ * connect timeout, trusting either the certificate pinned in the factory (a client's callback
+ * listener) or the client's settings bound when it was deserialized (an agent).
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 
-    private static final long serialVersionUID = 3L;
+    private static final long serialVersionUID = 4L;
     private static final SecureRandom INSTANCES = new SecureRandom();
 
     /** The host to connect to, or null for the host the client dialled (else the one recorded in the stub). */
@@ -42,43 +42,25 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     private final boolean tls;
     /** The SHA-256 fingerprint of the listener's certificate, trusted alone; null to use the bound settings. */
     private final String pin;
-    /**
-     * The client's trust settings and the host it dialled: given to a registry's factory, bound at
-     * deserialization to an agent's.
-     */
+    /** No read on this factory's sockets waits longer, in ms (0: as long as RMI asks); never set in a stub. */
+    private final transient int maxReadMillis;
+    /** The client's trust settings and the host it dialled: given to a registry's factory, bound at deserialization to an agent's. */
     private transient RmiTls.Binding bound;
-    private transient TlsConfig pinned;
 
     private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance, boolean tls, String pin,
-                                   RmiTls.Binding bound) {
-        if (connectTimeoutMillis < 0) {
-            throw new IllegalArgumentException("connectTimeoutMillis must not be negative");
-        }
+                                   int maxReadMillis, RmiTls.Binding bound) {
         this.host = host;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.instance = instance;
         this.tls = tls;
         this.pin = pin;
+        this.maxReadMillis = maxReadMillis;
         this.bound = bound;
-    }
-
-    private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance) {
-        this(host, connectTimeoutMillis, instance, false, null, null);
-    }
-
-    /** This factory marked TLS: trusting the certificate with {@code pin}, or when null the settings bound later. */
-    RmiClientSocketFactory withTls(String pinOrNull) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, pinOrNull, null);
-    }
-
-    /** This factory marked TLS, trusting as {@code binding} says (a client's registry factory). */
-    RmiClientSocketFactory withTls(RmiTls.Binding binding) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, null, binding);
     }
 
     /** A factory equal to every other shared one with the same host and timeout. */
     static RmiClientSocketFactory shared(String host, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, 0);
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, 0, false, null, 0, null);
     }
 
     /** A factory equal only to itself and its copies, so that its connections are pooled apart. */
@@ -87,7 +69,21 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
         do {
             instance = INSTANCES.nextLong();
         } while (instance == 0);
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance);
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, false, null, 0, null);
+    }
+
+    /**
+     * A client's factory for its registry lookup: TLS when {@code binding} has trust settings, and
+     * no read waits longer than the connect timeout (RMI's handshake alone waits a minute).
+     */
+    static RmiClientSocketFactory lookup(RmiTls.Binding binding, int connectTimeoutMillis) {
+        return new RmiClientSocketFactory(null, connectTimeoutMillis, unique(null, 0).instance,
+                binding.config() != null, null, connectTimeoutMillis, binding);
+    }
+
+    /** This factory marked TLS: trusting the certificate with {@code pin}, or when null the settings bound later. */
+    RmiClientSocketFactory withTls(String pinOrNull) {
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, pinOrNull, maxReadMillis, null);
     }
 
     /** The host this factory connects to, or null for the host the client dialled (or else the stub's). */
@@ -95,7 +91,6 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
         return host;
     }
 
-    /** Whether the listener this factory reaches speaks TLS. */
     boolean isTls() {
         return tls;
     }
@@ -107,16 +102,21 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
 
     /**
      * Connects to {@code port} on this factory's host; when it names none (an agent bound to a
-     * wildcard address that advertises no host), on the host the client dialled, which reaches the
-     * agent's registry and so the agent's port; and only when deserialized outside a client's
-     * lookup, on the host recorded in the stub.
+     * wildcard address that advertises no host), on the host the client dialled; and only when
+     * deserialized outside a client's lookup, on the host recorded in the stub.
      */
     @Override
     public Socket createSocket(String stubHost, int port) throws IOException {
         String target = host != null ? host : bound != null ? bound.host() : stubHost;
-        Socket socket = new Socket();
+        Socket socket = maxReadMillis == 0 ? new Socket() : new Socket() {
+            @Override
+            public void setSoTimeout(int timeout) throws SocketException {
+                super.setSoTimeout(timeout == 0 ? maxReadMillis : Math.min(timeout, maxReadMillis));
+            }
+        };
         try {
             socket.setTcpNoDelay(true);
+            socket.setSoTimeout(0);
             socket.connect(new InetSocketAddress(target, port), connectTimeoutMillis);
             return tls ? handshake(socket, target, port) : socket;
         } catch (IOException e) {
@@ -126,20 +126,9 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     }
 
     private Socket handshake(Socket plain, String target, int port) throws IOException {
-        TlsConfig config;
-        String name;
-        if (pin != null) {
-            synchronized (this) {
-                if (pinned == null) {
-                    pinned = TlsConfig.clientPinned(pin);
-                }
-                config = pinned;
-            }
-            name = target;
-        } else if (bound != null && bound.config() != null) {
-            config = bound.config();
-            name = bound.host();
-        } else {
+        TlsConfig config = pin != null ? TlsConfig.clientPinned(pin) : bound != null ? bound.config() : null;
+        String name = pin != null ? target : bound != null ? bound.host() : null;
+        if (config == null) {
             throw new TlsFailure("the RMI agent at " + target + ":" + port + " serves TLS; connect with TLS"
                     + " (--tls, --tls-ca or --tls-pin)");
         }
@@ -167,9 +156,6 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
 
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
-        if (connectTimeoutMillis < 0) {
-            throw new InvalidObjectException("negative connect timeout");
-        }
         if ((tls && pin == null) || host == null) {
             bound = RmiTls.current();
         }

@@ -1,13 +1,17 @@
 package org.salgate.transport.rmi;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.net.SocketImpl;
 import java.rmi.server.RMIServerSocketFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,31 +26,30 @@ import org.salgate.transport.tls.TlsConfig;
  * only to itself (its registry, agent object and sessions share one port, apart from any other
  * agent in the JVM), while the client-side factory for callbacks is shared by address. With a
  * {@link TlsConfig}, accepted connections speak TLS; the handshake runs on RMI's connection thread.
- * An agent's connections are {@link GuardedSocket}s: its registry takes no changes over them, and
- * a read on them waits at most the agent's read timeout.
+ *
+ * <p>An agent's connections reach RMI as {@link GuardedSocket}s: their input goes through a
+ * {@link RegistryGuard}, so its registry takes no changes, and no read on them waits longer than
+ * the agent's read timeout (the hello timeout), whatever RMI asks for: RMI's own is two hours, so
+ * a peer that connects and says nothing would hold a connection thread that long.
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
-
-    /** How long closing waits for a port to be released: far above the few ms it takes. */
-    private static final long RELEASE_WAIT_MILLIS = 2_000;
 
     private final InetAddress bindAddress;
     private final Object key;
     private final TlsConfig tls;
     private final String server;
-    /** The agent's read timeout and refused registry calls; null for a factory that is not an agent's. */
-    private final Guard guard;
+    /** The longest a read on an agent's connection waits, in ms; 0 for a factory that is not an agent's. */
+    private final int readTimeoutMillis;
+    private final RegistryGuard.Refusals refusals = new RegistryGuard.Refusals();
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
 
-    /** What an agent's accepted connections are held to. */
-    private record Guard(int readTimeoutMillis, RegistryGuard.Refusals refusals) {}
-
-    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, String server, Guard guard) {
+    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, String server,
+                                   int readTimeoutMillis) {
         this.bindAddress = bindAddress;
         this.key = key;
         this.tls = tls;
         this.server = server;
-        this.guard = guard;
+        this.readTimeoutMillis = readTimeoutMillis;
     }
 
     /**
@@ -57,27 +60,25 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         if (readTimeoutMillis <= 0) {
             throw new IllegalArgumentException("the read timeout must be positive, got " + readTimeoutMillis + " ms");
         }
-        return new RmiServerSocketFactory(bindAddress, new Object(), tls, server,
-                new Guard(readTimeoutMillis, new RegistryGuard.Refusals()));
+        return new RmiServerSocketFactory(bindAddress, new Object(), tls, server, readTimeoutMillis);
     }
 
     /** A factory equal to every other shared one with the same address and TLS setting. */
     static RmiServerSocketFactory shared(InetAddress bindAddress, TlsConfig tls) {
         return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress + (tls != null ? ":tls" : ""), tls,
-                "RMI callbacks " + bindAddress.getHostAddress(), null);
+                "RMI callbacks " + bindAddress.getHostAddress(), 0);
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        ServerSocket socket = new TrackingServerSocket(port, Ports.ACCEPT_BACKLOG, bindAddress, tls, guard,
-                new AcceptBackoff(server + " (port " + port + ")"));
+        ServerSocket socket = new TrackingServerSocket(port, new AcceptBackoff(server + " (port " + port + ")"));
         created.add(socket);
         return socket;
     }
 
     /** How many calls changing the registry were refused on this (agent's) factory's connections. */
     long refusedRegistryCalls() {
-        return guard == null ? 0 : guard.refusals().count();
+        return refusals.count();
     }
 
     /** How many listening sockets this factory made. */
@@ -91,45 +92,50 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     }
 
     /**
-     * Closes the sockets this factory made and the connections they accepted. RMI never closes a
-     * socket it opened for port 0, and keeps accepted connections open until they idle out; a client
-     * would reuse such a connection and reach an agent that is gone, even after a new one started
-     * on the same port.
+     * Closes the sockets this factory made and the connections they accepted, and waits until their
+     * ports are released. RMI never closes a socket it opened for port 0, and keeps accepted
+     * connections open until they idle out; a client would reuse such a connection and reach an
+     * agent that is gone, even after a new one started on the same port.
      */
     void closeAll() {
-        List<Integer> ports = new ArrayList<>();
         for (ServerSocket socket : created) {
-            ports.add(socket.getLocalPort());
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // already closed or broken: nothing left to release
-            }
+            closeQuietly(socket);
+        }
+        for (ServerSocket socket : created) { // RMI's accept thread releases the port once it wakes up
+            Ports.awaitReleased(bindAddress, socket.getLocalPort(), Duration.ofSeconds(2));
         }
         created.clear();
-        for (int port : ports) {
-            // RMI's accept thread releases the port only once it wakes up, after close() returned
-            Ports.awaitReleased(bindAddress, port, Duration.ofMillis(RELEASE_WAIT_MILLIS));
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // already closed or broken: nothing left to release
         }
     }
 
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RmiServerSocketFactory f && key.equals(f.key);
+    }
+
+    @Override
+    public int hashCode() {
+        return key.hashCode();
+    }
+
     /**
-     * A listening socket that remembers the connections it accepted, and closes them with itself.
-     * A failed accept (out of descriptors, most often) is retried here after a pause, see
-     * {@link AcceptBackoff}: RMI's own accept loop would sleep ten seconds after ten failures in a
-     * row, and not accept meanwhile even once descriptors are free.
+     * A listening socket that closes the connections it accepted with itself. A failed accept (out
+     * of descriptors, most often) is retried here after a pause, see {@link AcceptBackoff}: RMI's own
+     * accept loop would sleep ten seconds after ten failures in a row, and not accept meanwhile.
      */
-    private static final class TrackingServerSocket extends ServerSocket {
+    private final class TrackingServerSocket extends ServerSocket {
         private final Set<Socket> accepted = ConcurrentHashMap.newKeySet();
-        private final TlsConfig tls;
-        private final Guard guard;
         private final AcceptBackoff backoff;
 
-        TrackingServerSocket(int port, int backlog, InetAddress bindAddress, TlsConfig tls, Guard guard,
-                             AcceptBackoff backoff) throws IOException {
-            super(port, backlog, bindAddress);
-            this.tls = tls;
-            this.guard = guard;
+        TrackingServerSocket(int port, AcceptBackoff backoff) throws IOException {
+            super(port, Ports.ACCEPT_BACKLOG, bindAddress);
             this.backoff = backoff;
         }
 
@@ -140,14 +146,11 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
                 accepted.removeIf(Socket::isClosed);
                 accepted.add(socket);
                 if (isClosed()) {
-                    closeAccepted();
-                }
-                Socket served = tls == null ? socket : tls.acceptedSocket(socket);
-                if (guard == null) {
-                    return served;
+                    close();
                 }
                 try {
-                    return new GuardedSocket(served, guard.readTimeoutMillis(), guard.refusals());
+                    Socket served = tls == null ? socket : tls.acceptedSocket(socket);
+                    return readTimeoutMillis == 0 ? served : new GuardedSocket(served, readTimeoutMillis, refusals);
                 } catch (IOException peerGone) {
                     socket.close(); // reset before it was served: accept the next one
                     if (isClosed()) {
@@ -178,31 +181,102 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         @Override
         public void close() throws IOException {
             super.close();
-            closeAccepted();
-        }
-
-        private void closeAccepted() {
-            if (accepted == null) {
-                return; // the constructor failed to bind and closed the socket before this field was set
+            if (accepted != null) { // null when the constructor failed to bind and closed the socket
+                accepted.forEach(RmiServerSocketFactory::closeQuietly);
+                accepted.clear();
             }
-            for (Socket socket : accepted) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // already broken
-                }
-            }
-            accepted.clear();
         }
     }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RmiServerSocketFactory f && key.equals(f.key);
-    }
+    /**
+     * A connection accepted by an agent, as RMI is given it: it reads through a {@link RegistryGuard},
+     * tells the guard when RMI answers, and bounds every read by the agent's read timeout. It offers
+     * what RMI's connection handler uses of a socket, taken from the accepted (plain or TLS) one.
+     */
+    static final class GuardedSocket extends Socket {
+        private final Socket socket;
+        private final int readTimeoutMillis;
+        private final RegistryGuard input;
+        private final OutputStream output;
 
-    @Override
-    public int hashCode() {
-        return key.hashCode();
+        GuardedSocket(Socket socket, int readTimeoutMillis, RegistryGuard.Refusals refusals) throws IOException {
+            super((SocketImpl) null);
+            this.socket = socket;
+            this.readTimeoutMillis = readTimeoutMillis;
+            socket.setSoTimeout(readTimeoutMillis);
+            this.input = new RegistryGuard(socket, refusals);
+            this.output = input.watching(socket.getOutputStream());
+        }
+
+        @Override
+        public InputStream getInputStream() {
+            return input;
+        }
+
+        @Override
+        public OutputStream getOutputStream() {
+            return output;
+        }
+
+        /** Sets the read timeout, never above (nor, for 0, without) this connection's bound. */
+        @Override
+        public void setSoTimeout(int timeout) throws SocketException {
+            socket.setSoTimeout(timeout == 0 || timeout > readTimeoutMillis ? readTimeoutMillis : timeout);
+        }
+
+        @Override
+        public int getSoTimeout() throws SocketException {
+            return socket.getSoTimeout();
+        }
+
+        @Override
+        public void setTcpNoDelay(boolean on) throws SocketException {
+            socket.setTcpNoDelay(on);
+        }
+
+        @Override
+        public void setKeepAlive(boolean on) throws SocketException {
+            socket.setKeepAlive(on);
+        }
+
+        @Override
+        public InetAddress getInetAddress() {
+            return socket.getInetAddress();
+        }
+
+        @Override
+        public int getPort() {
+            return socket.getPort();
+        }
+
+        @Override
+        public InetAddress getLocalAddress() {
+            return socket.getLocalAddress();
+        }
+
+        @Override
+        public int getLocalPort() {
+            return socket.getLocalPort();
+        }
+
+        @Override
+        public SocketAddress getRemoteSocketAddress() {
+            return socket.getRemoteSocketAddress();
+        }
+
+        @Override
+        public boolean isClosed() {
+            return socket.isClosed();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+
+        @Override
+        public String toString() {
+            return "guarded " + socket;
+        }
     }
 }

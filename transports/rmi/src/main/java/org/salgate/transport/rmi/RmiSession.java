@@ -5,14 +5,9 @@ import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
-import java.util.ArrayDeque;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
@@ -29,10 +24,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client's session on an RMI agent. Frames from the client arrive through {@link Endpoint}
- * (exported for this session alone); an answer to a waiting call goes back as its return value,
- * everything else through the session's outbound queue, drained by the session's own pusher
- * thread, so a slow client only ever holds up its own pushes. Every frame sent gets the session's
- * next sequence number, by which the client puts answers and pushes back in order.
+ * (exported for this session alone) and are handed to the server handler on the calling thread.
+ * A call the client lets carry its answer back waits a short while for it, and gets it if nothing
+ * the agent sent before is queued or being pushed; the client hands it on before any later push.
+ * Everything else goes through the session's outbound queue, drained by the session's own pusher
+ * thread one push at a time. So frames reach the client in the order sent, and a slow client only
+ * ever holds up its own pushes.
  */
 final class RmiSession extends QueuedSession {
 
@@ -42,28 +39,29 @@ final class RmiSession extends QueuedSession {
     static final int MAX_BATCH_FRAMES = 512;
     /** Bytes after which a push takes no further frame. */
     private static final long MAX_BATCH_BYTES = 256 * 1024;
+    /** How long a call that may carry its answer back waits for it; a later answer is pushed. */
+    static final long CALL_WAIT_MILLIS = 20;
+    private static final byte[] NO_ANSWER = new byte[0];
 
-    private static final int OPEN = 0;
-    private static final int CLOSING = 1;
-    private static final int CLOSED = 2;
+    private enum State { OPEN, CLOSING, CLOSED }
 
     private final String remoteAddress;
     private final CallbackRemote callback;
     private final RmiTransportServer server;
     private final ServerHandler handler;
-    private final int maxFrameBytes;
-    /** The sequence numbers of the frames in the queue, in the same order; guarded by itself. */
-    private final ArrayDeque<Long> queuedSequences = new ArrayDeque<>();
-    private long nextSequence;
     private final Endpoint endpoint = new Endpoint();
-    private final Map<Long, PendingCall> waitingCalls = new ConcurrentHashMap<>();
-    private final AtomicReference<PendingCall> waitingHello = new AtomicReference<>();
-    private final AtomicInteger state = new AtomicInteger(OPEN);
+    private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
     private final AtomicBoolean finished = new AtomicBoolean();
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
     private boolean closedDelivered;
     private final Thread pusher;
+    /** Guards {@link #waiting} and {@link #pushing}; a waiting call waits on it. */
+    private final Object turn = new Object();
+    /** The call waiting for its answer, or null. */
+    private WaitingCall waiting;
+    /** A push is under way: what the agent sends goes behind it. */
+    private boolean pushing;
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
         super(id, server.options(), server.budget());
@@ -71,8 +69,6 @@ final class RmiSession extends QueuedSession {
         this.callback = callback;
         this.server = server;
         this.handler = server.handler();
-        var options = server.options();
-        this.maxFrameBytes = options.maxFrameBytes();
         this.pusher = new Thread(this::pushLoop, "salgate-rmi-push-" + id);
         this.pusher.setDaemon(true);
     }
@@ -99,29 +95,28 @@ final class RmiSession extends QueuedSession {
         return remoteAddress;
     }
 
-    /** An answer goes back as the return value of the call waiting for it, if one is; anything else is queued in order. */
+    /** An answer goes back with the call waiting for it, when nothing sent before it is still on the way. */
     @Override
-    protected void queue(Message message, byte[] frame) {
-        PendingCall waiting = null;
-        if (message instanceof Response response) {
-            waiting = waitingCalls.remove(response.id());
-        } else if (message instanceof HelloReply) {
-            waiting = waitingHello.getAndSet(null);
-        }
-        OutboundQueue.Offer offer;
-        synchronized (queuedSequences) {
-            if (waiting != null && waiting.complete(nextSequence, frame)) {
-                nextSequence++;
-                return;
-            }
-            offer = queue().offer(frame);
-            if (offer == OutboundQueue.Offer.QUEUED) {
-                queuedSequences.addLast(nextSequence++);
+    protected void queue(Message message, byte[] encoded) {
+        Object key = answerKey(message);
+        if (key != null) {
+            synchronized (turn) {
+                if (waiting != null && waiting.key.equals(key)) {
+                    boolean carried = !pushing && !queue().hasWaiting();
+                    endWait(carried ? encoded : NO_ANSWER);
+                    if (carried) {
+                        return;
+                    }
+                }
             }
         }
-        if (offer == OutboundQueue.Offer.OVER_LIMIT) {
-            abort(overLimit());
-        }
+        super.queue(message, encoded);
+    }
+
+    /** What pairs a request with its response and a hello with its reply; null for other messages. */
+    private static Object answerKey(Message message) {
+        return message instanceof Request r ? (Object) r.id() : message instanceof Response r ? (Object) r.id()
+                : message instanceof Hello || message instanceof HelloReply ? Hello.class : null;
     }
 
     @Override
@@ -131,15 +126,16 @@ final class RmiSession extends QueuedSession {
 
     @Override
     public boolean isOpen() {
-        return state.get() == OPEN;
+        return state.get() == State.OPEN;
     }
 
     /** What was sent is pushed first; then the client is told and the session ends. */
     @Override
     public void close() {
-        if (state.compareAndSet(OPEN, CLOSING)) {
+        if (state.compareAndSet(State.OPEN, State.CLOSING)) {
             queue().close();
             LockSupport.unpark(pusher);
+            release();
         }
     }
 
@@ -149,40 +145,60 @@ final class RmiSession extends QueuedSession {
     }
 
     /**
-     * Closes now, dropping what is queued.
+     * Closes now, dropping what is queued; the rest runs on a thread of its own, as it calls the client.
      *
      * @param why reported to the handler; null for a normal close
      * @param tellClient whether the client may still be listening and should hear why
      */
     void abort(Throwable why, boolean tellClient) {
-        int previous = state.getAndSet(CLOSED);
-        if (previous == CLOSED) {
-            return;
-        }
-        queue().discard();
-        LockSupport.unpark(pusher);
-        Throwable reported = previous == OPEN ? why : null;
-        try {
-            server.closer().execute(() -> finish(reported, tellClient));
-        } catch (RejectedExecutionException e) {
-            finish(reported, false);
+        State previous = state.getAndSet(State.CLOSED);
+        if (previous != State.CLOSED) {
+            queue().discard();
+            LockSupport.unpark(pusher);
+            release();
+            Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null, tellClient),
+                    "salgate-rmi-close-" + id());
+            closer.setDaemon(true);
+            closer.start();
         }
     }
 
-    private byte[] call(byte[] frame) throws RemoteException {
+    /**
+     * Lets the waiting call return without its answer, which is then queued: a push is under way
+     * (the client takes it only after the call), or the session closes.
+     */
+    private void release() {
+        synchronized (turn) {
+            if (waiting != null) {
+                endWait(NO_ANSWER);
+            }
+        }
+    }
+
+    /** Ends the wait of the waiting call, which returns {@code answer} (empty for none); under {@link #turn}. */
+    private void endWait(byte[] answer) {
+        waiting.answer = answer;
+        waiting = null;
+        turn.notifyAll();
+    }
+
+    /**
+     * A frame the client sent: refused with the session's end when it is no message, else handed to
+     * the handler; returns its answer if the call may carry it, it comes within {@link
+     * #CALL_WAIT_MILLIS} and nothing sent before it is still on the way, else nothing.
+     */
+    private byte[] call(byte[] frame, boolean carry) throws RemoteException {
         if (frame == null || frame.length == 0) {
             abort(new CodecException("the client sent an empty frame"), true);
             throw new RemoteException("an empty frame is not a message; the session is closed");
         }
-        if (frame.length > maxFrameBytes) {
-            Framing.FrameTooLargeException tooLarge = new Framing.FrameTooLargeException(frame.length, maxFrameBytes);
-            abort(tooLarge, true);
-            throw new RemoteException(tooLarge.getMessage() + "; the session is closed");
+        if (frame.length > server.options().maxFrameBytes()) {
+            oversize(frame.length);
+            throw new RemoteException("a frame of " + frame.length + " bytes is over the limit; the session is closed");
         }
-        PendingCall waiting = null;
-        long requestId = 0;
+        WaitingCall call = null;
         synchronized (delivery) {
-            if (state.get() != OPEN || closedDelivered) {
+            if (state.get() != State.OPEN || closedDelivered) {
                 throw new NoSuchObjectException("the session is closed");
             }
             Message message;
@@ -192,14 +208,12 @@ final class RmiSession extends QueuedSession {
                 abort(e, true);
                 throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
             }
-            if (message instanceof Hello) {
-                waiting = new PendingCall();
-                waitingHello.set(waiting);
-            } else if (message instanceof Request request) {
-                waiting = new PendingCall();
-                requestId = request.id();
-                if (waitingCalls.putIfAbsent(requestId, waiting) != null) {
-                    waiting = null; // an id already in flight: its answer is pushed
+            Object key = carry ? answerKey(message) : null;
+            if (key != null) {
+                synchronized (turn) { // before the handler, which may answer at once
+                    if (waiting == null && !pushing && isOpen()) {
+                        call = waiting = new WaitingCall(key);
+                    }
                 }
             }
             try {
@@ -212,60 +226,74 @@ final class RmiSession extends QueuedSession {
                 throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
-        if (waiting == null) {
-            return new byte[0];
+        return call == null ? NO_ANSWER : await(call);
+    }
+
+    /** {@code call}'s answer when it comes in time, else none (it is pushed). */
+    private byte[] await(WaitingCall call) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_WAIT_MILLIS);
+        synchronized (turn) {
+            try {
+                for (long left; call.answer == null && (left = deadline - System.nanoTime()) > 0; ) {
+                    TimeUnit.NANOSECONDS.timedWait(turn, left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (call.answer == null) { // still the waiting call: no answer yet
+                endWait(NO_ANSWER);
+            }
+            return call.answer;
         }
-        byte[] reply = waiting.await(server.callWaitMillis());
-        if (reply.length == 0) { // no answer in time: it will be pushed
-            waitingCalls.remove(requestId, waiting);
-            waitingHello.compareAndSet(waiting, null);
+    }
+
+    /** A call waiting for the answer that pairs with {@code key}; {@code answer} is set as the wait ends. */
+    private static final class WaitingCall {
+        final Object key;
+        byte[] answer;
+
+        WaitingCall(Object key) {
+            this.key = key;
         }
-        return reply;
     }
 
     private void pushLoop() {
-        while (state.get() != CLOSED) {
-            OutboundQueue.Batch<byte[]> batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
+        while (state.get() != State.CLOSED) {
+            OutboundQueue.Batch<byte[]> batch;
+            synchronized (turn) {
+                batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
+                pushing = !batch.isEmpty();
+                if (pushing) {
+                    release();
+                }
+            }
             if (batch.isEmpty()) {
-                if (state.get() == CLOSING) {
+                if (state.get() == State.CLOSING) {
                     break;
                 }
                 LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                 continue;
             }
-            long[] sequences = new long[batch.items().size()];
-            synchronized (queuedSequences) {
-                for (int i = 0; i < sequences.length; i++) {
-                    sequences[i] = queuedSequences.pollFirst();
-                }
-            }
             try {
-                callback.push(sequences, batch.items().toArray(new byte[0][]));
+                callback.push(batch.items().toArray(new byte[0][]));
             } catch (RemoteException e) {
                 abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
                         false);
                 return;
-            } catch (RuntimeException e) {
-                // thrown by the client's side of the call: it is there, but this session cannot go on,
-                // and a pusher that died here would leave the session open and never writable again
-                abort(new IOException("the client failed taking pushed frames: " + e, e), true);
+            } catch (RuntimeException | Error e) {
+                // thrown by the client's side of the call, or out of memory here: this session cannot go on,
+                // and a pusher that died here would leave it open and never writable again
+                abort(e instanceof Error ? e : new IOException("the client failed taking pushed frames: " + e, e), true);
                 return;
-            } catch (Error e) {
-                abort(e, true); // out of memory, say: this session ends rather than its pusher alone
-                return;
+            } finally {
+                synchronized (turn) {
+                    pushing = false;
+                }
             }
             queue().written(batch.bytes());
         }
-        if (state.compareAndSet(CLOSING, CLOSED)) {
-            long end;
-            synchronized (queuedSequences) {
-                end = nextSequence++;
-            }
-            try {
-                callback.sessionClosed(end, "");
-            } catch (RemoteException e) {
-                LOG.debug("could not tell the client of session {} that it closed", id(), e);
-            }
+        if (state.compareAndSet(State.CLOSING, State.CLOSED)) {
+            tellClient("");
             finish(null, false);
         }
     }
@@ -275,14 +303,6 @@ final class RmiSession extends QueuedSession {
             return;
         }
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
-        for (PendingCall call : waitingCalls.values()) {
-            call.cancel();
-        }
-        waitingCalls.clear();
-        PendingCall hello = waitingHello.getAndSet(null);
-        if (hello != null) {
-            hello.cancel();
-        }
         try {
             UnicastRemoteObject.unexportObject(endpoint, true);
         } catch (NoSuchObjectException e) {
@@ -301,25 +321,29 @@ final class RmiSession extends QueuedSession {
         }
         server.sessionFinished(this);
         if (tellClient) { // last: a client that does not answer must not hold up the rest
-            try {
-                callback.sessionClosed(-1, why == null ? "" : String.valueOf(why.getMessage()));
-            } catch (RemoteException e) {
-                LOG.debug("could not tell the client of session {} that it closed", id(), e);
-            }
+            tellClient(why == null ? "" : String.valueOf(why.getMessage()));
         }
     }
 
-    /** The frame limit was broken by an array the filter refused. */
+    private void tellClient(String reason) {
+        try {
+            callback.sessionClosed(reason);
+        } catch (RemoteException e) {
+            LOG.debug("could not tell the client of session {} that it closed", id(), e);
+        }
+    }
+
+    /** The frame limit was broken by an array of {@code length} bytes, which the filter refused. */
     void oversize(long length) {
-        abort(new Framing.FrameTooLargeException(length, maxFrameBytes), true);
+        abort(new Framing.FrameTooLargeException(length, server.options().maxFrameBytes()), true);
     }
 
     /** The exported face of the session. A client that vanishes is noticed when its lease runs out. */
     final class Endpoint implements SessionRemote, Unreferenced {
 
         @Override
-        public byte[] call(byte[] frame) throws RemoteException {
-            return RmiSession.this.call(frame);
+        public byte[] call(byte[] frame, boolean carry) throws RemoteException {
+            return RmiSession.this.call(frame, carry);
         }
 
         @Override

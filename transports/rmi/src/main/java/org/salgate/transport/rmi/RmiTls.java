@@ -19,9 +19,6 @@ import org.salgate.transport.tls.TlsConfig;
  */
 final class RmiTls {
 
-    /** Days the callback listener's certificate is valid: the life of any client JVM. */
-    private static final int CALLBACK_CERTIFICATE_DAYS = 3650;
-
     /**
      * What a client binds around the calls that return stubs: its trust settings ({@code config},
      * null for a client without TLS) and the host it dialled, which its certificate check uses and
@@ -29,31 +26,23 @@ final class RmiTls {
      */
     record Binding(TlsConfig config, String host) {}
 
+    /** A binding's extent, for try-with-resources around a call that may deserialize stubs. */
+    interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
     private static TlsConfig callbackServer;
     private static String callbackPin;
 
     private RmiTls() {}
 
-    /** Binds {@code binding} to this thread until the scope closes (nothing when it is null). */
+    /** Binds {@code binding} to this thread until the scope closes. */
     static Scope bind(Binding binding) {
         Binding previous = CURRENT.get();
-        if (binding != null) {
-            CURRENT.set(binding);
-        }
-        return () -> {
-            if (previous == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(previous);
-            }
-        };
-    }
-
-    /** A binding's extent, for try-with-resources around a call that may deserialize stubs. */
-    interface Scope extends AutoCloseable {
-        @Override
-        void close();
+        CURRENT.set(binding);
+        return () -> CURRENT.set(previous);
     }
 
     /** What is bound to this thread, or null. */
@@ -61,10 +50,10 @@ final class RmiTls {
         return CURRENT.get();
     }
 
-    /** The TLS server config of this JVM's callback listeners. */
+    /** The TLS server config of this JVM's callback listeners (a certificate valid for the life of any client JVM). */
     static synchronized TlsConfig callbackServer() {
         if (callbackServer == null) {
-            Certificates.KeyAndChain identity = Certificates.selfSigned(List.of(), CALLBACK_CERTIFICATE_DAYS);
+            Certificates.KeyAndChain identity = Certificates.selfSigned(List.of(), 3650);
             callbackServer = TlsConfig.server(identity);
             callbackPin = Certificates.fingerprint(identity.certificate());
         }

@@ -7,23 +7,16 @@ import java.io.StreamCorruptedException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.rmi.ConnectIOException;
 import java.rmi.NoSuchObjectException;
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
-import java.rmi.server.RMIClientSocketFactory;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
@@ -36,10 +29,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An RMI client: looks the agent up in its registry, checks that the object it got leads to that
- * registry's host and port ({@link AgentStubCheck}), exports a callback for pushed frames and
- * opens a session. {@link #send} is a blocking remote call; when the agent answers in time, the
- * answer comes back as its return value. Every frame is handed to the {@link ClientHandler} in
- * the agent's order (see {@link InOrderDelivery}).
+ * registry's host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the
+ * frames the agent pushes and opens a session. {@link #send} is a remote call; one call at a time
+ * may carry its answer back, which it hands to the {@link ClientHandler} on the caller's thread
+ * before any later push. Everything else arrives through the callback, one push at a time, and is
+ * handed on on the push's thread, so a slow handler holds up the agent's pushes to this client
+ * only, never a caller of {@code send}.
  */
 final class RmiTransportClient implements TransportClient {
 
@@ -48,11 +43,18 @@ final class RmiTransportClient implements TransportClient {
     private final ClientOptions options;
     private final ConnectionCodec codec;
     private final AtomicBoolean closing = new AtomicBoolean();
-    private final InOrderDelivery delivery = new InOrderDelivery(this::handOn, this::protocolError);
     private final Callback callback = new Callback();
     private volatile SessionRemote session;
     private volatile boolean connected;
     private ClientHandler handler;
+    /**
+     * Held by whoever hands frames to the handler: a push, or the one call that may carry its answer
+     * back, from before the call. So frames are handed on in the order the agent sent them.
+     */
+    private final ReentrantLock turn = new ReentrantLock();
+    /** Guards {@link #closedReport}, the close's report, held back until the turn is free. */
+    private final Object delivery = new Object();
+    private Runnable closedReport;
 
     RmiTransportClient(ClientOptions options) {
         this.options = options;
@@ -66,33 +68,28 @@ final class RmiTransportClient implements TransportClient {
         }
         this.handler = handler;
         String where = options.host() + ":" + options.port();
-        int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
         boolean tls = options.tls() != null;
         RmiTls.Binding binding = new RmiTls.Binding(options.tls(), options.host());
         // What the registry and the agent answer is read under the process-wide allow-list filter,
         // also in a program (an agent with a relay, an application) that did not set one itself.
         ProcessSerialFilter.install(options.maxFrameBytes());
-        AgentRemote agent = lookUp(where, timeout, binding);
-        AgentStubCheck.requireAgentAt(agent, options.host(), options.port(), tls);
+        AgentRemote agent = lookUp(where, binding);
+        StubEndpoint.requireAgentAt(agent, options.host(), options.port(), tls);
         InetAddress callbackHost = callbackHost();
         CallbackRemote stub;
         try {
             RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
                     RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
-            if (tls) {
-                callbackSockets = callbackSockets.withTls(RmiTls.callbackPin());
-            }
-            stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0, callbackSockets,
+            stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
+                    tls ? callbackSockets.withTls(RmiTls.callbackPin()) : callbackSockets,
                     RmiServerSocketFactory.shared(callbackHost, tls ? RmiTls.callbackServer() : null),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {
             throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
                     + rootMessage(e), e);
         }
-        try {
-            try (RmiTls.Scope bound = RmiTls.bind(binding)) {
-                session = agent.open(stub);
-            }
+        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
+            session = agent.open(stub);
         } catch (RemoteException e) {
             unexportCallback();
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
@@ -101,109 +98,49 @@ final class RmiTransportClient implements TransportClient {
     }
 
     /**
-     * Looks the agent up in the registry at the configured address within the connect timeout.
-     * RMI's own handshake waits up to a minute for a server that accepts and says nothing, so the
-     * lookup runs on its own thread and, past the timeout, the sockets it opened are closed. The
-     * stub it returns is bound to {@code binding}: it is reached as the client dialled.
+     * Looks the agent up in the registry at the configured address, no read waiting longer than the
+     * connect timeout. The stub it returns is bound to {@code binding}: it is reached as the client dialled.
      */
-    private AgentRemote lookUp(String where, int timeoutMillis, RmiTls.Binding binding) throws IOException {
+    private AgentRemote lookUp(String where, RmiTls.Binding binding) throws IOException {
+        int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
         boolean tls = binding.config() != null;
-        RmiClientSocketFactory registrySockets = RmiClientSocketFactory.unique(null, timeoutMillis);
-        if (tls) {
-            registrySockets = registrySockets.withTls(binding);
-        }
-        LookupSockets sockets = new LookupSockets(registrySockets);
-        FutureTask<AgentRemote> lookup = new FutureTask<>(() -> {
-            Registry registry = LocateRegistry.getRegistry(options.host(), options.port(), sockets);
-            try (RmiTls.Scope bound = RmiTls.bind(binding)) {
-                return (AgentRemote) registry.lookup(RmiTransportProvider.BINDING_NAME);
-            }
-        });
-        Thread thread = new Thread(lookup, "salgate-rmi-lookup " + where);
-        thread.setDaemon(true);
-        thread.start();
-        try {
-            return lookup.get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            sockets.closeAll();
-            throw new IOException("no RMI agent answered at " + where + " within " + timeoutMillis
-                    + " ms; check that the agent runs there with the rmi transport", e);
-        } catch (InterruptedException e) {
-            sockets.closeAll();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while looking up the RMI agent at " + where, e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof NotBoundException || cause instanceof ClassCastException) {
-                throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", cause);
-            }
-            if (hasCause(cause, InvalidClassException.class)) {
+        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
+            return (AgentRemote) LocateRegistry.getRegistry(options.host(), options.port(),
+                    RmiClientSocketFactory.lookup(binding, timeout)).lookup(RmiTransportProvider.BINDING_NAME);
+        } catch (NotBoundException | ClassCastException e) {
+            throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", e);
+        } catch (RemoteException e) {
+            if (cause(e, InvalidClassException.class) != null) {
                 throw new IOException("the server at " + where + " answered the lookup with objects outside the"
-                        + " deserialization allow-list (" + rootMessage(cause) + "); it is not a salgate agent", cause);
+                        + " deserialization allow-list (" + rootMessage(e) + "); it is not a salgate agent", e);
             }
-            for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof RmiClientSocketFactory.TlsFailure refused) {
-                    throw new IOException(refused.getMessage(), cause);
-                }
+            RmiClientSocketFactory.TlsFailure refused = cause(e, RmiClientSocketFactory.TlsFailure.class);
+            if (refused != null) {
+                throw new IOException(refused.getMessage(), e);
             }
-            if (cause instanceof ConnectIOException || hasCause(cause, EOFException.class)
-                    || hasCause(cause, StreamCorruptedException.class)) {
+            if (cause(e, SocketTimeoutException.class) != null) {
+                throw new IOException("no RMI agent answered at " + where + " within " + timeout
+                        + " ms; check that the agent runs there with the rmi transport", e);
+            }
+            String withTls = tls ? "" : " (an agent with TLS needs --tls, --tls-ca or --tls-pin)";
+            if (e instanceof ConnectIOException || cause(e, EOFException.class) != null
+                    || cause(e, StreamCorruptedException.class) != null) {
                 throw new IOException("the server at " + where + " is not an RMI agent (it broke off the RMI"
-                        + " handshake); check which transport the agent uses"
-                        + (tls ? "" : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"),
-                        cause);
+                        + " handshake); check which transport the agent uses" + withTls, e);
             }
-            if (cause instanceof RemoteException) {
-                throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(cause)
-                        + "; check that the agent runs there with the rmi transport"
-                        + (tls ? "" : " (an agent with TLS needs --tls, --tls-ca or --tls-pin)"), cause);
-            }
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IOException("cannot look up the RMI agent at " + where + ": " + rootMessage(cause), cause);
+            throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(e)
+                    + "; check that the agent runs there with the rmi transport" + withTls, e);
         }
     }
 
-    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    /** {@code e} or its first cause of {@code type}, or null. */
+    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (type.isInstance(t)) {
-                return true;
+                return type.cast(t);
             }
         }
-        return false;
-    }
-
-    /** The registry lookup's sockets (made by {@link RmiClientSocketFactory}), kept to be closed on a timeout. */
-    private static final class LookupSockets implements RMIClientSocketFactory {
-        private final RmiClientSocketFactory factory;
-        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-        private volatile boolean closed;
-
-        LookupSockets(RmiClientSocketFactory factory) {
-            this.factory = factory;
-        }
-
-        @Override
-        public Socket createSocket(String host, int port) throws IOException {
-            Socket socket = factory.createSocket(host, port);
-            sockets.add(socket);
-            if (closed) {
-                socket.close();
-            }
-            return socket;
-        }
-
-        void closeAll() {
-            closed = true;
-            for (Socket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException e) {
-                    // closing to unblock the lookup; nothing else to do
-                }
-            }
-        }
+        return null;
     }
 
     private InetAddress callbackHost() throws IOException {
@@ -233,30 +170,22 @@ final class RmiTransportClient implements TransportClient {
             throw new IOException("the connection is closed");
         }
         byte[] frame = codec.encode(message);
-        byte[] reply;
+        // Not while this thread hands frames on (a handler that sends), and not ahead of a waiting push.
+        boolean carry = !turn.isHeldByCurrentThread() && !turn.hasQueuedThreads() && turn.tryLock();
         try {
-            reply = s.call(frame);
+            byte[] answer = s.call(frame, carry);
+            if (answer == null || answer.length > 0) {
+                handOn(carry ? answer : null);
+            }
         } catch (RemoteException e) {
             IOException failure = new IOException("the RMI call to the agent failed: " + rootMessage(e), e);
             shutDown(failure, false);
             throw failure;
+        } finally {
+            if (carry) {
+                endTurn();
+            }
         }
-        if (reply == null || reply.length == 0) {
-            return; // the answer, if any, is pushed
-        }
-        if (reply.length < Long.BYTES || reply.length - Long.BYTES > options.maxFrameBytes()) {
-            Exception failure = reply.length < Long.BYTES
-                    ? new IOException("the agent returned a malformed answer of " + reply.length + " bytes")
-                    : new Framing.FrameTooLargeException(reply.length - Long.BYTES, options.maxFrameBytes());
-            shutDown(failure, true);
-            throw new IOException(failure.getMessage() + "; the connection is closed", failure);
-        }
-        long sequence = 0;
-        for (int i = 0; i < Long.BYTES; i++) {
-            sequence = (sequence << 8) | (reply[i] & 0xFF);
-        }
-        delivery.arrive(new long[] {sequence}, new InOrderDelivery.Item[] {InOrderDelivery.Item.frame(reply, Long.BYTES)},
-                false);
     }
 
     @Override
@@ -271,7 +200,7 @@ final class RmiTransportClient implements TransportClient {
 
     /**
      * Closes once: tells the agent when it may still listen, withdraws the callback and reports
-     * {@code cause} to the handler after any frame being handed on.
+     * {@code cause} to the handler, once the turn is free (after the frames being handed on).
      */
     private void shutDown(Throwable cause, boolean tellAgent) {
         if (!closing.compareAndSet(false, true)) {
@@ -292,13 +221,35 @@ final class RmiTransportClient implements TransportClient {
         if (cause != null) {
             LOG.debug("RMI client closed: {}", cause.toString());
         }
-        delivery.close(() -> {
+        Runnable report = () -> {
             try {
                 handler.closed(cause);
             } catch (RuntimeException e) {
                 LOG.warn("the client handler failed on close", e);
             }
-        });
+        };
+        synchronized (delivery) {
+            if (turn.isLocked()) {
+                closedReport = report;
+                return;
+            }
+        }
+        report.run();
+    }
+
+    /** Gives up the turn; the last holder reports a close that came meanwhile. */
+    private void endTurn() {
+        Runnable report = null;
+        synchronized (delivery) {
+            turn.unlock();
+            if (!turn.isLocked()) {
+                report = closedReport;
+                closedReport = null;
+            }
+        }
+        if (report != null) {
+            report.run();
+        }
     }
 
     private void unexportCallback() {
@@ -309,28 +260,24 @@ final class RmiTransportClient implements TransportClient {
         }
     }
 
-    private void handOn(InOrderDelivery.Item item) {
-        if (item.bytes() == null) {
-            String reason = item.endReason();
-            shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false);
+    /** Hands a frame to the handler, holding the turn, unless the client closed. */
+    private void handOn(byte[] frame) {
+        if (closing.get()) {
             return;
         }
-        Message message;
-        try {
-            message = codec.decode(item.bytes(), item.offset(), item.bytes().length - item.offset());
-        } catch (CodecException e) {
-            shutDown(e, true);
-            return;
+        if (frame == null) {
+            shutDown(new IOException("the agent sent a malformed answer or batch"), true);
+        } else if (frame.length > options.maxFrameBytes()) {
+            oversize(frame.length); // a push's filter refuses it first; an answer is read under the process's
+        } else {
+            try {
+                handler.messageReceived(codec.decode(frame, 0, frame.length));
+            } catch (CodecException e) {
+                shutDown(e, true);
+            } catch (RuntimeException e) {
+                LOG.warn("the client handler failed on a message", e);
+            }
         }
-        try {
-            handler.messageReceived(message);
-        } catch (RuntimeException e) {
-            LOG.warn("the client handler failed on a message", e);
-        }
-    }
-
-    private void protocolError(String error) {
-        shutDown(new IOException(error), true);
     }
 
     private void oversize(long length) {
@@ -349,36 +296,32 @@ final class RmiTransportClient implements TransportClient {
     private final class Callback implements CallbackRemote, Unreferenced {
 
         @Override
-        public void push(long[] sequences, byte[][] frames) {
-            if (sequences == null || frames == null || sequences.length != frames.length || frames.length == 0) {
-                protocolError("the agent pushed a malformed batch");
-                return;
-            }
-            InOrderDelivery.Item[] items = new InOrderDelivery.Item[frames.length];
-            for (int i = 0; i < frames.length; i++) {
-                if (frames[i] == null) {
-                    protocolError("the agent pushed a malformed batch");
-                    return;
+        public void push(byte[][] frames) {
+            turn.lock();
+            try {
+                for (byte[] frame : frames == null ? new byte[1][] : frames) {
+                    handOn(frame);
                 }
-                items[i] = InOrderDelivery.Item.frame(frames[i], 0);
+            } finally {
+                endTurn();
             }
-            delivery.arrive(sequences, items, true);
         }
 
+        /** After the answer a call carries back, which the agent sent first. */
         @Override
-        public void sessionClosed(long sequence, String reason) {
-            InOrderDelivery.Item end = InOrderDelivery.Item.end(reason);
-            if (sequence < 0) {
-                handOn(end);
-            } else {
-                delivery.arrive(new long[] {sequence}, new InOrderDelivery.Item[] {end}, false);
+        public void sessionClosed(String reason) {
+            turn.lock();
+            try {
+                shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false);
+            } finally {
+                endTurn();
             }
         }
 
         @Override
         public void unreferenced() {
             if (connected && !closing.get()) {
-                shutDown(new IOException("the agent went away (its RMI lease on this client ran out)"), false);
+                shutDown(new IOException("the agent went away (its RMI lease ran out)"), false);
             }
         }
     }

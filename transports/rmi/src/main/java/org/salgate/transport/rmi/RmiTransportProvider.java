@@ -1,6 +1,5 @@
 package org.salgate.transport.rmi;
 
-import java.util.Map;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
@@ -9,8 +8,9 @@ import org.salgate.transport.TransportServer;
 
 /**
  * Java RMI, the way the original SAL served its clients: the agent starts its own registry and
- * binds an {@link AgentRemote} in it; a client looks it up, exports a {@link CallbackRemote} for
- * pushed frames and gets a {@link SessionRemote} whose calls return the agent's answers. Frames are
+ * binds an {@link AgentRemote} in it; a client looks it up, exports a {@link CallbackRemote} to
+ * which the agent pushes what it sends, and gets a {@link SessionRemote} to call, which returns the
+ * answer when it is ready within a short wait. Frames are
  * the connection codec's bytes, so every codec works. Every exported object has a JEP 290
  * deserialization filter that admits only what this protocol carries. The agent's registry serves
  * lookups only: a bind, rebind or unbind from any caller, on this machine too, is refused and
@@ -20,11 +20,10 @@ import org.salgate.transport.TransportServer;
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  *
  * <p>Server properties: {@value #HOSTNAME} (the address written into stubs; default the bound
- * host, or RMI's default when bound to a wildcard address), {@value #CALL_WAIT_MILLIS} (how long a
- * call waits for its answer before the answer is pushed instead; default 10000). Each session's
- * pushes are bounded by its {@link org.salgate.transport.OutboundQueue} (see
- * {@link ServerOptions#maxQueuedBytes()}). Client property {@value #CALLBACK_HOST}
- * (the address the agent calls back; default this machine's address on the route to the agent).
+ * host, or RMI's default when bound to a wildcard address). Each session's pushes are bounded
+ * by its {@link org.salgate.transport.OutboundQueue} (see {@link ServerOptions#maxQueuedBytes()}).
+ * Client property {@value #CALLBACK_HOST} (the address the agent calls back; default this
+ * machine's address on the route to the agent).
  */
 public final class RmiTransportProvider implements TransportProvider {
 
@@ -35,12 +34,8 @@ public final class RmiTransportProvider implements TransportProvider {
 
     /** Server property: the host clients are told to connect to. */
     public static final String HOSTNAME = "hostname";
-    /** Server property: milliseconds a call waits for its answer. */
-    public static final String CALL_WAIT_MILLIS = "callWaitMillis";
     /** Client property: the address the client's callback object listens on. */
     public static final String CALLBACK_HOST = "callbackHost";
-
-    static final long DEFAULT_CALL_WAIT_MILLIS = 10_000;
 
     @Override
     public String name() {
@@ -66,22 +61,5 @@ public final class RmiTransportProvider implements TransportProvider {
     @Override
     public TransportClient createClient(ClientOptions options) {
         return new RmiTransportClient(options);
-    }
-
-    static long longProperty(Map<String, String> properties, String name, long defaultValue, long min) {
-        String configured = properties.get(name);
-        if (configured == null) {
-            return defaultValue;
-        }
-        try {
-            long value = Long.parseLong(configured.trim());
-            if (value >= min) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("RMI transport property " + name + " must be a whole number of at least "
-                + min + ", got '" + configured + "'");
     }
 }

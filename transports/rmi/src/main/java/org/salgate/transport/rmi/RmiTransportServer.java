@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.rmi.NoSuchObjectException;
+import java.rmi.Remote;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
@@ -12,15 +13,12 @@ import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
-import org.salgate.transport.MemoryBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,32 +36,27 @@ final class RmiTransportServer implements TransportServer {
 
     /** How long closing sessions may take to push what they hold, then how long forced ones may take. */
     static final long CLOSE_GRACE_MILLIS = 2_000;
-    /** Connect timeout of the sockets clients open to this agent. */
+    /** Connect timeout of the sockets clients open to this agent, and the agent to their callbacks. */
     static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     /** The JDK's property for how long RMI keeps an idle connection thread (its default: a minute). */
     static final String CONNECTION_THREAD_KEEP_ALIVE = "sun.rmi.transport.tcp.threadKeepAliveTime";
-    static final long CONNECTION_THREAD_KEEP_ALIVE_MILLIS = 5_000;
 
     private final ServerOptions options;
-    private final long callWaitMillis;
+    private final MemoryBudget budget;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final Map<Long, RmiSession> sessions = new ConcurrentHashMap<>();
     private final Object lifecycle = new Object();
-    private final MemoryBudget budget;
     private ServerHandler handler;
     private RmiServerSocketFactory serverSockets;
     private RmiClientSocketFactory clientSockets;
     private Registry registry;
-    private AgentEndpoint agent;
-    private ExecutorService closer;
+    private final AgentRemote agent = this::open;
     private InetSocketAddress localAddress;
     private volatile boolean closed;
 
     RmiTransportServer(ServerOptions options) {
         this.options = options;
         this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
-        this.callWaitMillis = RmiTransportProvider.longProperty(options.properties(), RmiTransportProvider.CALL_WAIT_MILLIS,
-                RmiTransportProvider.DEFAULT_CALL_WAIT_MILLIS, 1);
     }
 
     /** What the sessions' outbound queues together may hold (frames reach RMI whole, so none is inbound). */
@@ -79,14 +72,6 @@ final class RmiTransportServer implements TransportServer {
         return handler;
     }
 
-    long callWaitMillis() {
-        return callWaitMillis;
-    }
-
-    ExecutorService closer() {
-        return closer;
-    }
-
     @Override
     public void start(ServerHandler handler) throws IOException {
         synchronized (lifecycle) {
@@ -97,24 +82,23 @@ final class RmiTransportServer implements TransportServer {
             // RMI's registry and distributed garbage collection read object streams that have no
             // filter of their own: the process-wide allow-list covers them (as the client does).
             ProcessSerialFilter.install(options.maxFrameBytes());
+            // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
+            // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
+            if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
+                System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, "5000");
+            }
             InetAddress bindAddress = InetAddress.getByName(options.host());
             String advertised = options.properties().get(RmiTransportProvider.HOSTNAME);
             if (advertised == null && !bindAddress.isAnyLocalAddress()) {
                 advertised = options.host();
             }
-            shortenIdleThreadLife();
+            long helloMillis = options.limits().helloTimeout().toMillis();
             serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(), toString(),
-                    readTimeoutMillis(options));
+                    (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             if (options.tls() != null) {
-                clientSockets = clientSockets.withTls((String) null);
+                clientSockets = clientSockets.withTls(null);
             }
-            AtomicInteger closerThreads = new AtomicInteger();
-            closer = Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "salgate-rmi-close-" + closerThreads.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
             try {
                 registry = LocateRegistry.createRegistry(options.port(), clientSockets, serverSockets);
             } catch (RemoteException e) {
@@ -125,10 +109,9 @@ final class RmiTransportServer implements TransportServer {
             }
             int port = options.port() != 0 ? options.port() : serverSockets.lastPort();
             try {
-                agent = new AgentEndpoint();
-                AgentRemote stub = (AgentRemote) UnicastRemoteObject.exportObject(agent, port, clientSockets,
-                        serverSockets, RmiFilters.agent());
-                registry.rebind(RmiTransportProvider.BINDING_NAME, stub);
+                Remote stub = UnicastRemoteObject.exportObject(agent, port, clientSockets, serverSockets,
+                        RmiFilters.agent());
+                registry.rebind(RmiTransportProvider.BINDING_NAME, stub); // in-process: no connection to refuse
             } catch (RemoteException e) {
                 release();
                 throw new IOException("cannot export the RMI agent on port " + port + ": " + e.getMessage(), e);
@@ -137,27 +120,9 @@ final class RmiTransportServer implements TransportServer {
         }
     }
 
-    /** The longest a read on the agent's connections may wait: the hello timeout, which RMI's own (2 h) far exceeds. */
-    static int readTimeoutMillis(ServerOptions options) {
-        long millis = options.limits().helloTimeout().toMillis();
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, millis));
-    }
-
     /** How many calls that would have changed this agent's registry were refused. */
     long refusedRegistryCalls() {
         return serverSockets == null ? 0 : serverSockets.refusedRegistryCalls();
-    }
-
-    /**
-     * RMI keeps the thread of a connection that ended for a minute, for a connection to come; after
-     * a burst of peers that many threads would stay. Unless the operator set the property, they end
-     * after {@value #CONNECTION_THREAD_KEEP_ALIVE_MILLIS} ms. RMI reads it once, when it first starts
-     * in the process, which is here in an agent.
-     */
-    private static void shortenIdleThreadLife() {
-        if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
-            System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, Long.toString(CONNECTION_THREAD_KEEP_ALIVE_MILLIS));
-        }
     }
 
     private SessionRemote open(CallbackRemote callback) throws RemoteException {
@@ -173,7 +138,7 @@ final class RmiTransportServer implements TransportServer {
         } catch (ServerNotActiveException e) {
             client = "local";
         }
-        checkCallback(callback, client);
+        requireCallbackAt(callback, client);
         RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, callback, this);
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
                 localAddress.getPort(), clientSockets, serverSockets,
@@ -191,17 +156,17 @@ final class RmiTransportServer implements TransportServer {
      * The agent dials a callback only at the address its session comes from, so a client cannot make
      * it connect anywhere else.
      */
-    private static void checkCallback(CallbackRemote callback, String client) throws RemoteException {
+    private static void requireCallbackAt(CallbackRemote callback, String client) throws RemoteException {
         if ("local".equals(client)) {
             return;
         }
         String host;
         try {
-            host = CallbackAddress.hostOf(callback);
+            host = StubEndpoint.of(callback).dialledHost();
         } catch (IOException e) {
             throw new RemoteException("the callback object is not usable: " + e.getMessage());
         }
-        if (!CallbackAddress.sameAddress(host, client)) {
+        if (!StubEndpoint.sameHost(host, client)) {
             LOG.warn("refused a session from {} whose callback names {}", client, host);
             throw new RemoteException("the callback must be at the address this session comes from (" + client
                     + "), not " + host + "; export it on that address");
@@ -228,23 +193,17 @@ final class RmiTransportServer implements TransportServer {
     @Override
     public void close() {
         synchronized (lifecycle) {
-            if (closed) {
+            if (closed || registry == null) {
+                closed = true;
                 return;
             }
             closed = true;
-            if (registry == null) {
-                return;
-            }
         }
         unexport(agent);
-        for (RmiSession session : sessions.values()) {
-            session.close();
-        }
-        awaitSessions(CLOSE_GRACE_MILLIS);
-        for (RmiSession session : sessions.values()) {
-            session.abort(null, true);
-        }
-        awaitSessions(CLOSE_GRACE_MILLIS);
+        sessions.values().forEach(RmiSession::close);
+        awaitSessions();
+        sessions.values().forEach(session -> session.abort(null, true));
+        awaitSessions();
         if (!sessions.isEmpty()) {
             LOG.warn("{} RMI sessions did not close in time", sessions.size());
         }
@@ -257,28 +216,23 @@ final class RmiTransportServer implements TransportServer {
         unexport(agent);
         unexport(registry);
         serverSockets.closeAll();
-        closer.shutdown();
     }
 
-    private static void unexport(java.rmi.Remote remote) {
-        if (remote == null) {
-            return;
-        }
+    private static void unexport(Remote remote) {
         try {
-            UnicastRemoteObject.unexportObject(remote, true);
+            if (remote != null) {
+                UnicastRemoteObject.unexportObject(remote, true);
+            }
         } catch (NoSuchObjectException e) {
             // not exported, or already unexported
         }
     }
 
-    private void awaitSessions(long millis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    private void awaitSessions() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS);
         synchronized (sessions) {
-            while (!sessions.isEmpty()) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0) {
-                    return;
-                }
+            long left;
+            while (!sessions.isEmpty() && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
                 try {
                     sessions.wait(Math.min(left, 50));
                 } catch (InterruptedException e) {
@@ -292,13 +246,5 @@ final class RmiTransportServer implements TransportServer {
     @Override
     public String toString() {
         return "RMI server " + options.host() + ":" + options.port();
-    }
-
-    /** The object bound in the registry. */
-    private final class AgentEndpoint implements AgentRemote {
-        @Override
-        public SessionRemote open(CallbackRemote callback) throws RemoteException {
-            return RmiTransportServer.this.open(callback);
-        }
     }
 }

@@ -7,11 +7,13 @@ import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
+import java.net.InetAddress;
 import java.rmi.Remote;
 import java.rmi.server.RemoteObject;
 import java.rmi.server.RemoteRef;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Where a stub leads, read from its serialized reference as the RMI specification defines it
@@ -24,18 +26,19 @@ import java.rmi.server.RemoteRef;
  */
 record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
 
-    private static final byte FORMAT_HOST_PORT_FACTORY = 1;
-
     /**
      * The endpoint of {@code stub}.
      *
-     * @throws IOException if the stub is not an RMI stub, or names a socket factory other than this
-     *     transport's
+     * @throws IOException if the stub is not an RMI stub, or names a socket factory other than this transport's
      */
     static StubEndpoint of(Remote stub) throws IOException {
-        RemoteRef ref = refOf(stub);
-        String refClass;
+        Object handler = stub != null && Proxy.isProxyClass(stub.getClass()) ? Proxy.getInvocationHandler(stub) : stub;
+        RemoteRef ref = handler instanceof RemoteObject o ? o.getRef() : null;
+        if (ref == null) {
+            throw new IOException("the object is not an RMI stub");
+        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        String refClass;
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             refClass = ref.getRefClass(out);
             ref.writeExternal(out);
@@ -43,18 +46,56 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             in.setObjectInputFilter(info -> info.serialClass() == null || info.serialClass() == RmiClientSocketFactory.class
                     ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED);
-            boolean withFormat = "UnicastRef2".equals(refClass);
-            byte format = withFormat ? in.readByte() : 0;
+            byte format = "UnicastRef2".equals(refClass) ? in.readByte() : 0;
             String host = in.readUTF();
             int port = in.readInt();
-            RmiClientSocketFactory factory = null;
-            if (format == FORMAT_HOST_PORT_FACTORY) {
-                factory = (RmiClientSocketFactory) in.readObject();
-            }
-            return new StubEndpoint(host, port, factory);
+            return new StubEndpoint(host, port, format == 1 ? (RmiClientSocketFactory) in.readObject() : null);
         } catch (ClassNotFoundException | InvalidClassException | ClassCastException e) {
             throw new IOException("the stub names a socket factory other than the salgate RMI transport's", e);
         }
+    }
+
+    /**
+     * What a client checks of the agent object a registry handed it, before it sends anything to
+     * it: an agent exports that object on its registry's own port with this transport's socket
+     * factory, so the object must lead to the host and port the client looked up and, when the
+     * client speaks TLS, be reached over TLS with the client's own trust settings (marked TLS,
+     * pinning nothing). Anything else is not the agent the client authenticated, and the hello,
+     * with its token, would go elsewhere.
+     *
+     * @throws IOException saying what the object leads to instead, and that nothing was sent to it
+     */
+    static void requireAgentAt(Remote agent, String host, int port, boolean tls) throws IOException {
+        String elsewhere = leadsElsewhere(agent, host, port, tls);
+        if (elsewhere != null) {
+            throw new IOException("the RMI registry at " + host + ":" + port + " handed out " + elsewhere
+                    + ", so the client refused it before sending its hello or any token; check which program serves"
+                    + " that port");
+        }
+    }
+
+    /** What {@code agent} is when it is not the agent at {@code host:port}, else null. */
+    private static String leadsElsewhere(Remote agent, String host, int port, boolean tls) {
+        StubEndpoint endpoint;
+        try {
+            endpoint = of(agent);
+        } catch (IOException e) {
+            return "an object this client cannot check (" + e.getMessage() + ")";
+        }
+        RmiClientSocketFactory factory = endpoint.factory();
+        if (factory == null) {
+            return "an object reached by RMI's default sockets, which no salgate agent uses";
+        }
+        // a factory that names no host dials the host this client looked up (see RmiClientSocketFactory)
+        if (endpoint.port() != port || (factory.host() != null && !sameHost(factory.host(), host))) {
+            return "an object at " + endpoint.dialledHost() + ":" + endpoint.port()
+                    + ", not on the registry's own host and port, where the agent serves it";
+        }
+        if (tls && (!factory.isTls() || factory.isPinned())) {
+            return "an object reached " + (factory.isTls() ? "over TLS trusting a certificate of its own" : "without TLS")
+                    + ", not with this client's TLS settings";
+        }
+        return null;
     }
 
     /** The host a connection to this endpoint dials when no client's lookup says otherwise. */
@@ -62,21 +103,16 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
         return factory != null && factory.host() != null ? factory.host() : host;
     }
 
-    @Override
-    public String toString() {
-        return dialledHost() + ":" + port;
-    }
-
-    private static RemoteRef refOf(Remote stub) throws IOException {
-        if (stub instanceof RemoteObject o && o.getRef() != null) {
-            return o.getRef();
+    /** Whether the two names are the same host: equal, or resolving to a common address. */
+    static boolean sameHost(String a, String b) {
+        if (a.equalsIgnoreCase(b)) {
+            return true;
         }
-        if (stub != null && Proxy.isProxyClass(stub.getClass())) {
-            InvocationHandler h = Proxy.getInvocationHandler(stub);
-            if (h instanceof RemoteObject o && o.getRef() != null) {
-                return o.getRef();
-            }
+        try {
+            List<InetAddress> left = Arrays.asList(InetAddress.getAllByName(a));
+            return Arrays.stream(InetAddress.getAllByName(b)).anyMatch(left::contains);
+        } catch (IOException | SecurityException e) {
+            return false;
         }
-        throw new IOException("the object is not an RMI stub");
     }
 }

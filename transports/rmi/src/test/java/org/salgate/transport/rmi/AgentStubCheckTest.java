@@ -113,12 +113,12 @@ class AgentStubCheckTest {
         AgentRemote plain = export("127.0.0.1", 0, RmiClientSocketFactory.unique("127.0.0.1", 5_000));
         int port = StubEndpoint.of(plain).port();
 
-        IOException e = assertThrows(IOException.class, () -> AgentStubCheck.requireAgentAt(plain, "127.0.0.1", port,
+        IOException e = assertThrows(IOException.class, () -> StubEndpoint.requireAgentAt(plain, "127.0.0.1", port,
                 true));
 
         assertTrue(e.getMessage().contains("an object reached without TLS, not with this client's TLS settings"),
                 e.getMessage());
-        assertDoesNotThrow(() -> AgentStubCheck.requireAgentAt(plain, "127.0.0.1", port, false));
+        assertDoesNotThrow(() -> StubEndpoint.requireAgentAt(plain, "127.0.0.1", port, false));
     }
 
     @Test
@@ -127,7 +127,7 @@ class AgentStubCheckTest {
                 RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(RmiTls.callbackPin()));
         int port = StubEndpoint.of(pinned).port();
 
-        IOException e = assertThrows(IOException.class, () -> AgentStubCheck.requireAgentAt(pinned, "localhost", port,
+        IOException e = assertThrows(IOException.class, () -> StubEndpoint.requireAgentAt(pinned, "localhost", port,
                 true));
 
         assertTrue(e.getMessage().contains("over TLS trusting a certificate of its own"), e.getMessage());
@@ -139,8 +139,8 @@ class AgentStubCheckTest {
                 (String) null));
         int port = StubEndpoint.of(agent).port();
 
-        assertDoesNotThrow(() -> AgentStubCheck.requireAgentAt(agent, "localhost", port, true));
-        IOException e = assertThrows(IOException.class, () -> AgentStubCheck.requireAgentAt(agent, "127.0.0.1",
+        assertDoesNotThrow(() -> StubEndpoint.requireAgentAt(agent, "localhost", port, true));
+        IOException e = assertThrows(IOException.class, () -> StubEndpoint.requireAgentAt(agent, "127.0.0.1",
                 port + 1, true));
         assertTrue(e.getMessage().contains("an object at 127.0.0.1:" + port), e.getMessage());
     }

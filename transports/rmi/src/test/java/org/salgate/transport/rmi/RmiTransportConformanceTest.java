@@ -2,8 +2,6 @@ package org.salgate.transport.rmi;
 
 import org.salgate.transport.tck.*;
 
-import java.util.Map;
-import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.Transports;
 import org.salgate.transport.rmi.RmiTransportProvider;
@@ -19,14 +17,5 @@ class RmiTransportConformanceTest extends AbstractTransportConformanceTest {
     @Override
     protected TransportProvider provider() {
         return Transports.byName(RmiTransportProvider.NAME);
-    }
-
-    /**
-     * The suite's handler leaves most requests unanswered; a remote call waits for its answer, so
-     * these calls are told to give up soon (an answer that comes later is pushed).
-     */
-    @Override
-    protected ServerOptions.Builder serverOptions() {
-        return super.serverOptions().properties(Map.of(RmiTransportProvider.CALL_WAIT_MILLIS, "200"));
     }
 }

@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -107,6 +109,48 @@ class RmiTransportTest {
     }
 
     @Test
+    void anAnswerReadyInTimeComesBackWithTheCallAndIsHandedOnByTheCaller() throws Exception {
+        startServer(ServerOptions.builder());
+        List<Thread> handedOnBy = new CopyOnWriteArrayList<>();
+        RecordingClientHandler clientHandler = new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                handedOnBy.add(Thread.currentThread());
+                super.messageReceived(message);
+            }
+        };
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        client.send(new Request(3, new Call.Echo(Value.of("back"))));
+
+        assertEquals(new Response(3, new Result.Echoed(Value.of("back"))), clientHandler.received.poll(),
+                "the answer was handed on before send returned");
+        assertEquals(List.of(Thread.currentThread(), Thread.currentThread()), handedOnBy,
+                "the hello's reply and the answer came back with their calls");
+    }
+
+    @Test
+    void framesSentRightAfterAnAnswerThatComesBackWithItsCallArriveAfterIt() throws Exception {
+        startServer(ServerOptions.builder(), new RecordingServerHandler() {
+            @Override
+            public void messageReceived(Session session, Message message) {
+                super.messageReceived(session, message); // answers at once
+                if (message instanceof Request r) {
+                    session.send(new StreamData(1, Reading.ok("S", 0, r.id(), Value.of(r.id()))));
+                }
+            }
+        });
+        RecordingClientHandler clientHandler = new RecordingClientHandler();
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        for (int i = 0; i < 300; i++) {
+            client.send(new Request(i, new Call.Echo(Value.of(i))));
+            assertEquals(new Response(i, new Result.Echoed(Value.of(i))), clientHandler.received.poll(10, TimeUnit.SECONDS));
+            assertEquals(i, ((StreamData) clientHandler.received.poll(10, TimeUnit.SECONDS)).reading().sequence());
+        }
+    }
+
+    @Test
     void pushedFramesAndAnswersArriveInTheOrderSent() throws Exception {
         startServer(ServerOptions.builder(), new RecordingServerHandler() {
             @Override
@@ -153,9 +197,9 @@ class RmiTransportTest {
     }
 
     @Test
-    void lateAnswerIsPushed() throws Exception {
+    void anAnswerSentAfterTheCallReturnedIsPushed() throws Exception {
         CompletableFuture<Session> asked = new CompletableFuture<>();
-        startServer(ServerOptions.builder().properties(Map.of(RmiTransportProvider.CALL_WAIT_MILLIS, "20")),
+        startServer(ServerOptions.builder(),
                 new RecordingServerHandler() {
                     @Override
                     public void messageReceived(Session session, Message message) {
@@ -205,15 +249,7 @@ class RmiTransportTest {
     void slowClientMakesSessionUnwritableThenDrains() throws Exception {
         startServer(ServerOptions.builder().writeWaterMarks(64 * 1024, 128 * 1024));
         CountDownLatch release = new CountDownLatch(1);
-        RecordingClientHandler clientHandler = new RecordingClientHandler() {
-            @Override
-            public void messageReceived(Message message) {
-                super.messageReceived(message);
-                if (message instanceof StreamData) {
-                    awaitQuietly(release);
-                }
-            }
-        };
+        RecordingClientHandler clientHandler = holdingPushedFrames(release, new CopyOnWriteArrayList<>());
         connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
         Session session = serverSession();
         CountDownLatch writableAgain = new CountDownLatch(1);
@@ -234,6 +270,44 @@ class RmiTransportTest {
             Message m = clientHandler.received.poll(20, TimeUnit.SECONDS);
             assertEquals(i, ((StreamData) m).reading().sequence(), "frames arrive complete and in order");
         }
+    }
+
+    @Test
+    void aHandlerHoldingAPushedFrameDoesNotHoldUpSend() throws Exception {
+        startServer(ServerOptions.builder());
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingClientHandler clientHandler = holdingPushedFrames(release, new CopyOnWriteArrayList<>());
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        serverSession().send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
+        assertInstanceOf(StreamData.class, clientHandler.received.poll(10, TimeUnit.SECONDS)); // held there now
+        try {
+            long start = System.nanoTime();
+            client.send(new Request(2, new Call.Echo(Value.of("not held"))));
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis < 5_000, "send waited " + millis + " ms for the handler of a pushed frame");
+        } finally {
+            release.countDown();
+        }
+        assertEquals(new Response(2, new Result.Echoed(Value.of("not held"))),
+                clientHandler.received.poll(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aCloseWhileAPushedFrameIsHandedOnIsReportedAfterIt() throws Exception {
+        startServer(ServerOptions.builder());
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> events = new CopyOnWriteArrayList<>();
+        RecordingClientHandler clientHandler = holdingPushedFrames(release, events);
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+        serverSession().send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
+        assertInstanceOf(StreamData.class, clientHandler.received.poll(10, TimeUnit.SECONDS)); // held there now
+
+        client.close();
+
+        assertFalse(clientHandler.closed.isDone(), "the close was reported while a frame was handed on");
+        release.countDown();
+        assertNull(clientHandler.closed.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("frame", "frame done", "closed"), events);
     }
 
     @Test
@@ -289,10 +363,10 @@ class RmiTransportTest {
 
         CallbackRemote callback = new CallbackRemote() {
             @Override
-            public void push(long[] sequences, byte[][] frames) {}
+            public void push(byte[][] frames) {}
 
             @Override
-            public void sessionClosed(long sequence, String reason) {}
+            public void sessionClosed(String reason) {}
         };
         CallbackRemote stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0);
         try {
@@ -301,12 +375,12 @@ class RmiTransportTest {
             SessionRemote rogue = agent.open(stub);
             byte[] hello = new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of(ProtobufCodec.NAME, "rogue"));
             if (helloFirst) {
-                rogue.call(hello);
+                rogue.call(hello, true);
             }
-            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame));
+            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame, true));
             assertTrue(refused.getMessage().contains("the session is closed"), "the refusal says why: " + refused);
             assertNotNull(serverHandler.closed.get(10, TimeUnit.SECONDS), what + " must close the session with a cause");
-            assertThrows(RemoteException.class, () -> rogue.call(hello), "the session stays closed");
+            assertThrows(RemoteException.class, () -> rogue.call(hello, true), "the session stays closed");
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
         }
@@ -423,6 +497,27 @@ class RmiTransportTest {
         TransportClient c = provider.createClient(ClientOptions.builder().port(1).build());
         IOException e = assertThrows(IOException.class, () -> c.connect(new RecordingClientHandler()));
         assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
+    }
+
+    /** A client handler that holds each pushed StreamData until {@code release}, noting in {@code events} what it saw. */
+    private static RecordingClientHandler holdingPushedFrames(CountDownLatch release, List<String> events) {
+        return new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                super.messageReceived(message);
+                if (message instanceof StreamData) {
+                    events.add("frame");
+                    awaitQuietly(release);
+                    events.add("frame done");
+                }
+            }
+
+            @Override
+            public void closed(Throwable cause) {
+                events.add("closed");
+                super.closed(cause);
+            }
+        };
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
