@@ -176,8 +176,10 @@ public final class AgentServerHandler implements ServerHandler {
     }
 
     private void dispatch(Session session, SessionState state, Request request) {
-        if (!state.role.mayCall(request.call())) {
-            String operation = Operation.of(request.call()).label();
+        if (!state.role.mayCall(request.call())
+                || state.role != Role.ADMIN && dispatcher.writesDevice(request.call())) {
+            String operation = request.call() instanceof Call.Execute e
+                    ? "execute " + e.commandId() + " of " + e.sensorId() : Operation.of(request.call()).label();
             client("denied", "client '{}' from {} (session {}) denied {}: its token has the {} role",
                     state.clientName, session.remoteAddress(), session.id(), operation, state.role.label());
             session.send(Response.failure(request.id(), ErrorCode.PERMISSION_DENIED, "permission denied: '"

@@ -73,6 +73,11 @@ public final class RequestDispatcher {
         return Operation.of(call).inline();
     }
 
+    /** Whether a call writes a device's channel, which only an admin may do. */
+    public boolean writesDevice(Call call) {
+        return call instanceof Call.Execute e && sensors.writesDevice(e.sensorId(), e.commandId());
+    }
+
     /** Handles one call of a session. */
     public Result handle(Session session, Call call) throws CallException {
         return handlers.get(Operation.of(call)).handle(session, call);
@@ -165,6 +170,10 @@ public final class RequestDispatcher {
             throw new CallException(ErrorCode.INVALID_ARGUMENT, "interval " + c.intervalMs() + " ms is outside "
                     + "the bounds of command '" + command.id() + "' of sensor " + sensor.id() + ": choose from "
                     + bounds.minIntervalMs() + " to " + bounds.maxIntervalMs() + " ms");
+        }
+        if (c.intervalMs() == 0 && sensors.onDeviceLane(sensor)) {
+            throw new CallException(ErrorCode.INVALID_ARGUMENT, "sensor " + sensor.id() + " is read on a device,"
+                    + " which a stream at interval 0 would poll flat out; choose an interval of at least 1 ms");
         }
         Map<String, String> arguments = ArgumentChecker.check(sensor.id(), command, c.arguments());
         Optional<ServedStream> created;
