@@ -238,7 +238,7 @@ public final class DeviceLane implements AutoCloseable {
         boolean wasLost = state == State.DISCONNECTED;
         try {
             protocol.connect();
-        } catch (Exception | LinkageError e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             lost(e);
             return;
         }
@@ -303,7 +303,7 @@ public final class DeviceLane implements AutoCloseable {
         List<ChannelValue> values;
         try {
             values = protocol.read(reads);
-        } catch (Exception | LinkageError e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             if (e instanceof SensorDisconnectedException) {
                 lost(e);
             }
@@ -335,7 +335,7 @@ public final class DeviceLane implements AutoCloseable {
         long now = Micros.now();
         try {
             c.result().complete(c.task().run());
-        } catch (Exception | LinkageError e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             if (e instanceof SensorDisconnectedException) {
                 lost(e);
             }
