@@ -208,8 +208,10 @@ class DeviceRuntimeTest {
     void aBlackholedDeviceTimesOutItsCallersWithoutDelayingAnotherProtocolsStream() throws Exception {
         FakeDevice dead = DevicePlugin.device("dead");
         dead.blackhole = true;
-        start(device("dead", Map.of("request-timeout-ms", "300"), channel("a"), channel("b"), channel("c"),
-                channel("d")), new ProtocolConfig("test", "test", "virtual", Map.of("sensors", "1")));
+        fixture = AgentFixture.start(new PlatformConfig(List.of(device("dead", Map.of("request-timeout-ms", "300"),
+                channel("a"), channel("b"), channel("c"), channel("d")),
+                new ProtocolConfig("test", "test", "virtual", Map.of("sensors", "1")))),
+                b -> b.deviceTargets(List.of("127.0.0.1:5020")).workerThreads(2));
         FakeSession deadStreams = fixture.connect();
         for (String c : List.of("a", "b", "c", "d")) {
             fixture.stream(deadStreams, "dead." + c, "read", 5);
@@ -222,6 +224,10 @@ class DeviceRuntimeTest {
         }
         FakeSession other = fixture.connect();
         long stream = fixture.stream(other, "T_0", "read", 20);
+        long asked = System.nanoTime();
+        assertEquals(Reading.Status.OK, read(other, "T_0").status());
+        long answeredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+        assertTrue(answeredMs < 200, "a read of another protocol waited " + answeredMs + " ms behind the dead device's");
 
         for (long id : ids) {
             Reading r = assertInstanceOf(Result.ReadingResult.class, fixture.response(callers, id)).reading();

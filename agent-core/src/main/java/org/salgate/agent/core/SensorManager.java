@@ -168,9 +168,20 @@ public final class SensorManager {
 
     /** Checks a command call and executes it once; the reading has sequence 0. */
     public Reading execute(String sensorId, String commandId, Map<String, String> arguments) throws CallException {
+        return executeLater(sensorId, commandId, arguments).join();
+    }
+
+    /**
+     * Checks a command call and executes it once, as {@link #readLater} reads: a sensor on a
+     * device's lane answers when the device does, any other at once.
+     *
+     * @throws CallException when the sensor, the command or an argument is wrong
+     */
+    public CompletableFuture<Reading> executeLater(String sensorId, String commandId, Map<String, String> arguments)
+            throws CallException {
         SensorEntry sensor = get(sensorId);
         CommandDescription command = command(sensor, commandId);
-        return read(sensor, command.id(), ArgumentChecker.check(sensorId, command, arguments));
+        return readLater(sensor, command.id(), ArgumentChecker.check(sensorId, command, arguments));
     }
 
     /**
