@@ -28,6 +28,7 @@ import org.salgate.model.Event;
 import org.salgate.model.Reading;
 import org.salgate.model.Result;
 import org.salgate.model.SensorState;
+import org.salgate.model.SlowConsumerPolicy;
 import org.salgate.model.Value;
 import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.Pcml;
@@ -213,8 +214,11 @@ class DeviceRuntimeTest {
                 new ProtocolConfig("test", "test", "virtual", Map.of("sensors", "1")))),
                 b -> b.deviceTargets(List.of("127.0.0.1:5020")).workerThreads(2));
         FakeSession deadStreams = fixture.connect();
-        for (String c : List.of("a", "b", "c", "d")) {
+        for (String c : List.of("a", "b")) {
             fixture.stream(deadStreams, "dead." + c, "read", 5);
+        }
+        for (String c : List.of("c", "d")) {
+            sharedStream(deadStreams, "dead." + c, 5);
         }
         FakeSession callers = fixture.connect();
         long began = System.nanoTime();
@@ -320,6 +324,30 @@ class DeviceRuntimeTest {
         Set<String> first = new HashSet<>(meter.readCalls.get(0));
         assertEquals(Set.of("a", "b", "c"), first, "the first read call was " + meter.readCalls.get(0));
         assertEquals(3, meter.readCalls.get(0).size());
+    }
+
+    private long sharedStream(FakeSession s, String sensor, long intervalMs) throws InterruptedException {
+        long id = fixture.ok(s, new Call.SetupStream(sensor, "read", Map.of(), intervalMs, SlowConsumerPolicy.BLOCK,
+                true), Result.StreamHandle.class).streamId();
+        fixture.ok(s, new Call.StartStream(id), Result.Ack.class);
+        return id;
+    }
+
+    @Test
+    void aSharedStreamOfAChannelGivesEverySubscriberTheScaledReadings() throws Exception {
+        FakeDevice meter = DevicePlugin.device("meter");
+        meter.registers.put("voltage", Value.of(90L));
+        start(device("meter", Map.of(), VOLTAGE));
+        FakeSession one = fixture.connect();
+        FakeSession two = fixture.connect();
+        long id = sharedStream(one, "meter.voltage", 5);
+        assertEquals(id, sharedStream(two, "meter.voltage", 5));
+        for (FakeSession s : List.of(one, two)) {
+            List<StreamData> frames = AgentFixture.frames(s, id, 5);
+            for (StreamData f : frames) {
+                assertEquals(10.0, assertInstanceOf(Value.Num.class, f.reading().value()).value(), 1e-9);
+            }
+        }
     }
 
     @Test
