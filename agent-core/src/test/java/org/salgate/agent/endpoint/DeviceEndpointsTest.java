@@ -5,13 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.salgate.agent.plugin.PluginRegistry;
+import org.salgate.agent.testing.DevicePlugin;
 import org.salgate.plugin.spi.DeviceAddress;
 import org.salgate.plugin.spi.Endpoint;
 import org.salgate.plugin.spi.EndpointType;
+import org.salgate.plugin.spi.SensorPlugin;
 
 /** The endpoint types plugins bring, and the devices the operator allows their endpoints to reach. */
 class DeviceEndpointsTest {
@@ -26,9 +33,14 @@ class DeviceEndpointsTest {
     }
 
     @Test
-    void theEndpointTypesOfLoadedPluginsAreRegisteredSharedWhenAlikeAndRefusedWhenTheyClash() {
+    void theEndpointTypesOfLoadedPluginsAreRegisteredSharedWhenAlikeAndRefusedWhenTheyClash(@TempDir Path dir)
+            throws Exception {
+        Path services = dir.resolve("META-INF/services/" + SensorPlugin.class.getName());
+        Files.createDirectories(services.getParent());
+        Files.writeString(services, DevicePlugin.Clashing.class.getName() + "\n");
         Endpoints endpoints = Endpoints.standard(RelayTargets.none(), ALLOWED);
-        try (PluginRegistry plugins = PluginRegistry.load(getClass().getClassLoader(), endpoints)) {
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader());
+             PluginRegistry plugins = PluginRegistry.load(loader, endpoints)) {
             assertTrue(endpoints.types().containsAll(List.of("tcp", "serial")), endpoints.types().toString());
             assertTrue(plugins.find("device").isPresent());
             assertTrue(plugins.find("device2").isPresent(), "a second driver with tcp of the same syntax shares it");
