@@ -1,0 +1,111 @@
+package org.salgate.plugin.modbus;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Modbus device for the tests: src/test/python/modbus_server.py run by Debian's
+ * /usr/bin/python3 with python3-pymodbus, over TCP on a loopback port or as RTU on a serial line.
+ * It keeps the lines the device prints: one per request it sees and one per value written.
+ */
+final class PymodbusDevice implements AutoCloseable {
+
+    static final Path SCRIPT = Path.of("src", "test", "python", "modbus_server.py");
+
+    private final Process process;
+    private final List<String> lines = new ArrayList<>();
+    private final StringBuilder errors = new StringBuilder();
+
+    private PymodbusDevice(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("/usr/bin/python3", SCRIPT.toString()));
+        command.addAll(List.of(arguments));
+        process = new ProcessBuilder(command).start();
+        CountDownLatch ready = new CountDownLatch(1);
+        Thread out = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    if (line.equals("ready")) {
+                        ready.countDown();
+                    } else {
+                        synchronized (lines) {
+                            lines.add(line);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // the device was stopped
+            }
+        }, "pymodbus-out");
+        out.setDaemon(true);
+        out.start();
+        Thread err = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(
+                    new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    synchronized (errors) {
+                        errors.append(line).append('\n');
+                    }
+                }
+            } catch (IOException e) {
+                // the device was stopped
+            }
+        }, "pymodbus-err");
+        err.setDaemon(true);
+        err.start();
+        if (!ready.await(30, TimeUnit.SECONDS)) {
+            close();
+            synchronized (errors) {
+                throw new IllegalStateException("the pymodbus device did not start: " + errors);
+            }
+        }
+    }
+
+    /** A device serving Modbus TCP on 127.0.0.1:{@code port}. */
+    static PymodbusDevice tcp(int port) throws Exception {
+        return new PymodbusDevice("tcp", Integer.toString(port));
+    }
+
+    /** A device serving Modbus RTU on the serial line {@code device}. */
+    static PymodbusDevice rtu(String device) throws Exception {
+        return new PymodbusDevice("rtu", device);
+    }
+
+    /** A loopback port free now. */
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The requests the device has seen, "FUNCTION ADDRESS COUNT", and forgets them. */
+    List<String> takeRequests() {
+        synchronized (lines) {
+            List<String> requests = lines.stream().filter(l -> l.startsWith("request "))
+                    .map(l -> l.substring("request ".length())).toList();
+            lines.clear();
+            return requests;
+        }
+    }
+
+    /** Every line printed so far, requests and sets. */
+    List<String> lines() {
+        synchronized (lines) {
+            return List.copyOf(lines);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+}
