@@ -97,6 +97,7 @@ class ModbusPluginTest {
                     TestContext.on(endpoint))) {
                 p.connect();
                 try (Socket accepted = silent.accept()) {
+                    assertTrue(accepted.isConnected());
                     long start = System.nanoTime();
                     SensorDisconnectedException e = assertThrows(SensorDisconnectedException.class,
                             () -> p.read(reads(List.of(VOLTS))));

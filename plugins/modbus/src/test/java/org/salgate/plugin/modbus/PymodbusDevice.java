@@ -104,8 +104,12 @@ final class PymodbusDevice implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
