@@ -186,14 +186,10 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
 
     private static int integer(String name, String key, String text, int min, int max) {
         try {
-            int v = Integer.parseInt(text.strip());
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
+            return ModbusSettings.number(key, text, min, max);
+        } catch (IllegalArgumentException e) {
+            throw bad(name, e.getMessage());
         }
-        throw bad(name, key + " '" + text + "' is not a whole number from " + min + " to " + max);
     }
 
     private static IllegalArgumentException bad(String name, String what) {

@@ -105,9 +105,16 @@ final class ModbusProtocol implements SensorProtocol {
             try {
                 switch (r.table()) {
                     case COIL, DISCRETE_INPUT -> {
-                        BitVector bits = r.table() == ModbusChannel.Table.COIL
-                                ? m.readCoils(unit, r.start(), r.count())
-                                : m.readInputDiscretes(unit, r.start(), r.count());
+                        BitVector bits;
+                        try {
+                            bits = r.table() == ModbusChannel.Table.COIL
+                                    ? m.readCoils(unit, r.start(), r.count())
+                                    : m.readInputDiscretes(unit, r.start(), r.count());
+                        } catch (IllegalArgumentException e) {
+                            // j2mod's answer to an answer shorter than asked ("Size exceeds byte[] store")
+                            fail(values, r, "the device answered fewer than the " + r.count() + " bits asked");
+                            continue;
+                        }
                         for (ReadPlanner.Slot s : r.slots()) {
                             values[s.index()] = ChannelValue.of(
                                     Value.of(bits.getBit(s.channel().address() - r.start()) ? 1L : 0L));

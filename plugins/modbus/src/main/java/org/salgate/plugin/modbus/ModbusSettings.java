@@ -55,9 +55,15 @@ record ModbusSettings(int unitId, int timeoutMs, int maxRegisters, int maxGap) {
     }
 
     private static int number(String name, String text, int fallback, int min, int max) {
-        if (text == null) {
-            return fallback;
-        }
+        return text == null ? fallback : number(name, text, min, max);
+    }
+
+    /**
+     * {@code text} as a whole number from {@code min} to {@code max}.
+     *
+     * @throws IllegalArgumentException saying what {@code name} must be
+     */
+    static int number(String name, String text, int min, int max) {
         try {
             int v = Integer.parseInt(text.strip());
             if (v >= min && v <= max) {
