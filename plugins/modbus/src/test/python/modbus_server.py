@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A Modbus device for the driver's tests: pymodbus (Debian python3-pymodbus 3.0) serving known
-values as unit 1, over TCP on a loopback port or as RTU on a serial line.
+values as units 1 and 2, over TCP on a loopback port or as RTU on a serial line.
 
     /usr/bin/python3 modbus_server.py tcp PORT
     /usr/bin/python3 modbus_server.py rtu /dev/pts/N
@@ -69,10 +69,18 @@ class Logged(ModbusSlaveContext):
         super().setValues(fc_as_hex, address, values)
 
 
+def unit(holding):
+    return Logged(co=ModbusSparseDataBlock(dict(COILS)), di=ModbusSparseDataBlock(dict(DISCRETE)),
+                  ir=ModbusSparseDataBlock(dict(INPUT)), hr=ModbusSparseDataBlock(dict(holding)), zero_mode=True)
+
+
 def context():
-    unit = Logged(co=ModbusSparseDataBlock(COILS), di=ModbusSparseDataBlock(DISCRETE),
-                  ir=ModbusSparseDataBlock(INPUT), hr=ModbusSparseDataBlock(HOLDING), zero_mode=True)
-    return ModbusServerContext(slaves={1: unit}, single=False)
+    """Units 1 and 2 (whose holding register 0 is 4321). Another unit is answered with exception 11,
+    "gateway target device failed to respond", as a Modbus TCP gateway answers for a device behind
+    it that is silent: pymodbus's framers drop a request for a unit the context does not list
+    unless it lists unit 0 (broadcast), so it lists it, as unit 1."""
+    one = unit(HOLDING)
+    return ModbusServerContext(slaves={0: one, 1: one, 2: unit({**HOLDING, 0: 4321})}, single=False)
 
 
 async def tcp(port):

@@ -10,8 +10,9 @@ import org.salgate.sensorml.ChannelConfig;
 /**
  * Where a channel's value sits on a Modbus device, from the channel's PCML attributes:
  * {@code table} (coil, discrete-input, input, holding), {@code address} (the 0-based address of
- * the protocol data unit: holding register "40001" is address 0), {@code type}, and for register
- * types {@code bit}, {@code word-order} and {@code byte-order}.
+ * the protocol data unit: holding register "40001" is address 0), {@code type}, for register
+ * types {@code bit}, {@code word-order} and {@code byte-order}, and {@code unit-id} for a channel
+ * of another unit than the protocol's (several devices on one RTU line: one protocol per line).
  *
  * @param name the channel's name
  * @param table the table the value is in
@@ -21,12 +22,14 @@ import org.salgate.sensorml.ChannelConfig;
  * @param wordsBigEndian whether the first register of a multi-register value is the most significant
  * @param bytesBigEndian whether each register's first byte is its most significant (Modbus's own order)
  * @param writable whether clients may write the channel
+ * @param unit the unit (slave) id of the device that holds the value
  */
 record ModbusChannel(String name, Table table, int address, Type type, int bit, boolean wordsBigEndian,
-                     boolean bytesBigEndian, boolean writable) {
+                     boolean bytesBigEndian, boolean writable, int unit) {
 
     /** The attributes a Modbus channel may have. */
-    static final Set<String> ATTRIBUTES = Set.of("table", "address", "type", "bit", "word-order", "byte-order");
+    static final Set<String> ATTRIBUTES = Set.of("table", "address", "type", "bit", "word-order", "byte-order",
+            "unit-id");
 
     /** The four Modbus tables. */
     enum Table {
@@ -97,10 +100,11 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
     /**
      * The channel {@code config} describes.
      *
-     * @param maxRegisters the most registers one request may read
+     * @param settings the protocol's parameters: its unit id and the most registers one request may read
      * @throws IllegalArgumentException naming the channel and what is wrong with its attributes
      */
-    static ModbusChannel of(ChannelConfig config, int maxRegisters) {
+    static ModbusChannel of(ChannelConfig config, ModbusSettings settings) {
+        int maxRegisters = settings.maxRegisters();
         String name = config.name();
         Map<String, String> a = config.attributes();
         Set<String> unknown = new TreeSet<>(a.keySet());
@@ -138,8 +142,9 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
         }
         boolean wordsBig = order(name, a, "word-order", table);
         boolean bytesBig = order(name, a, "byte-order", table);
+        int unit = a.containsKey("unit-id") ? integer(name, "unit-id", a.get("unit-id"), 1, 247) : settings.unitId();
         ModbusChannel channel = new ModbusChannel(name, table, address, type, bit, wordsBig, bytesBig,
-                config.access().writable());
+                config.access().writable(), unit);
         if (channel.end() - 1 > 65535) {
             throw bad(name, "type " + type.word + " takes " + type.registers + " registers from address " + address
                     + ": past the last address, 65535");

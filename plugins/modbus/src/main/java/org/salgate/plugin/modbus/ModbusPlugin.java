@@ -49,7 +49,7 @@ public final class ModbusPlugin implements SensorPlugin {
             ModbusSettings settings = ModbusSettings.of(config);
             if (target instanceof DeviceAddress.Network n) {
                 return new ModbusProtocol(config, endpoint.spec(),
-                        () -> new ModbusTCPMaster(n.host(), n.port(), settings.timeoutMs(), false));
+                        () -> new ModbusTCPMaster(n.host(), n.port(), settings.timeoutMs(), false), false);
             }
             DeviceAddress.LocalPort port = (DeviceAddress.LocalPort) target;
             ModbusSettings.Serial line = ModbusSettings.Serial.of(port.options());
@@ -62,7 +62,7 @@ public final class ModbusPlugin implements SensorPlugin {
                 p.setParity(line.parity());
                 p.setStopbits(Integer.toString(line.stopBits()));
                 return new ModbusSerialMaster(p, settings.timeoutMs());
-            });
+            }, true);
         } catch (IllegalArgumentException e) {
             throw new PluginException(e.getMessage(), e);
         }

@@ -1,6 +1,7 @@
 package org.salgate.plugin.modbus;
 
 import com.ghgande.j2mod.modbus.ModbusException;
+import com.ghgande.j2mod.modbus.ModbusIOException;
 import com.ghgande.j2mod.modbus.ModbusSlaveException;
 import com.ghgande.j2mod.modbus.facade.AbstractModbusMaster;
 import com.ghgande.j2mod.modbus.procimg.InputRegister;
@@ -31,15 +32,21 @@ import org.salgate.sensorml.SensorDescription;
  * calls this protocol from one lane per device ({@link #concurrentRequests()} is false); the
  * methods are synchronized all the same.
  *
- * <p>Each request is tried once: a Modbus exception answer (such as "illegal data address")
- * fails the channels of that request only; no answer within {@code timeout-ms}, or a lost
- * connection, throws {@link SensorDisconnectedException} and the agent reconnects.
+ * <p>Each request is tried once. A Modbus exception answer (such as "illegal data address") fails
+ * the channels of that request only. Over TCP, no answer within {@code timeout-ms} or a lost
+ * connection throws {@link SensorDisconnectedException} and the agent reconnects: after a
+ * timeout a late answer could still come, out of step with the next request, and a new connection
+ * drops it. On a serial line, a unit that does not answer is the line's normal way of saying it is
+ * not there (several units share a line, and j2mod clears the line's input before each request):
+ * it fails that request's channels, and only a port that closed (an adapter unplugged) is a lost
+ * connection.
  */
 final class ModbusProtocol implements SensorProtocol {
 
     private final String device;
     private final ModbusSettings settings;
     private final Supplier<AbstractModbusMaster> masters;
+    private final boolean serialLine;
     private final Map<String, ModbusChannel> channels = new LinkedHashMap<>();
     private final ReadPlanner planner;
     private AbstractModbusMaster master;
@@ -47,14 +54,16 @@ final class ModbusProtocol implements SensorProtocol {
     /**
      * @param device the device's endpoint, for messages
      * @param masters makes an unconnected j2mod master for the device, each time it connects
+     * @param serialLine whether the device is on a serial line, where silence is not a lost connection
      * @throws IllegalArgumentException naming the first channel or parameter that is wrong
      */
-    ModbusProtocol(ProtocolConfig config, String device, Supplier<AbstractModbusMaster> masters) {
+    ModbusProtocol(ProtocolConfig config, String device, Supplier<AbstractModbusMaster> masters, boolean serialLine) {
         this.device = device;
+        this.serialLine = serialLine;
         this.settings = ModbusSettings.of(config);
         this.masters = masters;
         for (ChannelConfig c : config.channels()) {
-            channels.put(c.name(), ModbusChannel.of(c, settings.maxRegisters()));
+            channels.put(c.name(), ModbusChannel.of(c, settings));
         }
         this.planner = new ReadPlanner(settings.maxRegisters(), settings.maxGap());
     }
@@ -100,8 +109,8 @@ final class ModbusProtocol implements SensorProtocol {
             batch.add(channel(r.channel()));
         }
         ChannelValue[] values = new ChannelValue[batch.size()];
-        int unit = settings.unitId();
         for (ReadPlanner.Request r : planner.plan(batch)) {
+            int unit = r.unit();
             try {
                 switch (r.table()) {
                     case COIL, DISCRETE_INPUT -> {
@@ -140,7 +149,13 @@ final class ModbusProtocol implements SensorProtocol {
                 }
             } catch (ModbusSlaveException e) {
                 fail(values, r, refusal(e) + " (" + r.table().word + " " + r.start() + " to "
-                        + (r.start() + r.count() - 1) + ")");
+                        + (r.start() + r.count() - 1) + (r.unit() == settings.unitId() ? "" : " of unit " + r.unit())
+                        + ")");
+            } catch (ModbusIOException e) {
+                if (!silentUnit(m)) {
+                    throw lost(e);
+                }
+                fail(values, r, silence(r.unit()) + ": " + e.getMessage());
             } catch (ModbusException e) {
                 throw lost(e);
             }
@@ -154,7 +169,7 @@ final class ModbusProtocol implements SensorProtocol {
         if (!c.writable()) {
             throw new PluginException("Modbus channel " + c.name() + " is read-only");
         }
-        int unit = settings.unitId();
+        int unit = c.unit();
         try {
             if (c.table() == ModbusChannel.Table.COIL) {
                 boolean state = Registers.bit(c, raw);
@@ -174,6 +189,12 @@ final class ModbusProtocol implements SensorProtocol {
         } catch (ModbusSlaveException e) {
             throw new PluginException("Modbus device " + device + " refused the write of channel " + c.name() + ": "
                     + refusal(e), e);
+        } catch (ModbusIOException e) {
+            if (!silentUnit(master)) {
+                throw lost(e);
+            }
+            throw new PluginException("cannot write channel " + c.name() + ": " + silence(c.unit()) + ": "
+                    + e.getMessage(), e);
         } catch (ModbusException e) {
             throw lost(e);
         }
@@ -212,6 +233,15 @@ final class ModbusProtocol implements SensorProtocol {
             throw new PluginException("this Modbus protocol has no channel " + config.name());
         }
         return c;
+    }
+
+    /** Whether a request that failed on {@code m} failed for its unit alone: the serial line is still open. */
+    private boolean silentUnit(AbstractModbusMaster m) {
+        return serialLine && m != null && m.isConnected();
+    }
+
+    private String silence(int unit) {
+        return "unit " + unit + " did not answer within timeout-ms " + settings.timeoutMs();
     }
 
     private SensorDisconnectedException lost(ModbusException e) {

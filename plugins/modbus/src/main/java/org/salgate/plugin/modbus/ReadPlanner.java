@@ -5,9 +5,10 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Plans the Modbus requests that read a batch of channels: the channels of one table, sorted by
+ * Plans the Modbus requests that read a batch of channels: the channels of one table of one unit, sorted by
  * address, are coalesced into one request while the next channel starts at most {@code maxGap}
  * addresses after the request's end (reading through the gap costs less than another round trip)
  * and the request stays within {@code maxRegisters} registers (coils and discrete inputs: the
@@ -23,12 +24,13 @@ final class ReadPlanner {
     /**
      * One read request.
      *
+     * @param unit the unit (slave) id it asks
      * @param table the table it reads
      * @param start its first address
      * @param count how many coils, inputs or registers it reads
      * @param slots the batch's channels it serves
      */
-    record Request(ModbusChannel.Table table, int start, int count, List<Slot> slots) {
+    record Request(int unit, ModbusChannel.Table table, int start, int count, List<Slot> slots) {
     }
 
     private final int maxRegisters;
@@ -43,39 +45,46 @@ final class ReadPlanner {
         this.maxGap = maxGap;
     }
 
-    /** The requests that read {@code channels}, table by table in ascending address order. */
+    /** The requests that read {@code channels}: unit by unit, table by table, in ascending address order. */
     List<Request> plan(List<ModbusChannel> channels) {
-        Map<ModbusChannel.Table, List<Slot>> byTable = new EnumMap<>(ModbusChannel.Table.class);
+        Map<Integer, Map<ModbusChannel.Table, List<Slot>>> byUnit = new TreeMap<>();
         for (int i = 0; i < channels.size(); i++) {
-            byTable.computeIfAbsent(channels.get(i).table(), t -> new ArrayList<>()).add(new Slot(i, channels.get(i)));
+            ModbusChannel c = channels.get(i);
+            byUnit.computeIfAbsent(c.unit(), u -> new EnumMap<>(ModbusChannel.Table.class))
+                    .computeIfAbsent(c.table(), t -> new ArrayList<>()).add(new Slot(i, c));
         }
         List<Request> requests = new ArrayList<>();
-        for (Map.Entry<ModbusChannel.Table, List<Slot>> e : byTable.entrySet()) {
-            ModbusChannel.Table table = e.getKey();
-            int limit = table.bits ? table.protocolLimit() : maxRegisters;
-            List<Slot> slots = e.getValue();
-            slots.sort(Comparator.comparingInt((Slot s) -> s.channel().address()).thenComparingInt(Slot::index));
-            int start = -1;
-            int end = -1;
-            List<Slot> current = new ArrayList<>();
-            for (Slot s : slots) {
-                ModbusChannel c = s.channel();
-                if (!current.isEmpty() && c.address() - end <= maxGap && Math.max(end, c.end()) - start <= limit) {
-                    end = Math.max(end, c.end());
-                } else {
-                    if (!current.isEmpty()) {
-                        requests.add(new Request(table, start, end - start, List.copyOf(current)));
-                        current.clear();
-                    }
-                    start = c.address();
-                    end = c.end();
-                }
-                current.add(s);
-            }
-            if (!current.isEmpty()) {
-                requests.add(new Request(table, start, end - start, List.copyOf(current)));
+        for (Map.Entry<Integer, Map<ModbusChannel.Table, List<Slot>>> u : byUnit.entrySet()) {
+            for (Map.Entry<ModbusChannel.Table, List<Slot>> e : u.getValue().entrySet()) {
+                plan(u.getKey(), e.getKey(), e.getValue(), requests);
             }
         }
         return requests;
+    }
+
+    /** Adds to {@code requests} those that read {@code slots}, all of one table of one unit. */
+    private void plan(int unit, ModbusChannel.Table table, List<Slot> slots, List<Request> requests) {
+        int limit = table.bits ? table.protocolLimit() : maxRegisters;
+        slots.sort(Comparator.comparingInt((Slot s) -> s.channel().address()).thenComparingInt(Slot::index));
+        int start = -1;
+        int end = -1;
+        List<Slot> current = new ArrayList<>();
+        for (Slot s : slots) {
+            ModbusChannel c = s.channel();
+            if (!current.isEmpty() && c.address() - end <= maxGap && Math.max(end, c.end()) - start <= limit) {
+                end = Math.max(end, c.end());
+            } else {
+                if (!current.isEmpty()) {
+                    requests.add(new Request(unit, table, start, end - start, List.copyOf(current)));
+                    current.clear();
+                }
+                start = c.address();
+                end = c.end();
+            }
+            current.add(s);
+        }
+        if (!current.isEmpty()) {
+            requests.add(new Request(unit, table, start, end - start, List.copyOf(current)));
+        }
     }
 }

@@ -24,7 +24,7 @@ class ModbusChannelTest {
     }
 
     private static ModbusChannel of(Access access, String... attributes) {
-        return ModbusChannel.of(config(access, attributes), 125);
+        return ModbusChannel.of(config(access, attributes), new ModbusSettings(1, 1000, 125, 10));
     }
 
     private static void refused(String expected, Access access, String... attributes) {
@@ -37,8 +37,18 @@ class ModbusChannelTest {
     void attributesSayTableAddressTypeAndOrders() {
         ModbusChannel c = of(Access.READ_WRITE, "table", "holding", "address", "40", "type", "Float32",
                 "word-order", "little", "byte-order", "big");
-        assertEquals(new ModbusChannel("ch", Table.HOLDING, 40, Type.FLOAT32, -1, false, true, true), c);
+        assertEquals(new ModbusChannel("ch", Table.HOLDING, 40, Type.FLOAT32, -1, false, true, true, 1), c);
         assertEquals(2, c.width());
+    }
+
+    @Test
+    void aChannelIsOfTheProtocolsUnitUnlessItNamesAnother() {
+        ModbusSettings unit7 = new ModbusSettings(7, 1000, 125, 10);
+        assertEquals(7, ModbusChannel.of(config(Access.READ, "table", "coil", "address", "0"), unit7).unit());
+        assertEquals(12, ModbusChannel.of(config(Access.READ, "table", "coil", "address", "0", "unit-id", "12"),
+                unit7).unit());
+        refused("unit-id '248' is not a whole number from 1 to 247", Access.READ, "table", "coil", "address", "0",
+                "unit-id", "248");
     }
 
     @Test
@@ -65,7 +75,7 @@ class ModbusChannelTest {
     @Test
     void unknownAttributesAreRefusedListingTheKnownOnes() {
         refused("unknown attribute(s) adress; a Modbus channel's attributes are address, bit, byte-order, table,"
-                + " type, word-order", Access.READ, "table", "input", "adress", "0");
+                + " type, unit-id, word-order", Access.READ, "table", "input", "adress", "0");
     }
 
     @Test
@@ -100,7 +110,7 @@ class ModbusChannelTest {
     @Test
     void aTypeWiderThanMaxRegistersIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ModbusChannel.of(
-                config(Access.READ, "table", "input", "address", "0", "type", "int64"), 2));
+                config(Access.READ, "table", "input", "address", "0", "type", "int64"), new ModbusSettings(1, 1000, 2, 10)));
         assertTrue(e.getMessage().contains("type int64 takes 4 registers, more than max-registers 2"), e.getMessage());
     }
 

@@ -86,7 +86,7 @@ class ModbusTcpDeviceTest {
                     Value.of(2301L), Value.of((double) 49.95f),
                     Value.of(1L), Value.of(0L), Value.of(1L), Value.of(0L), Value.of(1L)), values);
             // function codes 1 coils, 2 discrete inputs, 3 holding registers, 4 input registers
-            assertEquals(List.of("1 0 3", "2 0 2", "4 0 3", "3 0 21"), device.takeRequests());
+            assertEquals(List.of("1 0 3", "2 0 2", "4 0 3", "3 0 21"), device.takeRequests(4));
         }
     }
 
@@ -99,7 +99,7 @@ class ModbusTcpDeviceTest {
         try (SensorProtocol meter = open(channels, Map.of("max-registers", "8", "max-gap", "2"))) {
             assertEquals(List.of(Value.of(decodeFirstFloat64()), Value.of(230.5), Value.of(1234567.875)),
                     values(meter.read(reads(channels))));
-            assertEquals(List.of("3 0 8", "3 12 4"), device.takeRequests());
+            assertEquals(List.of("3 0 8", "3 12 4"), device.takeRequests(2));
         }
     }
 
@@ -126,9 +126,23 @@ class ModbusTcpDeviceTest {
             assertEquals(Value.absent(), read.get(2).value());
             assertEquals(Value.of(205L), read.get(3).value());
             assertEquals(Value.of(2301L), read.get(4).value());
-            assertEquals(List.of("4 0 1", "3 0 1", "3 150 3", "3 205 1"), device.takeRequests());
+            assertEquals(List.of("4 0 1", "3 0 1", "3 150 3", "3 205 1"), device.takeRequests(4));
             // the connection is still good
             assertEquals(Value.of(1234L), meter.read(reads(channels.subList(0, 1))).get(0).value());
+        }
+    }
+
+    @Test
+    void channelsOfOtherUnitsAreAskedOfTheirUnitAndAUnitTheGatewayLacksFailsOnlyItsChannels() throws Exception {
+        List<ChannelConfig> channels = List.of(
+                read("unit1", "table", "holding", "address", "0"),
+                read("unit2", "table", "holding", "address", "0", "unit-id", "2"),
+                read("unit3", "table", "holding", "address", "0", "unit-id", "3"));
+        try (SensorProtocol bus = open(channels, Map.of())) {
+            List<ChannelValue> read = bus.read(reads(channels));
+            assertEquals(Value.of(1234L), read.get(0).value());
+            assertEquals(Value.of(4321L), read.get(1).value());
+            assertEquals("gateway target device failed to respond (holding 0 to 0 of unit 3)", read.get(2).error());
         }
     }
 
@@ -147,7 +161,7 @@ class ModbusTcpDeviceTest {
             meter.write(channels.get(3), Value.of(12.5));
             // 12.5f is 0x41480000: 16712, 0
             assertEquals(List.of("request 5 10 1", "set 5 10 1", "request 6 30 1", "set 6 30 65494",
-                    "request 16 32 2", "set 16 32 16712,0", "request 16 34 2", "set 16 34 0,16712"), device.lines());
+                    "request 16 32 2", "set 16 32 16712,0", "request 16 34 2", "set 16 34 0,16712"), device.lines(8));
             assertEquals(List.of(Value.of(1L), Value.of(-42L), Value.of(12.5), Value.of(12.5)),
                     values(meter.read(reads(channels))));
         }

@@ -86,18 +86,36 @@ final class PymodbusDevice implements AutoCloseable {
         }
     }
 
-    /** The requests the device has seen, "FUNCTION ADDRESS COUNT", and forgets them. */
-    List<String> takeRequests() {
+    /**
+     * The requests the device has seen, "FUNCTION ADDRESS COUNT", once it printed {@code expected}
+     * of them (its output comes a little after its answers) and a moment more for any beyond; and
+     * forgets them.
+     */
+    List<String> takeRequests(int expected) throws InterruptedException {
+        List<String> requests = await(expected, "request ").stream().filter(l -> l.startsWith("request "))
+                .map(l -> l.substring("request ".length())).toList();
         synchronized (lines) {
-            List<String> requests = lines.stream().filter(l -> l.startsWith("request "))
-                    .map(l -> l.substring("request ".length())).toList();
             lines.clear();
-            return requests;
         }
+        return requests;
     }
 
-    /** Every line printed so far, requests and sets. */
-    List<String> lines() {
+    /** Every line printed, requests and sets, once there are {@code expected} and a moment more. */
+    List<String> lines(int expected) throws InterruptedException {
+        return await(expected, "");
+    }
+
+    private List<String> await(int expected, String prefix) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            synchronized (lines) {
+                if (lines.stream().filter(l -> l.startsWith(prefix)).count() >= expected) {
+                    break;
+                }
+            }
+            Thread.sleep(20);
+        }
+        Thread.sleep(200);
         synchronized (lines) {
             return List.copyOf(lines);
         }

@@ -13,7 +13,7 @@ import org.salgate.plugin.modbus.ModbusChannel.Type;
 class RegistersTest {
 
     private static ModbusChannel at(int address, Type type, boolean wordsBig, boolean bytesBig) {
-        return new ModbusChannel("c", Table.HOLDING, address, type, -1, wordsBig, bytesBig, true);
+        return new ModbusChannel("c", Table.HOLDING, address, type, -1, wordsBig, bytesBig, true, 1);
     }
 
     private static Value decode(Type type, boolean wordsBig, int... registers) {
@@ -66,8 +66,8 @@ class RegistersTest {
 
     @Test
     void aBitOfARegisterIsZeroOrOne() {
-        ModbusChannel bit3 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 3, true, true, false);
-        ModbusChannel bit15 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 15, true, true, false);
+        ModbusChannel bit3 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 3, true, true, false, 1);
+        ModbusChannel bit15 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 15, true, true, false, 1);
         assertEquals(Value.of(1L), Registers.decode(bit3, new int[] {0b1000}, 0));
         assertEquals(Value.of(0L), Registers.decode(bit3, new int[] {0b0111}, 0));
         assertEquals(Value.of(1L), Registers.decode(bit15, new int[] {0x8000}, 0));
@@ -119,7 +119,7 @@ class RegistersTest {
 
     @Test
     void aCoilIsWrittenZeroOrOne() {
-        ModbusChannel coil = new ModbusChannel("k", Table.COIL, 0, Type.BOOL, -1, true, true, true);
+        ModbusChannel coil = new ModbusChannel("k", Table.COIL, 0, Type.BOOL, -1, true, true, true, 1);
         assertEquals(true, Registers.bit(coil, Value.of(1L)));
         assertEquals(false, Registers.bit(coil, Value.of(0.0)));
         assertThrows(IllegalArgumentException.class, () -> Registers.bit(coil, Value.of(2L)));
