@@ -127,7 +127,7 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
                     + String.join(", ", Arrays.stream(Type.values()).map(t -> t.word).toList()));
         }
         if (table.bits && type != Type.BOOL) {
-            throw bad(name, "a " + table.word + " holds one bit: its type is bool, not " + type.word);
+            throw bad(name, "table " + table.word + " holds bits: the type is bool, not " + type.word);
         }
         int bit = -1;
         if (a.containsKey("bit")) {
@@ -155,8 +155,8 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
         }
         if (channel.writable) {
             if (!table.writable) {
-                throw bad(name, "access " + config.access().word() + ", but a " + table.word + " cannot be written; use"
-                        + " access read, or a coil or holding register");
+                throw bad(name, "access " + config.access().word() + ", but table " + table.word + " is read-only;"
+                        + " use access read, or table coil or holding");
             }
             if (bit >= 0) {
                 throw bad(name, "access " + config.access().word() + ", but one bit of a register cannot be written alone;"
@@ -172,7 +172,7 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
             return true;
         }
         if (table.bits) {
-            throw bad(name, "a " + table.word + " is one bit: attribute " + key + " applies to registers only");
+            throw bad(name, "attribute " + key + " applies to registers only, not to table " + table.word);
         }
         return switch (word.strip().toLowerCase(Locale.ROOT)) {
             case "big" -> true;

@@ -93,7 +93,7 @@ class ModbusChannelTest {
     void typesMustFitTheTable() {
         refused("type 'float' is not one of bool, int16, uint16, int32, uint32, float32, int64, float64",
                 Access.READ, "table", "input", "address", "0", "type", "float");
-        refused("a coil holds one bit: its type is bool, not uint16", Access.READ, "table", "coil", "address", "0",
+        refused("table coil holds bits: the type is bool, not uint16", Access.READ, "table", "coil", "address", "0",
                 "type", "uint16");
         refused("type bool in a holding register needs attribute bit", Access.READ, "table", "holding",
                 "address", "0", "type", "bool");
@@ -101,7 +101,7 @@ class ModbusChannelTest {
                 "type", "uint16", "bit", "1");
         refused("bit '16' is not a whole number from 0 to 15", Access.READ, "table", "holding", "address", "0",
                 "type", "bool", "bit", "16");
-        refused("attribute word-order applies to registers only", Access.READ, "table", "coil", "address", "0",
+        refused("attribute word-order applies to registers only, not to table coil", Access.READ, "table", "coil", "address", "0",
                 "word-order", "big");
         refused("byte-order 'middle' is big or little", Access.READ, "table", "input", "address", "0",
                 "byte-order", "middle");
@@ -116,9 +116,9 @@ class ModbusChannelTest {
 
     @Test
     void writableChannelsMustBeCoilsOrWholeHoldingRegisters() {
-        refused("access read-write, but a input cannot be written", Access.READ_WRITE, "table", "input",
+        refused("access read-write, but table input is read-only; use access read, or table coil or holding", Access.READ_WRITE, "table", "input",
                 "address", "0");
-        refused("access write, but a discrete-input cannot be written", Access.WRITE, "table", "discrete-input",
+        refused("access write, but table discrete-input is read-only", Access.WRITE, "table", "discrete-input",
                 "address", "0");
         refused("one bit of a register cannot be written alone", Access.READ_WRITE, "table", "holding",
                 "address", "0", "type", "bool", "bit", "2");

@@ -62,8 +62,8 @@ class ModbusPluginTest {
     void aWrongChannelIsRefusedAtOpenNamingIt() {
         PluginException e = refused(config("tcp:127.0.0.1", Map.of(), VOLTS,
                 readWrite("relay", "table", "discrete-input", "address", "3")), "tcp:127.0.0.1");
-        assertEquals("Modbus channel relay: access read-write, but a discrete-input cannot be written; use access read,"
-                + " or a coil or holding register", e.getMessage());
+        assertEquals("Modbus channel relay: access read-write, but table discrete-input is read-only; use access read,"
+                + " or table coil or holding", e.getMessage());
     }
 
     @Test
