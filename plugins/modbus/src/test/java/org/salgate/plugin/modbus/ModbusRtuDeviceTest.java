@@ -35,6 +35,9 @@ import org.salgate.sensorml.ProtocolConfig;
 @Tag("devices")
 class ModbusRtuDeviceTest {
 
+    private static final List<ChannelConfig> FIRST_REGISTER =
+            List.of(read("uint16", "table", "holding", "address", "0"));
+
     private Process socat;
     private String deviceEnd;
     private String driverEnd;
@@ -109,7 +112,7 @@ class ModbusRtuDeviceTest {
 
     @Test
     void aSilentUnitFailsItsChannelsWithinTimeoutMsAndTheLineStaysUp() throws Exception {
-        List<ChannelConfig> channels = List.of(read("uint16", "table", "holding", "address", "0"));
+        List<ChannelConfig> channels = FIRST_REGISTER;
         try (SensorProtocol line = open(channels, Map.of("timeout-ms", "300"))) {
             assertEquals(Value.of(1234L), line.read(reads(channels)).get(0).value());
             device.close();
@@ -125,7 +128,7 @@ class ModbusRtuDeviceTest {
 
     @Test
     void aClosedLineIsALostConnection() throws Exception {
-        List<ChannelConfig> channels = List.of(read("uint16", "table", "holding", "address", "0"));
+        List<ChannelConfig> channels = FIRST_REGISTER;
         try (SensorProtocol line = open(channels, Map.of("timeout-ms", "300"))) {
             assertEquals(Value.of(1234L), line.read(reads(channels)).get(0).value());
             socat.destroy();

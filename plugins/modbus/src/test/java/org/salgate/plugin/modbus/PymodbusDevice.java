@@ -2,6 +2,7 @@ package org.salgate.plugin.modbus;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A real Modbus device for the tests: src/test/python/modbus_server.py run by Debian's
@@ -29,44 +31,41 @@ final class PymodbusDevice implements AutoCloseable {
         command.addAll(List.of(arguments));
         process = new ProcessBuilder(command).start();
         CountDownLatch ready = new CountDownLatch(1);
-        Thread out = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    if (line.equals("ready")) {
-                        ready.countDown();
-                    } else {
-                        synchronized (lines) {
-                            lines.add(line);
-                        }
-                    }
+        follow(process.getInputStream(), "pymodbus-out", line -> {
+            if (line.equals("ready")) {
+                ready.countDown();
+            } else {
+                synchronized (lines) {
+                    lines.add(line);
                 }
-            } catch (IOException e) {
-                // the device was stopped
             }
-        }, "pymodbus-out");
-        out.setDaemon(true);
-        out.start();
-        Thread err = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(
-                    new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    synchronized (errors) {
-                        errors.append(line).append('\n');
-                    }
-                }
-            } catch (IOException e) {
-                // the device was stopped
+        });
+        follow(process.getErrorStream(), "pymodbus-err", line -> {
+            synchronized (errors) {
+                errors.append(line).append('\n');
             }
-        }, "pymodbus-err");
-        err.setDaemon(true);
-        err.start();
+        });
         if (!ready.await(30, TimeUnit.SECONDS)) {
             close();
             synchronized (errors) {
                 throw new IllegalStateException("the pymodbus device did not start: " + errors);
             }
         }
+    }
+
+    /** Gives each line of {@code stream} to {@code sink}, on a daemon thread, until the stream ends. */
+    private static void follow(InputStream stream, String name, Consumer<String> sink) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    sink.accept(line);
+                }
+            } catch (IOException e) {
+                // the device was stopped
+            }
+        }, name);
+        t.setDaemon(true);
+        t.start();
     }
 
     /** A device serving Modbus TCP on 127.0.0.1:{@code port}. */
