@@ -48,12 +48,12 @@ public final class ModbusPlugin implements SensorPlugin {
             DeviceAddress target = endpoint.target().orElseGet(() -> parse(endpoint));
             ModbusSettings settings = ModbusSettings.of(config);
             if (target instanceof DeviceAddress.Network n) {
-                return new ModbusProtocol(config, endpoint.spec(),
+                return new ModbusProtocol(config, settings, endpoint.spec(),
                         () -> new ModbusTCPMaster(n.host(), n.port(), settings.timeoutMs(), false), false);
             }
             DeviceAddress.LocalPort port = (DeviceAddress.LocalPort) target;
             ModbusSettings.Serial line = ModbusSettings.Serial.of(port.options());
-            return new ModbusProtocol(config, endpoint.spec(), () -> {
+            return new ModbusProtocol(config, settings, endpoint.spec(), () -> {
                 SerialParameters p = new SerialParameters();
                 p.setPortName(port.path());
                 p.setEncoding(Modbus.SERIAL_ENCODING_RTU);

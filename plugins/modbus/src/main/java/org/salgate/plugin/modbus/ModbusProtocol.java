@@ -52,15 +52,17 @@ final class ModbusProtocol implements SensorProtocol {
     private AbstractModbusMaster master;
 
     /**
+     * @param settings the protocol's parameters, checked
      * @param device the device's endpoint, for messages
      * @param masters makes an unconnected j2mod master for the device, each time it connects
      * @param serialLine whether the device is on a serial line, where silence is not a lost connection
-     * @throws IllegalArgumentException naming the first channel or parameter that is wrong
+     * @throws IllegalArgumentException naming the first channel that is wrong
      */
-    ModbusProtocol(ProtocolConfig config, String device, Supplier<AbstractModbusMaster> masters, boolean serialLine) {
+    ModbusProtocol(ProtocolConfig config, ModbusSettings settings, String device,
+                   Supplier<AbstractModbusMaster> masters, boolean serialLine) {
         this.device = device;
         this.serialLine = serialLine;
-        this.settings = ModbusSettings.of(config);
+        this.settings = settings;
         this.masters = masters;
         for (ChannelConfig c : config.channels()) {
             channels.put(c.name(), ModbusChannel.of(c, settings));
@@ -82,7 +84,7 @@ final class ModbusProtocol implements SensorProtocol {
             String why = e.getCause() == null ? e.getMessage() : e.getMessage() + ": " + e.getCause();
             throw new SensorDisconnectedException("cannot reach Modbus device " + device + ": " + why, e);
         }
-        // one try per request, then the agent reconnects: j2mod's own retries would multiply timeout-ms
+        // one try per request: j2mod's own retries would multiply timeout-ms
         m.setRetries(1);
         m.setTimeout(settings.timeoutMs());
         master = m;
