@@ -88,11 +88,11 @@ public final class Agent implements AutoCloseable {
         this.events = new EventBus();
         this.streams = new StreamRegistry(b.streamThreads, b.slowConsumers);
         this.sensors = new SensorManager(events, streams::endForSensor);
-        this.plugins = PluginRegistry.load(b.pluginClassLoader);
-        Endpoints endpoints = Endpoints.standard(b.relayTargets);
+        Endpoints endpoints = Endpoints.standard(b.relayTargets, b.deviceTargets);
         for (EndpointFactory f : b.endpoints) {
             endpoints.register(f);
         }
+        this.plugins = PluginRegistry.load(b.pluginClassLoader, endpoints);
         this.protocols = new ProtocolManager(plugins, endpoints, sensors, events, b.pluginDirectories);
         this.workers = WorkerPool.create(b.workerThreads, b.maxQueuedRequests);
         RequestDispatcher dispatcher = new RequestDispatcher(sensors, protocols, streams, events,

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.salgate.agent.endpoint.EndpointFactory;
+import org.salgate.agent.endpoint.DeviceTargets;
 import org.salgate.agent.endpoint.RelayTargets;
 import org.salgate.agent.plugin.PluginDirectories;
 import org.salgate.agent.session.Tokens;
@@ -37,6 +38,7 @@ public final class AgentBuilder {
     int maxStreamsPerSession = 1024;
     PluginDirectories pluginDirectories = PluginDirectories.none();
     RelayTargets relayTargets = RelayTargets.none();
+    DeviceTargets deviceTargets = DeviceTargets.none();
     Tokens tokens;
     SlowConsumerSettings slowConsumers = SlowConsumerSettings.DEFAULTS;
     final List<EndpointFactory> endpoints = new ArrayList<>();
@@ -163,6 +165,18 @@ public final class AgentBuilder {
      */
     public AgentBuilder relayTargets(List<String> hostPorts) {
         this.relayTargets = RelayTargets.of(hostPorts);
+        return this;
+    }
+
+    /**
+     * The devices protocols may reach through the endpoint types plugins bring: {@code HOST:PORT},
+     * {@code HOST:*} or {@code /dev/PATH} (with {@code *} for any characters but {@code /}); default
+     * none. See {@link DeviceTargets}.
+     *
+     * @throws IllegalArgumentException naming an entry that is none of these
+     */
+    public AgentBuilder deviceTargets(List<String> devices) {
+        this.deviceTargets = DeviceTargets.of(devices);
         return this;
     }
 

@@ -44,9 +44,10 @@ class RuntimePluginTest {
     void setUp() {
         EventBus bus = new EventBus();
         bus.subscribe(this, events::add);
-        plugins = PluginRegistry.load(getClass().getClassLoader());
+        Endpoints endpoints = Endpoints.standard();
+        plugins = PluginRegistry.load(getClass().getClassLoader(), endpoints);
         sensors = new SensorManager(bus, (id, why) -> { });
-        protocols = new ProtocolManager(plugins, Endpoints.standard(), sensors, bus,
+        protocols = new ProtocolManager(plugins, endpoints, sensors, bus,
                 PluginDirectories.of(List.of(dir)));
     }
 

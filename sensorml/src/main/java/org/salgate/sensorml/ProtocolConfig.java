@@ -19,9 +19,12 @@ import java.util.Set;
  *                     protocol, with distinct ids
  * @param removedSensors the ids of sensors the plugin opens the protocol with that are to be
  *                       removed, distinct
+ * @param channels the device's channels, each served as a sensor {@code <name>.<channel>}, with
+ *                 distinct names; empty for protocols that describe their sensors themselves
  */
 public record ProtocolConfig(String name, String type, String endpoint, Map<String, String> parameters,
-                             List<SensorDescription> addedSensors, List<String> removedSensors) {
+                             List<SensorDescription> addedSensors, List<String> removedSensors,
+                             List<ChannelConfig> channels) {
 
     public ProtocolConfig {
         Objects.requireNonNull(name, "name");
@@ -33,6 +36,7 @@ public record ProtocolConfig(String name, String type, String endpoint, Map<Stri
         parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
         addedSensors = addedSensors == null ? List.of() : List.copyOf(addedSensors);
         removedSensors = removedSensors == null ? List.of() : List.copyOf(removedSensors);
+        channels = channels == null ? List.of() : List.copyOf(channels);
         Set<String> ids = new HashSet<>();
         for (SensorDescription d : addedSensors) {
             if (!d.protocol().equals(name)) {
@@ -54,11 +58,29 @@ public record ProtocolConfig(String name, String type, String endpoint, Map<Stri
                         + " twice; keep one");
             }
         }
+        ids.clear();
+        for (ChannelConfig c : channels) {
+            if (!ids.add(c.name())) {
+                throw new IllegalArgumentException("channel " + c.name() + " of protocol " + name
+                        + " is configured twice; keep one");
+            }
+        }
     }
 
-    /** A protocol with no sensor changed at run time. */
+    /** A protocol with no channel. */
+    public ProtocolConfig(String name, String type, String endpoint, Map<String, String> parameters,
+                          List<SensorDescription> addedSensors, List<String> removedSensors) {
+        this(name, type, endpoint, parameters, addedSensors, removedSensors, List.of());
+    }
+
+    /** A protocol with no channel and no sensor changed at run time. */
     public ProtocolConfig(String name, String type, String endpoint, Map<String, String> parameters) {
         this(name, type, endpoint, parameters, List.of(), List.of());
+    }
+
+    /** The id of the sensor that serves {@code channel}: {@code <protocol>.<channel>}. */
+    public String sensorId(ChannelConfig channel) {
+        return name + "." + channel.name();
     }
 
     /** A parameter, or {@code fallback} when it is not set. */

@@ -2,9 +2,11 @@ package org.salgate.agent.core;
 
 import java.util.List;
 import java.util.Objects;
+import org.salgate.agent.device.DeviceLane;
 import org.salgate.plugin.spi.Endpoint;
 import org.salgate.plugin.spi.SensorPlugin;
 import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
 
@@ -18,15 +20,28 @@ import org.salgate.sensorml.SensorDescription;
  * @param endpoint the endpoint it is bound to
  * @param protocol the open instance
  * @param opened the sensors the plugin served right after opening it, as the agent registers them
+ *               (with the sensors of its channels)
+ * @param lane the lane every request to its device goes through, or null when the agent calls the
+ *             protocol from any thread (no device target, or a device that takes concurrent requests)
  */
 public record LoadedProtocol(ProtocolConfig config, SensorPlugin plugin, Endpoint endpoint, SensorProtocol protocol,
-                             List<SensorDescription> opened) {
+                             List<SensorDescription> opened, DeviceLane lane) {
     public LoadedProtocol {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(plugin, "plugin");
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(protocol, "protocol");
         opened = List.copyOf(opened);
+    }
+
+    /** The channel a sensor of this protocol serves, or null when it is none. */
+    public ChannelConfig channel(String sensorId) {
+        for (ChannelConfig c : config.channels()) {
+            if (config.sensorId(c).equals(sensorId)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The protocol's name, unique on the agent. */

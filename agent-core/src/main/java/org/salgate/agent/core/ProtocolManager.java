@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.salgate.agent.device.Channels;
+import org.salgate.agent.device.DeviceLane;
 import org.salgate.agent.endpoint.EndpointException;
 import org.salgate.agent.endpoint.Endpoints;
 import org.salgate.agent.plugin.PluginDirectories;
@@ -18,6 +20,7 @@ import org.salgate.plugin.spi.PluginContext;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorPlugin;
 import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.Pcml;
@@ -122,6 +125,9 @@ public final class ProtocolManager implements AutoCloseable {
                                 "type " + o.protocol().config().type());
                     });
                     added.add(info(o.protocol()));
+                    if (o.protocol().lane() != null) {
+                        o.protocol().lane().start();
+                    }
                     LOG.info("protocol {} (type {}, endpoint {}) loaded with {}", o.protocol().name(),
                             o.protocol().config().type(), o.protocol().endpoint().spec(),
                             Counts.of(o.sensors().size(), "sensor"));
@@ -168,15 +174,35 @@ public final class ProtocolManager implements AutoCloseable {
                     + p.name());
         }
         try {
-            List<SensorDescription> opened = sensorsOf(p.name(), instance);
+            List<SensorDescription> opened = new ArrayList<>(sensorsOf(p.name(), instance));
             SensorChanges.applyTo(entry, instance);
-            List<SensorDescription> list = SensorChanges.isEmpty(entry) ? opened : sensorsOf(p.name(), instance);
+            List<SensorDescription> list = new ArrayList<>(SensorChanges.isEmpty(entry) ? opened
+                    : sensorsOf(p.name(), instance));
             Map<String, List<CommandDescription>> commands = new LinkedHashMap<>();
             for (SensorDescription d : list) {
                 List<CommandDescription> c = instance.commands(d.id());
                 commands.put(d.id(), c == null ? List.of() : List.copyOf(c));
             }
-            return new Opened(new LoadedProtocol(p, plugin, endpoint, instance, opened), list, commands);
+            for (ChannelConfig c : p.channels()) {
+                SensorDescription d = Channels.description(p, c);
+                opened.add(d);
+                list.add(d);
+                commands.put(d.id(), Channels.commands(c));
+            }
+            DeviceLane lane = endpoint.target().isPresent() && !instance.concurrentRequests()
+                    ? new DeviceLane(p.name(), endpoint.spec(), instance, laneSettings(p), new DeviceLane.Listener() {
+                        @Override
+                        public void disconnected(String why) {
+                            sensors.deviceDisconnected(p.name(), why);
+                        }
+
+                        @Override
+                        public void reconnected() {
+                            sensors.deviceReconnected(p.name());
+                        }
+                    })
+                    : null;
+            return new Opened(new LoadedProtocol(p, plugin, endpoint, instance, opened, lane), list, commands);
         } catch (CallException e) {
             closeQuietly(p.name(), instance);
             throw e;
@@ -185,6 +211,14 @@ public final class ProtocolManager implements AutoCloseable {
             LOG.error("protocol {} failed listing its sensors", p.name(), e);
             throw new CallException(ErrorCode.PLUGIN_FAILURE, "protocol " + p.name()
                     + " failed listing its sensors: " + SensorManager.message(e));
+        }
+    }
+
+    private static DeviceLane.Settings laneSettings(ProtocolConfig p) throws CallException {
+        try {
+            return DeviceLane.Settings.of(p);
+        } catch (IllegalArgumentException e) {
+            throw new CallException(ErrorCode.INVALID_ARGUMENT, "protocol " + p.name() + ": " + e.getMessage());
         }
     }
 
@@ -299,7 +333,15 @@ public final class ProtocolManager implements AutoCloseable {
         }
     }
 
+    /** Closes a protocol: its device's lane first, which disconnects it, then the protocol. */
     private static void closeQuietly(LoadedProtocol p) {
+        if (p.lane() != null) {
+            try {
+                p.lane().close();
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("protocol {} failed to stop its device lane", p.name(), e);
+            }
+        }
         closeQuietly(p.name(), p.protocol());
     }
 

@@ -18,9 +18,10 @@ final class SensorChanges {
 
     private SensorChanges() {}
 
-    /** The entry as the plugin is given it: without the sensors changed at run time. */
+    /** The entry as the plugin is given it: with its channels, without the sensors changed at run time. */
     static ProtocolConfig pluginConfig(ProtocolConfig entry) {
-        return new ProtocolConfig(entry.name(), entry.type(), entry.endpoint(), entry.parameters());
+        return new ProtocolConfig(entry.name(), entry.type(), entry.endpoint(), entry.parameters(), List.of(),
+                List.of(), entry.channels());
     }
 
     /** Whether the entry asks for no change. */
@@ -48,7 +49,7 @@ final class SensorChanges {
             }
         }
         return new ProtocolConfig(pluginConfig.name(), pluginConfig.type(), pluginConfig.endpoint(),
-                pluginConfig.parameters(), added, removed);
+                pluginConfig.parameters(), added, removed, pluginConfig.channels());
     }
 
     /**

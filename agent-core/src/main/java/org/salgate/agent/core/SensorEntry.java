@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.model.SensorInfo;
@@ -19,6 +20,7 @@ public final class SensorEntry {
     private final SensorDescription description;
     private final LoadedProtocol protocol;
     private final Map<String, CommandDescription> commands;
+    private final ChannelConfig channel;
 
     int activeStreams;
     volatile int consecutiveFailures;
@@ -33,6 +35,12 @@ public final class SensorEntry {
             byId.putIfAbsent(c.id(), c);
         }
         this.commands = java.util.Collections.unmodifiableMap(byId);
+        this.channel = protocol.channel(description.id());
+    }
+
+    /** The device channel it serves, or null when it is a sensor of the plugin's own. */
+    public ChannelConfig channel() {
+        return channel;
     }
 
     /** The sensor id. */

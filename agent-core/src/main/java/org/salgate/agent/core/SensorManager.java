@@ -7,12 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import org.salgate.agent.device.Channels;
+import org.salgate.agent.device.DeviceLane;
+import org.salgate.plugin.spi.ChannelRead;
+import org.salgate.plugin.spi.ChannelValue;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorDisconnectedException;
+import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.plugin.spi.SensorUnavailableException;
+import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.DocumentException;
@@ -161,25 +168,42 @@ public final class SensorManager {
 
     /** Checks a command call and executes it once; the reading has sequence 0. */
     public Reading execute(String sensorId, String commandId, Map<String, String> arguments) throws CallException {
-        SensorEntry sensor = get(sensorId);
-        CommandDescription command = command(sensor, commandId);
-        return read(sensor, command.id(), ArgumentChecker.check(sensorId, command, arguments));
+        return executeLater(sensorId, commandId, arguments).join();
     }
 
     /**
-     * Reads a sensor through its plugin. Never throws: a plugin failure is an ERROR reading, a
-     * {@link SensorUnavailableException} an UNAVAILABLE one. The arguments must have been checked.
+     * Checks a command call and executes it once, as {@link #readLater} reads: a sensor on a
+     * device's lane answers when the device does, any other at once.
+     *
+     * @throws CallException when the sensor, the command or an argument is wrong
+     */
+    public CompletableFuture<Reading> executeLater(String sensorId, String commandId, Map<String, String> arguments)
+            throws CallException {
+        SensorEntry sensor = get(sensorId);
+        CommandDescription command = command(sensor, commandId);
+        return readLater(sensor, command.id(), ArgumentChecker.check(sensorId, command, arguments));
+    }
+
+    /**
+     * Reads a sensor through its plugin, or through its device's lane when its protocol has one
+     * (waiting at most the lane's request timeout). Never throws: a plugin failure is an ERROR
+     * reading, a {@link SensorUnavailableException} an UNAVAILABLE one. The arguments must have been
+     * checked.
      */
     public Reading read(SensorEntry sensor, String commandId, Map<String, String> arguments) {
+        if (sensor.protocol().lane() != null) {
+            return readLater(sensor, commandId, arguments).join();
+        }
         long now = Micros.now();
         String id = sensor.id();
         try {
-            Value value = sensor.protocol().protocol().execute(id, commandId, arguments);
-            succeeded(sensor);
-            if (value == null || value instanceof Value.Absent) {
-                return Reading.unavailable(id, now, 0, "sensor " + id + " gave no value for '" + commandId + "'");
+            Reading reading = invoke(sensor, commandId, arguments, now);
+            if (reading.status() == Reading.Status.ERROR) {
+                readErrors.computeIfAbsent(id, k -> new LongAdder()).increment();
+            } else {
+                succeeded(sensor);
             }
-            return Reading.ok(id, now, 0, value);
+            return reading;
         } catch (SensorUnavailableException e) {
             succeeded(sensor);
             return Reading.unavailable(id, now, 0, message(e));
@@ -191,6 +215,86 @@ public final class SensorManager {
             readErrors.computeIfAbsent(id, k -> new LongAdder()).increment();
             failed(sensor, commandId, e);
             return Reading.error(id, now, 0, "sensor " + id + " failed to read '" + commandId + "': " + message(e));
+        }
+    }
+
+    /**
+     * Reads a sensor without waiting for its device: through the device's lane when its protocol
+     * has one (the reading comes within the lane's request timeout, on another thread), at once
+     * otherwise. Never fails: a failure is a reading.
+     */
+    public CompletableFuture<Reading> readLater(SensorEntry sensor, String commandId, Map<String, String> arguments) {
+        DeviceLane lane = sensor.protocol().lane();
+        if (lane == null) {
+            return CompletableFuture.completedFuture(read(sensor, commandId, arguments));
+        }
+        CompletableFuture<Reading> reading = sensor.channel() != null && Channels.READ.equals(commandId)
+                ? lane.read(sensor.id(), sensor.channel())
+                : lane.call(sensor.id(), () -> invoke(sensor, commandId, arguments, Micros.now()));
+        return reading.thenApply(r -> {
+            if (r.status() == Reading.Status.ERROR) {
+                readErrors.computeIfAbsent(sensor.id(), k -> new LongAdder()).increment();
+            }
+            return r;
+        });
+    }
+
+    /** Whether reading the sensor waits for a device's lane: a stream then reads it with {@link #readLater}. */
+    public boolean onDeviceLane(SensorEntry sensor) {
+        return sensor.protocol().lane() != null;
+    }
+
+    /** Whether a command changes a device, so that only an admin may execute it: writing a channel. */
+    public boolean writesDevice(String sensorId, String commandId) {
+        SensorEntry e = sensors.get(sensorId);
+        return e != null && e.channel() != null && Channels.WRITE.equals(commandId);
+    }
+
+    /** Calls the protocol once: a command of a sensor of its own, or a read or write of a channel. */
+    private static Reading invoke(SensorEntry sensor, String commandId, Map<String, String> arguments, long now)
+            throws Exception {
+        String id = sensor.id();
+        SensorProtocol protocol = sensor.protocol().protocol();
+        ChannelConfig channel = sensor.channel();
+        if (channel == null) {
+            Value value = protocol.execute(id, commandId, arguments);
+            if (value == null || value instanceof Value.Absent) {
+                return Reading.unavailable(id, now, 0, "sensor " + id + " gave no value for '" + commandId + "'");
+            }
+            return Reading.ok(id, now, 0, value);
+        }
+        if (Channels.WRITE.equals(commandId)) {
+            double value = Channels.written(arguments);
+            protocol.write(channel, Channels.raw(channel, value));
+            return Reading.ok(id, now, 0, Value.of(value));
+        }
+        List<ChannelValue> values = protocol.read(List.of(new ChannelRead(channel)));
+        if (values == null || values.size() != 1 || values.get(0) == null) {
+            return Reading.error(id, now, 0, "protocol " + sensor.protocol().name() + " gave no value for channel "
+                    + channel.name());
+        }
+        return Channels.reading(id, channel, values.get(0), now);
+    }
+
+    /** The device of a protocol is disconnected: each of its sensors is reported so. */
+    public void deviceDisconnected(String protocolName, String why) {
+        setDisconnected(protocolName, true, why);
+    }
+
+    /** The device of a protocol is connected again: each of its sensors is reported back. */
+    public void deviceReconnected(String protocolName) {
+        setDisconnected(protocolName, false, "the device is connected again");
+    }
+
+    private void setDisconnected(String protocolName, boolean disconnected, String detail) {
+        for (SensorEntry e : sensors.values()) {
+            if (e.protocol().name().equals(protocolName)) {
+                synchronized (e) {
+                    SensorState before = e.state();
+                    e.disconnected = disconnected;
+                    announce(e, before, detail);
+                }
+            }
         }
     }
 

@@ -1,8 +1,12 @@
 package org.salgate.agent.endpoint;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import org.salgate.plugin.spi.DeviceAddress;
 import org.salgate.plugin.spi.Endpoint;
+import org.salgate.plugin.spi.EndpointType;
 
 /**
  * The endpoint layer: the endpoint types this agent knows, and the parser of PCML endpoint
@@ -23,8 +27,11 @@ public final class Endpoints {
     private enum AddressRule { NONE, OPTIONAL, REQUIRED }
 
     private final Map<String, EndpointFactory> factories = new TreeMap<>();
+    private final DeviceTargets deviceTargets;
 
-    private Endpoints() {}
+    private Endpoints(DeviceTargets deviceTargets) {
+        this.deviceTargets = deviceTargets;
+    }
 
     /**
      * The endpoint types every agent has: {@code os}, {@code virtual} and {@code agent}, the last
@@ -36,7 +43,15 @@ public final class Endpoints {
 
     /** The standard endpoint types, with {@code agent} endpoints limited to {@code relayTargets}. */
     public static Endpoints standard(RelayTargets relayTargets) {
-        Endpoints endpoints = new Endpoints();
+        return standard(relayTargets, DeviceTargets.none());
+    }
+
+    /**
+     * The standard endpoint types, with {@code agent} endpoints limited to {@code relayTargets} and
+     * the endpoints of the types plugins bring ({@link #registerTypes}) to {@code deviceTargets}.
+     */
+    public static Endpoints standard(RelayTargets relayTargets, DeviceTargets deviceTargets) {
+        Endpoints endpoints = new Endpoints(deviceTargets);
         endpoints.register(new Fixed(OS, AddressRule.NONE));
         endpoints.register(new Fixed(VIRTUAL, AddressRule.OPTIONAL));
         endpoints.register(new Relay(relayTargets));
@@ -53,6 +68,32 @@ public final class Endpoints {
         if (factories.putIfAbsent(type, factory) != null) {
             throw new IllegalArgumentException("endpoint type '" + type + "' is registered already");
         }
+    }
+
+    /**
+     * Adds the endpoint types a plugin brings, all or none. A type known already with the same
+     * syntax is shared (device drivers all bring {@code tcp}); with another syntax, or one of the
+     * agent's own types, it is refused.
+     *
+     * @throws IllegalArgumentException saying which type clashes, and with what
+     */
+    public synchronized void registerTypes(List<EndpointType> types) {
+        Map<String, EndpointFactory> next = new TreeMap<>(factories);
+        for (EndpointType t : types) {
+            EndpointFactory known = next.get(t.name());
+            if (known == null) {
+                next.put(t.name(), new Device(t, deviceTargets));
+            } else {
+                String syntax = known instanceof Device d ? d.kind().syntax() : null;
+                if (!t.syntax().equals(syntax)) {
+                    throw new IllegalArgumentException("endpoint type '" + t.name() + "' (" + t.syntax() + ") is known "
+                            + "already " + (syntax == null ? "as one of the agent's own" : "as " + syntax)
+                            + "; plugins share a type only with the same syntax");
+                }
+            }
+        }
+        factories.clear();
+        factories.putAll(next);
     }
 
     /** The known endpoint types, sorted. */
@@ -83,6 +124,43 @@ public final class Endpoints {
                     + "'; this agent knows: " + String.join(", ", new TreeMap<>(factories).keySet()));
         }
         return factory.create(address);
+    }
+
+    /** An endpoint type a plugin brought: its endpoints reach a device, among the allowed ones only. */
+    private record Device(EndpointType kind, DeviceTargets targets) implements EndpointFactory {
+        @Override
+        public String type() {
+            return kind.name();
+        }
+
+        @Override
+        public Endpoint create(String address) throws EndpointException {
+            String spec = kind.name() + ":" + address.strip();
+            if (address.isBlank()) {
+                throw new EndpointException("endpoint '" + kind.name() + "' needs an address; write " + kind.syntax());
+            }
+            DeviceAddress target;
+            try {
+                target = kind.parse(address);
+            } catch (IllegalArgumentException e) {
+                throw new EndpointException("endpoint '" + spec + "': " + e.getMessage());
+            }
+            targets.check(spec, target);
+            return new DeviceEndpoint(kind.name(), address.strip(), target);
+        }
+    }
+
+    /** An endpoint that reaches a device. */
+    private record DeviceEndpoint(String type, String address, DeviceAddress device) implements Endpoint {
+        @Override
+        public Optional<DeviceAddress> target() {
+            return Optional.of(device);
+        }
+
+        @Override
+        public String toString() {
+            return spec();
+        }
     }
 
     /** {@code agent:host:port}, for the allowed targets only. */

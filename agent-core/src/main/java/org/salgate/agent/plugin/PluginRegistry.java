@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import org.salgate.agent.endpoint.Endpoints;
 import org.salgate.plugin.spi.SensorPlugin;
 import org.salgate.model.ErrorCode;
 import org.slf4j.Logger;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * plugin class loader at start, and those loaded later from a jar or class directory, each with
  * its own {@link URLClassLoader} (parented to the plugin class loader, so that the SPI classes are
  * shared). A plugin that fails to load is logged and skipped; a second plugin with a type already
- * known is refused. Loaded jars stay loaded until {@link #close()}. Thread-safe.
+ * known is refused. The endpoint types a plugin brings ({@link SensorPlugin#endpointTypes()}) are
+ * added to the agent's {@link Endpoints} when it is registered; a plugin whose types clash with
+ * known ones is refused. Loaded jars stay loaded until {@link #close()}. Thread-safe.
  */
 public final class PluginRegistry implements AutoCloseable {
 
@@ -39,16 +42,21 @@ public final class PluginRegistry implements AutoCloseable {
     private record Registered(SensorPlugin plugin, String source) {}
 
     private final ClassLoader baseLoader;
+    private final Endpoints endpoints;
     private final Map<String, Registered> byType = new TreeMap<>();
     private final Map<Path, URLClassLoader> loadedPaths = new LinkedHashMap<>();
 
-    private PluginRegistry(ClassLoader baseLoader) {
+    private PluginRegistry(ClassLoader baseLoader, Endpoints endpoints) {
         this.baseLoader = baseLoader;
+        this.endpoints = endpoints;
     }
 
-    /** The plugins registered for {@link ServiceLoader} on {@code loader}. */
-    public static PluginRegistry load(ClassLoader loader) {
-        PluginRegistry registry = new PluginRegistry(loader);
+    /**
+     * The plugins registered for {@link ServiceLoader} on {@code loader}, whose endpoint types go
+     * to {@code endpoints}, as will those of the plugins loaded later.
+     */
+    public static PluginRegistry load(ClassLoader loader, Endpoints endpoints) {
+        PluginRegistry registry = new PluginRegistry(loader, endpoints);
         synchronized (registry) {
             for (SensorPlugin p : discover(loader)) {
                 registry.register(p, "class path");
@@ -109,10 +117,18 @@ public final class PluginRegistry implements AutoCloseable {
                     + "; a plugin jar names its class in META-INF/services/" + SensorPlugin.class.getName());
         }
         loadedPaths.put(where, loader);
+        String refusal = null;
         for (SensorPlugin p : found) {
-            register(p, source);
+            String why = register(p, source);
+            if (why != null && type.equals(typeOf(p))) {
+                refusal = why;
+            }
         }
         Registered now = byType.get(type);
+        if (now == null && refusal != null) {
+            throw new PluginLoadException(ErrorCode.CONFLICT, "plugin type '" + type + "' from " + where
+                    + " is refused: " + refusal);
+        }
         if (now == null || !now.source().equals(source)) {
             throw noSuchType(type, where);
         }
@@ -130,25 +146,41 @@ public final class PluginRegistry implements AutoCloseable {
                 + (there.isEmpty() ? "(none usable)" : String.join(", ", there)) + ", not '" + type + "'");
     }
 
-    private void register(SensorPlugin plugin, String source) {
-        String type;
-        try {
-            type = plugin.type();
-        } catch (RuntimeException | LinkageError e) {
-            LOG.error("plugin {} from {} failed to say its type and is skipped", plugin.getClass().getName(), source, e);
-            return;
+    /** Registers a plugin, with its endpoint types; returns why it was refused, or null. */
+    private String register(SensorPlugin plugin, String source) {
+        String type = typeOf(plugin);
+        if (type == null) {
+            LOG.error("plugin {} from {} has no type or failed to say it, and is skipped", plugin.getClass().getName(),
+                    source);
+            return "it has no type";
         }
-        if (type == null || type.isBlank()) {
-            LOG.error("plugin {} from {} has no type and is skipped", plugin.getClass().getName(), source);
-            return;
-        }
-        Registered previous = byType.putIfAbsent(type, new Registered(plugin, source));
+        Registered previous = byType.get(type);
         if (previous != null) {
             LOG.error("two plugins have type '{}': keeping {} from {}, refusing {} from {}", type,
                     previous.plugin().getClass().getName(), previous.source(), plugin.getClass().getName(), source);
-            return;
+            return "type '" + type + "' is known already from " + previous.source();
         }
+        try {
+            endpoints.registerTypes(plugin.endpointTypes());
+        } catch (RuntimeException | LinkageError e) {
+            LOG.error("plugin {} ({}) from {} is refused: its endpoint types cannot be added: {}", type,
+                    plugin.getClass().getName(), source, e.getMessage());
+            return "its endpoint types cannot be added: " + e.getMessage();
+        }
+        byType.put(type, new Registered(plugin, source));
         LOG.debug("plugin type {} ({}) from {}", type, plugin.getClass().getName(), source);
+        return null;
+    }
+
+    /** A plugin's type, or null when it has none or fails to say it. */
+    private static String typeOf(SensorPlugin plugin) {
+        try {
+            String type = plugin.type();
+            return type == null || type.isBlank() ? null : type;
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("plugin {} failed to say its type", plugin.getClass().getName(), e);
+            return null;
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.salgate.agent.session;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -176,8 +177,10 @@ public final class AgentServerHandler implements ServerHandler {
     }
 
     private void dispatch(Session session, SessionState state, Request request) {
-        if (!state.role.mayCall(request.call())) {
-            String operation = Operation.of(request.call()).label();
+        if (!state.role.mayCall(request.call())
+                || state.role != Role.ADMIN && dispatcher.writesDevice(request.call())) {
+            String operation = request.call() instanceof Call.Execute e
+                    ? "execute " + e.commandId() + " of " + e.sensorId() : Operation.of(request.call()).label();
             client("denied", "client '{}' from {} (session {}) denied {}: its token has the {} role",
                     state.clientName, session.remoteAddress(), session.id(), operation, state.role.label());
             session.send(Response.failure(request.id(), ErrorCode.PERMISSION_DENIED, "permission denied: '"
@@ -191,6 +194,24 @@ public final class AgentServerHandler implements ServerHandler {
         }
         if (dispatcher.runsInline(request.call())) {
             session.send(new Response(request.id(), handle(session, request)));
+            return;
+        }
+        CompletableFuture<Result> later = dispatcher.handleLater(request.call());
+        if (later != null) { // waits for a device, holding no thread meanwhile
+            state.inFlight.incrementAndGet();
+            later.whenComplete((result, failure) -> {
+                try {
+                    if (session.isOpen()) {
+                        session.send(new Response(request.id(), result != null ? result : new Result.Failure(
+                                ErrorCode.INTERNAL, "the agent failed unexpectedly; its log has the details")));
+                    }
+                    if (failure != null) {
+                        LOG.error("request {} of session {} failed unexpectedly", request.id(), session.id(), failure);
+                    }
+                } finally {
+                    state.inFlight.decrementAndGet();
+                }
+            });
             return;
         }
         state.inFlight.incrementAndGet();

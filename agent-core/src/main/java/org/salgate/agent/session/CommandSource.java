@@ -41,6 +41,16 @@ final class CommandSource implements StreamSource {
     }
 
     @Override
+    public boolean deferred() {
+        return sensors.onDeviceLane(sensor);
+    }
+
+    @Override
+    public java.util.concurrent.CompletionStage<Reading> readLater() {
+        return sensors.readLater(sensor, commandId, arguments);
+    }
+
+    @Override
     public void started() {
         sensors.streamStarted(sensor);
     }

@@ -3,6 +3,7 @@ package org.salgate.agent.session;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.agent.core.ArgumentChecker;
 import org.salgate.agent.core.CallException;
@@ -71,6 +72,31 @@ public final class RequestDispatcher {
      */
     public boolean runsInline(Call call) {
         return Operation.of(call).inline();
+    }
+
+    /** Whether a call writes a device's channel, which only an admin may do. */
+    public boolean writesDevice(Call call) {
+        return call instanceof Call.Execute e && sensors.writesDevice(e.sensorId(), e.commandId());
+    }
+
+    /**
+     * Handles a call that waits for a device without holding a thread: an execute of a sensor on a
+     * device's lane, answered when the device answers or its deadline passes. Null for every other
+     * call, which {@link #handle} answers.
+     */
+    public CompletableFuture<Result> handleLater(Call call) {
+        if (!(call instanceof Call.Execute c)) {
+            return null;
+        }
+        Optional<SensorEntry> sensor = sensors.find(c.sensorId());
+        if (sensor.isEmpty() || !sensors.onDeviceLane(sensor.get())) {
+            return null;
+        }
+        try {
+            return sensors.executeLater(c.sensorId(), c.commandId(), c.arguments()).thenApply(Result.ReadingResult::new);
+        } catch (CallException e) {
+            return CompletableFuture.completedFuture(new Result.Failure(e.code(), e.getMessage()));
+        }
     }
 
     /** Handles one call of a session. */
@@ -165,6 +191,10 @@ public final class RequestDispatcher {
             throw new CallException(ErrorCode.INVALID_ARGUMENT, "interval " + c.intervalMs() + " ms is outside "
                     + "the bounds of command '" + command.id() + "' of sensor " + sensor.id() + ": choose from "
                     + bounds.minIntervalMs() + " to " + bounds.maxIntervalMs() + " ms");
+        }
+        if (c.intervalMs() == 0 && sensors.onDeviceLane(sensor)) {
+            throw new CallException(ErrorCode.INVALID_ARGUMENT, "sensor " + sensor.id() + " is read on a device,"
+                    + " which a stream at interval 0 would poll flat out; choose an interval of at least 1 ms");
         }
         Map<String, String> arguments = ArgumentChecker.check(sensor.id(), command, c.arguments());
         Optional<ServedStream> created;

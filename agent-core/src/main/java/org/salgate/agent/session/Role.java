@@ -6,7 +6,8 @@ import org.salgate.model.Operation;
 /**
  * What a client may do. A {@link #READER} lists and describes sensors, lists their commands,
  * executes them, streams and receives events; an {@link #ADMIN} may also change the platform (add
- * and remove protocols and sensors) and read its configuration.
+ * and remove protocols and sensors), read its configuration and write devices' channels (the
+ * agent's handler checks that last one, which depends on the sensor).
  */
 public enum Role {
     READER,

@@ -83,6 +83,7 @@ public final class ServedStream {
     /** When the session was first seen unwritable in the current spell, else 0; guarded by {@link #lock}. */
     private long unwritableSinceNanos;
     private ScheduledFuture<?> ticks;
+    private final PendingRead pending = new PendingRead();
 
     ServedStream(long id, Session session, StreamSource source, long intervalMs, SlowConsumerPolicy policy,
                  SlowConsumerSettings settings, ScheduledExecutorService scheduler, Consumer<ServedStream> onEnded,
@@ -300,7 +301,9 @@ public final class ServedStream {
             if (state != State.RUNNING) {
                 return;
             }
-            if (policy == SlowConsumerPolicy.DROP_OLDEST) {
+            if (source.deferred()) {
+                deferredTick();
+            } else if (policy == SlowConsumerPolicy.DROP_OLDEST) {
                 takeIntoRing(source.read());
                 sendRing();
             } else if (session.isWritable()) {
@@ -312,6 +315,34 @@ public final class ServedStream {
             // A periodic task that throws is never run again: log and keep the stream alive (an
             // assertion of a library, with -ea, included).
             LOG.error("stream {} ({}) failed on a tick", id, source.label(), e);
+        }
+    }
+
+    /**
+     * A tick of a deferred source: the read is handed to it and the reading sent (or taken into the
+     * ring) when it comes; a tick whose previous read is still pending is skipped and counted.
+     */
+    private void deferredTick() {
+        boolean started;
+        if (policy == SlowConsumerPolicy.DROP_OLDEST) {
+            started = pending.start(source, reading -> {
+                takeIntoRing(reading);
+                sendRing();
+            });
+        } else if (session.isWritable()) {
+            started = pending.start(source, this::send);
+        } else {
+            skip();
+            return;
+        }
+        if (!started) {
+            lock.lock();
+            try {
+                skipped++;
+                totals.skipped();
+            } finally {
+                lock.unlock();
+            }
         }
     }
 

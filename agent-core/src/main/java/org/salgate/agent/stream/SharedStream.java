@@ -53,8 +53,9 @@ final class SharedStream {
     private final Set<Long> sessions = new HashSet<>();
     private boolean closed;
     private ScheduledFuture<?> ticks;
-    /** Only touched by the ticks, which never overlap. */
+    /** Only touched by the ticks, which never overlap, and by the deliveries of deferred reads, one at a time. */
     private long nextSequence;
+    private final PendingRead pending = new PendingRead();
 
     SharedStream(long id, Key key, StreamSource source, ScheduledExecutorService scheduler, StreamTotals totals,
                  Consumer<SharedStream> onClosed) {
@@ -136,15 +137,22 @@ final class SharedStream {
         if (running.isEmpty()) {
             return;
         }
-        SharedMessage frame;
         try {
-            Reading reading = source.read();
-            frame = new SharedMessage(new StreamData(id, reading.withSequence(nextSequence++)), totals.encodedCounter());
+            if (!source.deferred()) {
+                publish(source.read());
+            } else if (!pending.start(source, this::publish)) {
+                totals.skipped(); // the device has not answered the previous tick yet
+            }
         } catch (RuntimeException | LinkageError | AssertionError e) {
             // A periodic task that throws is never run again: log and keep the stream alive.
             LOG.error("shared stream {} ({}) failed on a tick", id, source.label(), e);
-            return;
         }
+    }
+
+    /** Numbers a reading and offers it to every running subscriber. */
+    private void publish(Reading reading) {
+        SharedMessage frame = new SharedMessage(new StreamData(id, reading.withSequence(nextSequence++)),
+                totals.encodedCounter());
         for (ServedStream subscriber : running) {
             try {
                 subscriber.offer(frame);

@@ -1,5 +1,7 @@
 package org.salgate.agent.stream;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.salgate.model.Reading;
 
 /** What a stream reads from: one command of one sensor with checked arguments. */
@@ -13,6 +15,19 @@ public interface StreamSource {
 
     /** Reads once. Must not throw: a failure is a reading with an error status. The sequence is ignored. */
     Reading read();
+
+    /**
+     * Whether reads wait for a device's lane: the stream's ticks then call {@link #readLater()},
+     * never {@link #read()}, so that a slow device does not hold the streams' threads.
+     */
+    default boolean deferred() {
+        return false;
+    }
+
+    /** Reads once, completing when the reading is there; must not fail: a failure is a reading. */
+    default CompletionStage<Reading> readLater() {
+        return CompletableFuture.completedFuture(read());
+    }
 
     /** The stream started producing. Called once, before the first read. */
     void started();

@@ -8,7 +8,10 @@ import org.salgate.agent.AgentBuilder;
 import org.salgate.agent.session.Tokens;
 import picocli.CommandLine.Option;
 
-/** Who may use the agent and what it may load and reach: tokens, plugin directories, relay targets. */
+/**
+ * Who may use the agent and what it may load and reach: tokens, plugin directories, relay targets,
+ * devices.
+ */
 final class AccessOptions {
 
     @Option(names = "--tokens", paramLabel = "FILE",
@@ -27,6 +30,11 @@ final class AccessOptions {
     @Option(names = "--relay-allow", paramLabel = "HOST:PORT", split = ",",
             description = "A lower agent protocols of type agent may connect to; repeatable (default: none).")
     List<String> relayTargets = new ArrayList<>();
+
+    @Option(names = "--device-allow", paramLabel = "DEVICE", split = ",",
+            description = "A device protocols may reach: HOST:PORT, HOST:* for any port, or /dev/PATH, where a "
+                    + "star matches any characters but /; repeatable (default: none).")
+    List<String> deviceTargets = new ArrayList<>();
 
     boolean tokensConfigured() {
         return tokens != null;
@@ -47,6 +55,6 @@ final class AccessOptions {
                 throw new IllegalArgumentException("cannot read the tokens file " + tokens + ": " + e.getMessage());
             }
         }
-        builder.pluginDirectories(pluginDirs).relayTargets(relayTargets);
+        builder.pluginDirectories(pluginDirs).relayTargets(relayTargets).deviceTargets(deviceTargets);
     }
 }

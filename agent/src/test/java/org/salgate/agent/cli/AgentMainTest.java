@@ -55,7 +55,7 @@ class AgentMainTest {
         assertEquals(0, run("--help"));
         for (String option : new String[] {"--transport", "--host", "--port", "--codec", "--config", "--dummy-sensors",
                 "--dummy-payload-bytes", "--max-frame-bytes", "--agent-id", "--list-transports", "--version",
-                "--tokens", "--insecure", "--plugin-dir", "--relay-allow", "--max-sessions", "--hello-timeout-ms",
+                "--tokens", "--insecure", "--plugin-dir", "--relay-allow", "--device-allow", "--max-sessions", "--hello-timeout-ms",
                 "--idle-timeout-ms", "--max-buffered-bytes"}) {
             assertTrue(out.toString().contains(option), option + " missing from:\n" + out);
         }
@@ -201,12 +201,15 @@ class AgentMainTest {
     }
 
     @Test
-    void badPluginDirectoriesAndRelayTargetsAreUsageErrors(@TempDir Path dir) {
+    void badPluginDirectoriesRelayTargetsAndDevicesAreUsageErrors(@TempDir Path dir) {
         assertEquals(2, run("--port", "0", "--plugin-dir", dir.resolve("none").toString()));
         assertTrue(err.toString().contains("plugin directory " + dir.resolve("none") + " is not an existing directory"),
                 err.toString());
         assertEquals(2, run("--port", "0", "--relay-allow", "10.0.0.5"));
         assertTrue(err.toString().contains("relay target '10.0.0.5' is not HOST:PORT"), err.toString());
+        assertEquals(2, run("--port", "0", "--device-allow", "10.0.0.5:502,/tmp/plc"));
+        assertTrue(err.toString().contains("device '/tmp/plc' is not a port of this machine under /dev/"),
+                err.toString());
     }
 
     /** The real program in its own process, with no option but a free port. */

@@ -13,6 +13,14 @@ public interface Endpoint {
     /** The address within the type, such as {@code /dev/ttyUSB0}; empty when there is none. */
     String address();
 
+    /**
+     * The device this endpoint reaches, parsed by its {@link EndpointType}; empty for the agent's
+     * own endpoints ({@code os}, {@code virtual}, {@code agent}).
+     */
+    default java.util.Optional<DeviceAddress> target() {
+        return java.util.Optional.empty();
+    }
+
     /** How PCML writes this endpoint: {@code type} or {@code type:address}. */
     default String spec() {
         return address().isEmpty() ? type() : type() + ":" + address();

@@ -21,6 +21,16 @@ public interface SensorPlugin {
     }
 
     /**
+     * The endpoint types this plugin brings, such as {@code tcp} or {@code serial}, which the agent
+     * adds to its endpoint layer when it loads the plugin; empty by default. Two plugins that bring
+     * one type are refused, unless they bring the same syntax: device drivers share {@code tcp}
+     * and {@code serial} ({@link EndpointType#network}, {@link EndpointType#serial}).
+     */
+    default java.util.List<EndpointType> endpointTypes() {
+        return java.util.List.of();
+    }
+
+    /**
      * Opens one protocol of this type, as configured by a PCML protocol entry.
      *
      * @param config the protocol's name, type, endpoint and parameters

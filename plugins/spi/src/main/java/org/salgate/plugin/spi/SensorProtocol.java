@@ -48,6 +48,60 @@ public interface SensorProtocol extends AutoCloseable {
         throw new PluginException("this protocol cannot remove sensors");
     }
 
+    // ---- devices: what a protocol that talks to real hardware adds; the defaults fit protocols
+    // whose sensors are the machine itself or software.
+
+    /**
+     * Opens the connection to the device. The agent's device runtime calls it before the
+     * protocol's first request and, after the connection was lost, to reconnect with a capped
+     * exponential backoff; until it returns, the protocol's sensors are disconnected and reads fail
+     * fast without calling the protocol. Nothing to do by default.
+     *
+     * @throws Exception when the device cannot be reached now
+     */
+    default void connect() throws Exception {
+    }
+
+    /**
+     * Closes the connection to the device, after a failure (before the next {@link #connect()})
+     * and before {@link #close()}. Must not throw.
+     */
+    default void disconnect() {
+    }
+
+    /**
+     * Whether the device takes requests from several threads at once. False by default: the agent
+     * then serializes every read, write and connect of this protocol on one lane, in arrival order
+     * (one serial bus, one TCP connection), so that writes are ordered with polls.
+     */
+    default boolean concurrentRequests() {
+        return false;
+    }
+
+    /**
+     * Reads many channels at once: the channels of every stream and read due together on this
+     * device. A driver may coalesce them (contiguous Modbus registers into one request). The
+     * values are raw: the agent applies each channel's scale and offset.
+     *
+     * @return one value per read, in order; a channel that failed alone is {@link ChannelValue#failed}
+     * @throws SensorDisconnectedException when the connection to the device is lost
+     * @throws Exception when the whole batch failed
+     */
+    default List<ChannelValue> read(List<ChannelRead> reads) throws Exception {
+        throw new PluginException("this protocol has no channels");
+    }
+
+    /**
+     * Writes one channel's raw value (the agent has inverted its scale and offset and checked its
+     * bounds); ordered with reads on the protocol's lane.
+     *
+     * @throws SensorDisconnectedException when the connection to the device is lost
+     * @throws Exception when the device refused the write
+     */
+    default void write(org.salgate.sensorml.ChannelConfig channel, Value raw) throws Exception {
+        throw new PluginException("this protocol cannot write channels");
+    }
+
     /** Releases the protocol's resources. Must not throw. */
     @Override
     void close();

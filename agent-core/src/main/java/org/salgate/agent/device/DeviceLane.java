@@ -1,0 +1,395 @@
+package org.salgate.agent.device;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.salgate.agent.core.Micros;
+import org.salgate.model.Reading;
+import org.salgate.plugin.spi.ChannelRead;
+import org.salgate.plugin.spi.ChannelValue;
+import org.salgate.plugin.spi.SensorDisconnectedException;
+import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.SensorUnavailableException;
+import org.salgate.sensorml.ChannelConfig;
+import org.salgate.sensorml.ProtocolConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread that talks to the device of a protocol whose requests must not overlap (one
+ * serial bus, one TCP connection: {@link SensorProtocol#concurrentRequests()} false): its connects,
+ * reads and writes run on it in arrival order, the reads waiting together made one
+ * {@link SensorProtocol#read(List)} call.
+ *
+ * <p>Bounds: at most {@value #MAX_WAITING} requests wait for the lane (more are refused at once with
+ * an ERROR reading), and each caller gets its reading within the protocol's
+ * {@value #REQUEST_TIMEOUT} (default {@value #DEFAULT_TIMEOUT_MS} ms), an ERROR reading past it,
+ * while the device keeps its lane: a device that never answers delays only its own callers.
+ *
+ * <p>Lifecycle: the lane connects when it starts; requests wait behind that first connect. When a
+ * connect fails or a call throws {@link SensorDisconnectedException}, the lane disconnects the
+ * protocol, tells its listener (the sensors are reported disconnected), fails every request at once
+ * with an ERROR reading saying when the next attempt is, and connects again after a backoff that
+ * doubles from {@value #RECONNECT_MIN} to {@value #RECONNECT_MAX} (defaults 1 s and 60 s); the
+ * listener hears when it is back. Each change of state is logged once, not each attempt.
+ */
+public final class DeviceLane implements AutoCloseable {
+
+    /** Protocol parameter: how long a caller waits for the device, in milliseconds. */
+    public static final String REQUEST_TIMEOUT = "request-timeout-ms";
+    /** Protocol parameter: the first wait before connecting again, in milliseconds. */
+    public static final String RECONNECT_MIN = "reconnect-min-ms";
+    /** Protocol parameter: the longest wait before connecting again, in milliseconds. */
+    public static final String RECONNECT_MAX = "reconnect-max-ms";
+    static final long DEFAULT_TIMEOUT_MS = 5_000;
+    static final int MAX_WAITING = 64;
+    private static final long JOIN_AT_CLOSE_MS = 1_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeviceLane.class);
+
+    /** Hears the device's connection come and go. */
+    public interface Listener {
+        /** The connection is lost (or was never made); {@code why} says why. */
+        void disconnected(String why);
+
+        /** The connection is back after being lost. */
+        void reconnected();
+    }
+
+    /** A request that is not a read of channels: it runs alone, in its turn. */
+    @FunctionalInterface
+    public interface Task {
+        Reading run() throws Exception;
+    }
+
+    /** The lane's timing, from the protocol's parameters. */
+    public record Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs) {
+        public Settings {
+            if (requestTimeoutMs <= 0 || reconnectMinMs <= 0 || reconnectMaxMs < reconnectMinMs) {
+                throw new IllegalArgumentException("the lane needs a positive request timeout and 0 < "
+                        + RECONNECT_MIN + " <= " + RECONNECT_MAX);
+            }
+        }
+
+        /**
+         * The settings a protocol's parameters give.
+         *
+         * @throws IllegalArgumentException naming the parameter that is not a positive whole number
+         */
+        public static Settings of(ProtocolConfig p) {
+            return new Settings(millis(p, REQUEST_TIMEOUT, DEFAULT_TIMEOUT_MS), millis(p, RECONNECT_MIN, 1_000),
+                    millis(p, RECONNECT_MAX, 60_000));
+        }
+
+        private static long millis(ProtocolConfig p, String name, long fallback) {
+            String v = p.parameter(name, null);
+            if (v == null) {
+                return fallback;
+            }
+            try {
+                long ms = Long.parseLong(v.strip());
+                if (ms > 0) {
+                    return ms;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException("parameter " + name + " is a positive number of milliseconds, not '"
+                    + v + "'");
+        }
+    }
+
+    private enum State { CONNECTING, CONNECTED, DISCONNECTED }
+
+    private sealed interface Request permits Read, Call {
+        CompletableFuture<Reading> result();
+    }
+
+    private record Read(String sensorId, ChannelConfig channel, CompletableFuture<Reading> result)
+            implements Request {}
+
+    private record Call(String sensorId, Task task, CompletableFuture<Reading> result) implements Request {}
+
+    private final String device;
+    private final SensorProtocol protocol;
+    private final Settings settings;
+    private final Listener listener;
+    private final BlockingDeque<Request> waiting = new LinkedBlockingDeque<>(MAX_WAITING);
+    private final Thread thread;
+    private volatile State state = State.CONNECTING;
+    private volatile boolean closed;
+    private volatile String cause = "";
+    private volatile long nextAttemptNanos;
+    private long backoffMs;
+
+    /**
+     * @param protocolName the protocol's name, for the thread's name and messages
+     * @param endpoint the device's endpoint as written, for messages
+     */
+    public DeviceLane(String protocolName, String endpoint, SensorProtocol protocol, Settings settings,
+                      Listener listener) {
+        this.device = "device " + protocolName + " (" + endpoint + ")";
+        this.protocol = protocol;
+        this.settings = settings;
+        this.listener = listener;
+        this.thread = new Thread(this::run, "device-" + protocolName);
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts the lane, which connects to the device first. */
+    public void start() {
+        thread.start();
+    }
+
+    /** Reads a channel with the other reads waiting, within the request timeout. */
+    public CompletableFuture<Reading> read(String sensorId, ChannelConfig channel) {
+        return submit(sensorId, result -> new Read(sensorId, channel, result));
+    }
+
+    /** Runs {@code task} in its turn, within the request timeout. */
+    public CompletableFuture<Reading> call(String sensorId, Task task) {
+        return submit(sensorId, result -> new Call(sensorId, task, result));
+    }
+
+    /** How many requests wait for the lane now. */
+    public int waiting() {
+        return waiting.size();
+    }
+
+    private CompletableFuture<Reading> submit(String sensorId,
+                                              java.util.function.Function<CompletableFuture<Reading>, Request> make) {
+        String refusal = refusal();
+        if (refusal != null) {
+            return CompletableFuture.completedFuture(Reading.error(sensorId, Micros.now(), 0, refusal));
+        }
+        CompletableFuture<Reading> result = new CompletableFuture<>();
+        CompletableFuture<Reading> answer = result.orTimeout(settings.requestTimeoutMs(), TimeUnit.MILLISECONDS)
+                .handle((reading, failure) -> reading != null ? reading : Reading.error(sensorId, Micros.now(), 0,
+                        failure instanceof TimeoutException ? device + " did not answer within "
+                                + settings.requestTimeoutMs() + " ms" : device + " failed: " + failure));
+        if (!waiting.offerLast(make.apply(result))) {
+            result.complete(Reading.error(sensorId, Micros.now(), 0, device + " has " + MAX_WAITING
+                    + " requests waiting already; this one is refused, try again later"));
+        } else if (closed) {
+            failWaiting(); // closed meanwhile: nobody takes it any more
+        }
+        return answer;
+    }
+
+    /** Why a request is answered at once without waiting for the device, or null when it waits. */
+    private String refusal() {
+        if (closed) {
+            return device + " is closed";
+        }
+        if (state == State.DISCONNECTED) {
+            long next = Math.max(0, nextAttemptNanos - System.nanoTime());
+            return device + " is disconnected: " + cause + "; next attempt in " + seconds(next) + " s";
+        }
+        return null;
+    }
+
+    private static String seconds(long nanos) {
+        return String.valueOf(Math.round(nanos / 1e8) / 10.0);
+    }
+
+    private void run() {
+        try {
+            while (!closed) {
+                if (state != State.CONNECTED) {
+                    connect();
+                    continue;
+                }
+                Request first = waiting.takeFirst();
+                if (first instanceof Read read) {
+                    List<Read> batch = new ArrayList<>();
+                    batch.add(read);
+                    while (waiting.peekFirst() instanceof Read) {
+                        batch.add((Read) waiting.pollFirst());
+                    }
+                    readBatch(batch);
+                } else {
+                    runCall((Call) first);
+                }
+            }
+        } catch (InterruptedException e) {
+            // closed
+        } catch (RuntimeException | Error e) {
+            LOG.error("{}: its lane failed and stops", device, e);
+            closed = true;
+        }
+        failWaiting();
+    }
+
+    /** Waits for the next attempt (answering requests at once meanwhile), then connects. */
+    private void connect() throws InterruptedException {
+        if (state == State.DISCONNECTED) {
+            long left;
+            while ((left = nextAttemptNanos - System.nanoTime()) > 0) {
+                Request r = waiting.pollFirst(left, TimeUnit.NANOSECONDS);
+                if (r != null) {
+                    answerNow(r);
+                }
+            }
+        }
+        boolean wasLost = state == State.DISCONNECTED;
+        try {
+            protocol.connect();
+        } catch (Exception | LinkageError | AssertionError e) {
+            lost(e);
+            return;
+        }
+        if (closed) {
+            return;
+        }
+        state = State.CONNECTED;
+        backoffMs = 0;
+        if (wasLost) {
+            LOG.info("{} is connected again", device);
+            listener.reconnected();
+        } else {
+            LOG.info("{} is connected", device);
+        }
+    }
+
+    /** The connection is lost: disconnect, tell the listener the first time, and plan the next attempt. */
+    private void lost(Throwable e) {
+        try {
+            protocol.disconnect();
+        } catch (RuntimeException | LinkageError x) {
+            LOG.debug("{} failed to disconnect", device, x);
+        }
+        backoffMs = backoffMs == 0 ? settings.reconnectMinMs() : Math.min(backoffMs * 2, settings.reconnectMaxMs());
+        cause = message(e);
+        nextAttemptNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs);
+        if (closed) {
+            return;
+        }
+        boolean first = state != State.DISCONNECTED;
+        state = State.DISCONNECTED;
+        if (first) {
+            LOG.warn("{} is disconnected: {}; connecting again every {} to {} ms", device, cause,
+                    settings.reconnectMinMs(), settings.reconnectMaxMs());
+            listener.disconnected(cause);
+        } else {
+            LOG.debug("{} is still disconnected: {}; next attempt in {} ms", device, cause, backoffMs);
+        }
+        Request r;
+        while ((r = waiting.pollFirst()) != null) {
+            answerNow(r);
+        }
+    }
+
+    private void answerNow(Request r) {
+        String refusal = refusal();
+        r.result().complete(Reading.error(sensorOf(r), Micros.now(), 0, refusal != null ? refusal : device
+                + " is not connected"));
+    }
+
+    private static String sensorOf(Request r) {
+        return r instanceof Read read ? read.sensorId() : ((Call) r).sensorId();
+    }
+
+    private void readBatch(List<Read> batch) {
+        List<Read> live = batch.stream().filter(r -> !r.result().isDone()).toList();
+        if (live.isEmpty()) {
+            return; // every caller gave up waiting: the device is not asked for nothing
+        }
+        List<ChannelRead> reads = live.stream().map(r -> new ChannelRead(r.channel())).toList();
+        long now = Micros.now();
+        List<ChannelValue> values;
+        try {
+            values = protocol.read(reads);
+        } catch (Exception | LinkageError | AssertionError e) {
+            if (e instanceof SensorDisconnectedException) {
+                lost(e);
+            }
+            for (Read r : live) {
+                r.result().complete(failure(r.sensorId(), e, now));
+            }
+            return;
+        }
+        if (values == null || values.size() != live.size()) {
+            for (Read r : live) {
+                r.result().complete(Reading.error(r.sensorId(), now, 0, device + " gave "
+                        + (values == null ? "no list" : values.size() + " values") + " for " + live.size()
+                        + " channels"));
+            }
+            return;
+        }
+        for (int i = 0; i < live.size(); i++) {
+            Read r = live.get(i);
+            ChannelValue v = values.get(i);
+            r.result().complete(v == null ? Reading.error(r.sensorId(), now, 0, device + " gave no value")
+                    : Channels.reading(r.sensorId(), r.channel(), v, now));
+        }
+    }
+
+    private void runCall(Call c) {
+        if (c.result().isDone()) {
+            return;
+        }
+        long now = Micros.now();
+        try {
+            c.result().complete(c.task().run());
+        } catch (Exception | LinkageError | AssertionError e) {
+            if (e instanceof SensorDisconnectedException) {
+                lost(e);
+            }
+            c.result().complete(failure(c.sensorId(), e, now));
+        }
+    }
+
+    private Reading failure(String sensorId, Throwable e, long now) {
+        if (e instanceof SensorUnavailableException) {
+            return Reading.unavailable(sensorId, now, 0, message(e));
+        }
+        if (e instanceof SensorDisconnectedException) {
+            String refusal = refusal();
+            return Reading.error(sensorId, now, 0, refusal != null ? refusal : device + " is disconnected: "
+                    + message(e));
+        }
+        return Reading.error(sensorId, now, 0, device + " failed: " + message(e));
+    }
+
+    private void failWaiting() {
+        Request r;
+        while ((r = waiting.pollFirst()) != null) {
+            r.result().complete(Reading.error(sensorOf(r), Micros.now(), 0, device + " is closed"));
+        }
+    }
+
+    private static String message(Throwable e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    }
+
+    /**
+     * Stops the lane: waiting requests get an ERROR reading, the protocol is disconnected (which
+     * ends a call the device does not answer) and the lane's thread is let go within a second.
+     * The caller closes the protocol afterwards.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        try {
+            protocol.disconnect();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("{} failed to disconnect", device, e);
+        }
+        try {
+            thread.join(JOIN_AT_CLOSE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            LOG.warn("{} did not return from a call within {} ms of being closed; its lane is left behind", device,
+                    JOIN_AT_CLOSE_MS);
+        }
+        failWaiting();
+    }
+}

@@ -1,0 +1,91 @@
+package org.salgate.agent.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.salgate.agent.testing.FakeDevice;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
+import org.salgate.sensorml.ChannelConfig;
+
+/** The bounds of a device's lane: how many requests wait, and how long each caller waits. */
+@Timeout(30)
+class DeviceLaneTest {
+
+    private final FakeDevice device = new FakeDevice();
+    private DeviceLane lane;
+
+    @AfterEach
+    void close() {
+        if (lane != null) {
+            lane.close();
+        }
+    }
+
+    private DeviceLane start(long timeoutMs) throws InterruptedException {
+        device.gate = new CountDownLatch(1); // the first connect waits: requests queue behind it
+        lane = new DeviceLane("meter", "tcp:192.0.2.1:502", device, new DeviceLane.Settings(timeoutMs, 1_000, 60_000),
+                new DeviceLane.Listener() {
+                    @Override
+                    public void disconnected(String why) {
+                    }
+
+                    @Override
+                    public void reconnected() {
+                    }
+                });
+        lane.start();
+        assertTrue(device.atGate.await(10, TimeUnit.SECONDS));
+        return lane;
+    }
+
+    @Test
+    void requestsBeyondTheBoundAreRefusedAtOnceAndTheWaitingOnesAreReadInOneCall() throws Exception {
+        start(20_000);
+        List<CompletableFuture<Reading>> waiting = new ArrayList<>();
+        for (int i = 0; i < DeviceLane.MAX_WAITING; i++) {
+            device.registers.put("c" + i, Value.of((long) i));
+            waiting.add(lane.read("meter.c" + i, ChannelConfig.read("c" + i, "", Map.of())));
+        }
+        assertEquals(DeviceLane.MAX_WAITING, lane.waiting());
+        Reading refused = lane.read("meter.c0", ChannelConfig.read("c0", "", Map.of())).getNow(null);
+        assertNotNull(refused, "a request beyond the bound waits");
+        assertEquals(Reading.Status.ERROR, refused.status());
+        assertTrue(refused.error().contains("64 requests waiting"), refused.error());
+
+        device.gate.countDown();
+        for (int i = 0; i < waiting.size(); i++) {
+            Reading r = waiting.get(i).get(10, TimeUnit.SECONDS);
+            assertEquals(Value.of((double) i), r.value(), r.error());
+        }
+        assertEquals(1, device.readCalls.size(), "the waiting reads are one call: " + device.readCalls);
+        assertEquals(DeviceLane.MAX_WAITING, device.readCalls.get(0).size());
+    }
+
+    @Test
+    void aCallerWaitsNoLongerThanTheTimeoutAndWhatItGaveUpIsNotSentToTheDevice() throws Exception {
+        start(100);
+        device.registers.put("v", Value.of(1L));
+        long began = System.nanoTime();
+        Reading late = lane.read("meter.v", ChannelConfig.read("v", "", Map.of())).get(10, TimeUnit.SECONDS);
+        long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+        assertEquals(Reading.Status.ERROR, late.status());
+        assertTrue(late.error().contains("did not answer within 100 ms"), late.error());
+        assertTrue(waitedMs >= 95 && waitedMs < 2_000, "waited " + waitedMs + " ms");
+
+        device.gate.countDown();
+        Reading now = lane.read("meter.v", ChannelConfig.read("v", "", Map.of())).get(10, TimeUnit.SECONDS);
+        assertEquals(Reading.Status.OK, now.status(), now.error());
+        assertEquals(List.of(List.of("v")), device.readCalls, "the read given up on was sent to the device");
+    }
+}
