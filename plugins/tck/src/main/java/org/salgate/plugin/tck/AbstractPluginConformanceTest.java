@@ -267,10 +267,17 @@ public abstract class AbstractPluginConformanceTest {
         }
     }
 
+    /**
+     * Three rounds of open, serve (every sensor read, one stream) and close. After the first, the
+     * threads the plugin started must end but for daemons: one thread a library shares across the
+     * JVM (a client's request timer, say) may start at its first use and stay. After each further
+     * round, no thread may be left that was not there before it: a plugin that leaves a thread per
+     * protocol it opens fails here.
+     */
     @Test
     void closingTheAgentEndsEveryThreadThePluginStartedAndTheProtocolOpensAgain() throws Exception {
         Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
-        for (int round = 1; round <= 2; round++) {
+        for (int round = 1; round <= 3; round++) {
             KitAgent agent = start(protocol(), neighbour());
             KitSession s = agent.session();
             readsEverySensor(agent, s);
@@ -278,13 +285,17 @@ public abstract class AbstractPluginConformanceTest {
             long stream = stream(s, first, 10);
             s.frames(stream, 3).forEach(f -> checkReading(first, f.reading()));
             agent.close();
-            int r = round;
+            Set<Thread> since = before;
+            boolean daemonsMayStay = round == 1;
+            String what = round == 1 ? "the non-daemon threads started in round 1 to end"
+                    : "the threads started in round " + round + " to end";
             try {
-                await("the threads started in round " + r + " to end", () -> leftThreads(before).isEmpty());
+                await(what, () -> leftThreads(since, daemonsMayStay).isEmpty());
             } catch (AssertionError e) {
-                throw new AssertionError("threads left after the agent closed (round " + r + "): "
-                        + describe(leftThreads(before)), e);
+                throw new AssertionError("threads left after the agent closed in round " + round + ": "
+                        + describe(leftThreads(since, daemonsMayStay)), e);
             }
+            before = Set.copyOf(Thread.getAllStackTraces().keySet());
         }
     }
 
@@ -401,10 +412,10 @@ public abstract class AbstractPluginConformanceTest {
 
     // ---------------------------------------------------------------- threads
 
-    private Set<Thread> leftThreads(Set<Thread> before) {
+    private Set<Thread> leftThreads(Set<Thread> before, boolean daemonsMayStay) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && !before.contains(t) && !jvmThread(t) && !fixtureThread(t)
-                        && t != Thread.currentThread())
+                        && !(daemonsMayStay && t.isDaemon()))
                 .collect(Collectors.toSet());
     }
 
@@ -412,7 +423,7 @@ public abstract class AbstractPluginConformanceTest {
     private static boolean jvmThread(Thread t) {
         String name = t.getName();
         return name.startsWith("ForkJoinPool.commonPool-worker") || name.equals("process reaper")
-                || name.startsWith("tck-caller-") || name.equals("Common-Cleaner") || name.equals("Attach Listener");
+                || name.equals("Common-Cleaner") || name.equals("Attach Listener");
     }
 
     private static String describe(Set<Thread> threads) {
