@@ -301,7 +301,7 @@ public abstract class AbstractPluginConformanceTest {
 
     @Test
     void removingTheProtocolClosesItAndAddingItAgainServesItAgain() throws Exception {
-        KitAgent agent = start(protocol(), neighbour());
+        KitAgent agent = startObserved(protocol(), neighbour());
         KitSession s = agent.session();
         s.ok(new Call.SubscribeEvents(), Result.Ack.class);
         readsEverySensor(agent, s);
@@ -310,12 +310,17 @@ public abstract class AbstractPluginConformanceTest {
         s.ok(new Call.RemoveProtocol(protocol().name()), Result.Ack.class);
         s.events(e -> e.type() == Event.Type.PROTOCOL_REMOVED && e.subject().equals(protocol().name()), 1,
                 "the protocol's removal");
+        ProtocolCalls removed = calls(protocol().name());
+        assertTrue(removed.closed(), "the agent did not close the removed protocol");
+        int callsWhenRemoved = removed.calls().size();
         assertTrue(sensorsOf(agent, protocol().name()).isEmpty(), "sensors left after the protocol was removed");
         assertEquals(ErrorCode.UNKNOWN_SENSOR, s.fails(new Call.Execute(sensors.get(0), readCommand(sensors.get(0)),
                 Map.of())).code());
         await("the protocol's lane to end", () -> Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().equals("device-" + protocol().name())));
         neighbourServes(s);
+        assertEquals(callsWhenRemoved, removed.calls().size(), () -> "the removed protocol was called: "
+                + removed.calls());
 
         s.ok(new Call.AddProtocol(Pcml.write(new PlatformConfig(List.of(protocol())))), Result.Protocols.class);
         assertEquals(sensors, sensorsOf(agent, protocol().name()), "the sensors served after adding it again");

@@ -256,6 +256,7 @@ public final class ObservedPlugin implements SensorPlugin {
         @Override
         public void close() {
             protocol.close();
+            calls.closed(true);
         }
     }
 }

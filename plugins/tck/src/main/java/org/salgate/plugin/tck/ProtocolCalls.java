@@ -16,6 +16,7 @@ public final class ProtocolCalls {
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger mostAtOnce = new AtomicInteger();
+    private volatile boolean closed;
 
     ProtocolCalls(boolean device, boolean concurrentRequests) {
         this.device = device;
@@ -40,6 +41,15 @@ public final class ProtocolCalls {
     /** The most requests that ran on the protocol at once. */
     public int mostAtOnce() {
         return mostAtOnce.get();
+    }
+
+    /** Whether the agent closed the protocol. */
+    public boolean closed() {
+        return closed;
+    }
+
+    void closed(boolean closed) {
+        this.closed = closed;
     }
 
     void begin(String call) {
