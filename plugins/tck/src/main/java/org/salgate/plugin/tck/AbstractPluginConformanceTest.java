@@ -376,6 +376,11 @@ public abstract class AbstractPluginConformanceTest {
             Result.Failure f = s.fails(new Call.AddProtocol(Pcml.write(new PlatformConfig(List.of(b.config())))));
             assertTrue(f.message().contains(b.named()), () -> "the refusal of " + b.config() + " does not name '"
                     + b.named() + "': " + f.code() + " " + f.message());
+            assertTrue(Set.of(ErrorCode.PLUGIN_FAILURE, ErrorCode.INVALID_ARGUMENT, ErrorCode.INVALID_DOCUMENT)
+                    .contains(f.code()), () -> "the refusal of " + b.config() + ": " + f.code() + " " + f.message());
+            // The agent says "failed opening" when open threw something else than a PluginException.
+            assertFalse(f.message().contains("failed opening protocol"), () -> "the plugin threw an unexpected"
+                    + " exception rather than a PluginException for " + b.config() + ": " + f.message());
             assertTrue(agent.agent().protocols().stream().noneMatch(p -> p.name().equals(b.config().name())),
                     "a refused protocol was kept: " + b.config().name());
             readsEverySensor(agent, s);

@@ -65,4 +65,20 @@ final class FaultyPlugins {
             return dummies(config, context);
         }
     }
+
+    /** Type {@code tck-brittle}: refuses a negative {@code sensors} by throwing an IllegalArgumentException. */
+    public static final class Brittle implements SensorPlugin {
+        @Override
+        public String type() {
+            return "tck-brittle";
+        }
+
+        @Override
+        public SensorProtocol open(ProtocolConfig config, PluginContext context) throws PluginException {
+            if (Integer.parseInt(config.parameter("sensors", "1")) < 0) {
+                throw new IllegalArgumentException("sensors must not be negative");
+            }
+            return dummies(config, context);
+        }
+    }
 }

@@ -62,6 +62,14 @@ class SuiteCatchesFaultsTest {
     }
 
     @Test
+    void aPluginThatRefusesABadConfigurationWithAnUnexpectedExceptionFailsTheBadConfigurationTest() {
+        Suite suite = new Suite("tck-brittle");
+        AssertionError e = fails(suite,
+                suite::eachBadConfigurationIsRefusedAtLoadWithAMessageNamingWhatIsWrongWhileTheOtherProtocolsServe);
+        assertTrue(e.getMessage().contains("rather than a PluginException"), e.getMessage());
+    }
+
+    @Test
     void aPluginWithoutTheRequiredSensorsFailsTheServingTest() {
         Suite suite = new Suite("tck-lax") {
             @Override
