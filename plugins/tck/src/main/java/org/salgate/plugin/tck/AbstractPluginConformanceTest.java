@@ -111,12 +111,23 @@ public abstract class AbstractPluginConformanceTest {
     }
 
     /**
-     * Checks one reading of a sensor: by default it must be OK. A plugin whose values are known
-     * (a simulated device, constants) checks them too.
+     * The value a read of the sensor gives, when the test knows it (a simulated device's, a
+     * constant); null by default, for any value. Numbers match within 1e-9.
      */
+    protected Value expectedValue(String sensorId) {
+        return null;
+    }
+
+    /** Checks one reading of a sensor: OK, with a value, the {@link #expectedValue} when there is one. */
     protected void checkReading(String sensorId, Reading reading) {
         assertEquals(Reading.Status.OK, reading.status(), () -> sensorId + ": " + reading.error());
         assertFalse(reading.value() instanceof Value.Absent, () -> sensorId + " read OK without a value");
+        Value expected = expectedValue(sensorId);
+        if (expected instanceof Value.Num n && reading.value() instanceof Value.Num got) {
+            assertEquals(n.value(), got.value(), 1e-9, sensorId);
+        } else if (expected != null) {
+            assertEquals(expected, reading.value(), sensorId);
+        }
     }
 
     /** The plugin's own settings of every test agent, such as the devices or lower agents it may reach. */
