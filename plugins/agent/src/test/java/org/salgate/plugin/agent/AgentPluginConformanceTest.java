@@ -65,11 +65,6 @@ class AgentPluginConformanceTest extends AbstractPluginConformanceTest {
                         Map.of("token", "let-me-in")), "token"));
     }
 
-    @Override
-    protected List<OutOfBounds> outOfBounds() {
-        return List.of(new OutOfBounds("lab.DUMMY_0", "payload", Map.of("size", "16777217"), "size"));
-    }
-
     /** The lower agent's threads (its workers, stream scheduler and server loops) are the fixture's. */
     @Override
     protected boolean fixtureThread(Thread thread) {

@@ -108,12 +108,6 @@ class ModbusPluginConformanceTest extends AbstractDevicePluginConformanceTest {
                 List.of(), List.of(), channels), named);
     }
 
-    @Override
-    protected List<OutOfBounds> outOfBounds() {
-        return List.of(new OutOfBounds("meter.setpoint", "write", Map.of("value", "30.5"), "value"),
-                new OutOfBounds("meter.setpoint", "write", Map.of("value", "4"), "value"));
-    }
-
     /** The simulated device's threads (j2mod's listener and connection handlers) are the fixture's. */
     @Override
     protected boolean fixtureThread(Thread thread) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -29,6 +29,7 @@ import org.salgate.model.Reading;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
 import org.salgate.model.Value;
+import org.salgate.sensorml.Argument;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.DocumentException;
@@ -76,17 +77,6 @@ public abstract class AbstractPluginConformanceTest {
         }
     }
 
-    /**
-     * A command call whose argument is out of the bounds the command describes.
-     *
-     * @param named what the refusal's message must contain, such as the argument's name or bounds
-     */
-    public record OutOfBounds(String sensorId, String commandId, Map<String, String> arguments, String named) {
-        public OutOfBounds {
-            arguments = Map.copyOf(arguments);
-        }
-    }
-
     // ---------------------------------------------------------------- what a plugin's test says
 
     /** The protocol under test, as its PCML entry gives it: the plugin's type, an endpoint, parameters, channels. */
@@ -94,11 +84,6 @@ public abstract class AbstractPluginConformanceTest {
 
     /** Configurations the plugin must refuse at load; at least one. */
     protected abstract List<BadConfiguration> badConfigurations();
-
-    /** Calls of the protocol's commands with an argument out of its bounds; none by default. */
-    protected List<OutOfBounds> outOfBounds() {
-        return List.of();
-    }
 
     /** Sensors the protocol must serve (it may serve more; it must serve one at least). */
     protected Set<String> requiredSensors() {
@@ -410,25 +395,77 @@ public abstract class AbstractPluginConformanceTest {
 
     // ---------------------------------------------------------------- bounds
 
+    /**
+     * Each bounded argument of each command of each sensor of the protocol, given just below its
+     * minimum and just above its maximum (the command's other arguments within theirs): the agent
+     * refuses the call, naming the argument, and the plugin never sees it. Skipped for a plugin
+     * whose commands take no bounded argument.
+     */
     @Test
-    void anArgumentOutOfItsBoundsIsRefusedByTheAgentBeforeThePluginSeesIt() throws Exception {
-        List<OutOfBounds> calls = outOfBounds();
-        assumeFalse(calls.isEmpty(), "the plugin's commands take no bounded argument");
+    void everyArgumentOutOfItsBoundsIsRefusedByTheAgentBeforeThePluginSeesIt() throws Exception {
         KitAgent agent = startObserved(protocol(), neighbour());
         KitSession s = agent.session();
         ProtocolCalls seen = calls(protocol().name());
-        for (OutOfBounds c : calls) {
-            List<String> before = seen.calls();
-            Result.Failure f = s.fails(new Call.Execute(c.sensorId(), c.commandId(), c.arguments()),
-                    ErrorCode.INVALID_ARGUMENT);
-            assertTrue(f.message().contains(c.named()), () -> "the refusal of " + c + " does not name '" + c.named()
-                    + "': " + f.message());
-            List<String> after = seen.calls();
-            List<String> reached = after.subList(before.size(), after.size()).stream()
-                    .filter(call -> !call.equals("connect")).collect(Collectors.toList());
-            assertTrue(reached.isEmpty(), () -> "the plugin was called for a refused call: " + reached);
+        int refused = 0;
+        for (String id : sensorsOf(agent, protocol().name())) {
+            String cml = s.ok(new Call.ListCommands(id), Result.Document.class).xml();
+            for (CommandDescription c : parse(() -> Cml.read(cml), id + "'s command list", cml)) {
+                for (Argument a : c.arguments()) {
+                    for (Double outside : outside(a)) {
+                        Map<String, String> arguments = withinBounds(c, a);
+                        if (arguments == null) {
+                            continue;
+                        }
+                        arguments.put(a.name(), text(a, outside));
+                        int before = seen.calls().size();
+                        Call call = new Call.Execute(id, c.id(), arguments);
+                        Result.Failure f = s.fails(call, ErrorCode.INVALID_ARGUMENT);
+                        assertTrue(f.message().contains(a.name()), () -> "the refusal of " + call
+                                + " does not name the argument: " + f.message());
+                        List<String> reached = seen.calls().subList(before, seen.calls().size()).stream()
+                                .filter(x -> !x.equals("connect")).toList();
+                        assertTrue(reached.isEmpty(), () -> "the plugin was called for " + call + ": " + reached);
+                        refused++;
+                    }
+                }
+            }
         }
+        assumeTrue(refused > 0, "the protocol's commands take no bounded argument");
         readsEverySensor(agent, s);
+    }
+
+    /** Values just outside an argument's bounds. */
+    private static List<Double> outside(Argument a) {
+        if (a.type() != Argument.Type.INTEGER && a.type() != Argument.Type.DECIMAL) {
+            return List.of();
+        }
+        List<Double> out = new ArrayList<>();
+        if (a.min() != null) {
+            out.add(a.min() - 1);
+        }
+        if (a.max() != null) {
+            out.add(a.max() + 1);
+        }
+        return out;
+    }
+
+    /** The command's arguments but {@code except}, each within its bounds; null when one cannot be made up. */
+    private static Map<String, String> withinBounds(CommandDescription c, Argument except) {
+        Map<String, String> out = new HashMap<>();
+        for (Argument a : c.arguments()) {
+            if (a == except || a.optional() || a.defaultValue() != null) {
+                continue;
+            }
+            if (a.type() != Argument.Type.INTEGER && a.type() != Argument.Type.DECIMAL) {
+                return null;
+            }
+            out.put(a.name(), text(a, a.min() != null ? a.min() : a.max() != null ? a.max() : 0));
+        }
+        return out;
+    }
+
+    private static String text(Argument a, double value) {
+        return a.type() == Argument.Type.INTEGER ? Long.toString((long) value) : Double.toString(value);
     }
 
     // ---------------------------------------------------------------- threads

@@ -33,10 +33,4 @@ class DummyPluginConformanceTest extends AbstractPluginConformanceTest {
                         "prefix"),
                 new BadConfiguration(new ProtocolConfig("elsewhere", "dummy", "os", Map.of()), "virtual"));
     }
-
-    @Override
-    protected List<OutOfBounds> outOfBounds() {
-        return List.of(new OutOfBounds("DUMMY_0", "payload", Map.of("size", "16777217"), "size"),
-                new OutOfBounds("DUMMY_1", "payload", Map.of("size", "-1"), "size"));
-    }
 }
