@@ -57,8 +57,6 @@ public abstract class AbstractPluginConformanceTest {
     protected static final int CALLERS = 8;
     /** Reads each of them makes. */
     protected static final int READS_PER_CALLER = 12;
-    /** How long the threads a closed agent leaves may take to end. */
-    protected static final long THREAD_END_MS = 5_000;
 
     private final List<KitAgent> agents = new ArrayList<>();
     private ObservedPlugin.Observation observation;
