@@ -85,6 +85,17 @@ class ProtobufCodecTest {
     }
 
     @Test
+    void everyReadingStatusOfTheModelHasItsNumberInTheSchema() throws CodecException {
+        for (Reading.Status status : Reading.Status.values()) {
+            Value value = status == Reading.Status.OK ? Value.of(1L) : Value.absent();
+            Reading r = new Reading("S", 1, 0, value, status, "why");
+            assertEquals(status.ordinal(), ProtobufCodec.toProto(r).getStatusValue(), status.name());
+            assertEquals("READING_STATUS_" + status.name(), ProtobufCodec.toProto(r).getStatus().name());
+            assertEquals(r, ((StreamData) codec.decode(codec.encode(new StreamData(1, r)))).reading());
+        }
+    }
+
+    @Test
     void aReadingKeepsItsUnitDeviceTimeAndDisconnectedStatus() throws CodecException {
         Reading r = Reading.disconnected("meter.voltage", 5, 2, "device meter is disconnected; next attempt in 1.0 s")
                 .withUnit("V").withDeviceTime(1_700_000_000_123_456L);
