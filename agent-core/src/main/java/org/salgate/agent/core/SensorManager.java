@@ -278,7 +278,8 @@ public final class SensorManager {
             if (m == null || m.value() instanceof Value.Absent) {
                 return Reading.unavailable(id, now, 0, "sensor " + id + " gave no value for '" + commandId + "'");
             }
-            return new Reading(id, now, 0, m.value(), Reading.Status.OK, "", m.unit(), m.deviceTimeMicros());
+            return new Reading(id, now, 0, m.value(), Reading.Status.OK, "",
+                    m.unit().isEmpty() ? sensor.unit(commandId) : m.unit(), m.deviceTimeMicros());
         }
         if (Channels.WRITE.equals(commandId)) {
             double value = Channels.written(arguments);
