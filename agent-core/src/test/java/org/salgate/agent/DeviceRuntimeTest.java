@@ -111,6 +111,8 @@ class DeviceRuntimeTest {
         Reading voltage = read(s, "meter.voltage");
         assertEquals(Reading.Status.OK, voltage.status(), voltage.error());
         assertEquals(231.0, assertInstanceOf(Value.Num.class, voltage.value()).value(), 1e-9, "2300 * 0.1 + 1");
+        assertEquals("V", voltage.unit(), "a channel's reading is in the channel's unit");
+        assertEquals(0, voltage.deviceTimeMicros(), "the device stamped no time");
         assertEquals(Value.of("pump 7"), read(s, "meter.label").value(), "a value that is no number passes as it is");
 
         meter.registers.put("voltage", Value.of("n/a"));
@@ -134,6 +136,26 @@ class DeviceRuntimeTest {
         ProtocolConfig again = Pcml.read(saved).protocols().get(0);
         assertEquals(List.of(VOLTAGE, SETPOINT, LABEL, channel("missing")), again.channels());
         assertTrue(again.addedSensors().isEmpty() && again.removedSensors().isEmpty(), saved);
+    }
+
+    @Test
+    void aValueTheDeviceStampedKeepsTheDevicesTimeBesideTheAgentsOneInAReadAndAStream() throws Exception {
+        FakeDevice meter = DevicePlugin.device("meter");
+        meter.registers.put("voltage", Value.of(2300L));
+        long stamped = 1_600_000_000_000_000L;
+        meter.stamps.put("voltage", stamped);
+        start(device("meter", Map.of(), VOLTAGE));
+        FakeSession s = fixture.connect();
+        long before = System.currentTimeMillis() * 1000;
+        Reading r = read(s, "meter.voltage");
+        assertEquals(stamped, r.deviceTimeMicros());
+        assertTrue(r.timestampMicros() >= before - 1000, "the timestamp is the agent's time of the read, not the device's");
+        assertEquals("V", r.unit());
+        long id = fixture.stream(s, "meter.voltage", "read", 5);
+        for (StreamData frame : AgentFixture.frames(s, id, 2)) {
+            assertEquals(stamped, frame.reading().deviceTimeMicros());
+            assertEquals("V", frame.reading().unit());
+        }
     }
 
     @Test
@@ -269,7 +291,7 @@ class DeviceRuntimeTest {
         long began = System.nanoTime();
         Reading fast = read(s, "meter.voltage");
         assertTrue(System.nanoTime() - began < TimeUnit.MILLISECONDS.toNanos(1_000), "a read waited for the device");
-        assertEquals(Reading.Status.ERROR, fast.status());
+        assertEquals(Reading.Status.DISCONNECTED, fast.status());
         assertTrue(fast.error().contains("is disconnected: connection refused; next attempt in"), fast.error());
         assertTrue(meter.readCalls.isEmpty(), "a disconnected device is not asked");
 
@@ -292,7 +314,7 @@ class DeviceRuntimeTest {
         int disconnects = meter.disconnects.get();
         meter.droppedReads.set(1);
         Reading dropped = read(s, "meter.voltage");
-        assertEquals(Reading.Status.ERROR, dropped.status());
+        assertEquals(Reading.Status.DISCONNECTED, dropped.status());
         assertTrue(dropped.error().contains("is disconnected: connection reset by peer"), dropped.error());
         assertTrue(meter.disconnects.get() > disconnects, "the protocol is disconnected before reconnecting");
         List<EventNotice> again = s.await(EventNotice.class, n -> state(n, "meter.voltage"), 4, AgentFixture.WAIT_MS);

@@ -101,7 +101,7 @@ class EventsTest {
         try {
             Reading failed = fixture.ok(s, new Call.Execute("T_1", "read", Map.of()), Result.ReadingResult.class)
                     .reading();
-            assertEquals(Reading.Status.ERROR, failed.status());
+            assertEquals(Reading.Status.DISCONNECTED, failed.status());
             assertTrue(failed.error().contains("disconnected") && failed.error().contains("unplugged"),
                     failed.error());
             EventNotice gone = s.await(EventNotice.class, n -> is(n, Event.Type.SENSOR_STATE, "T_1"), 1,

@@ -87,6 +87,23 @@ class SensorApiTest {
     }
 
     @Test
+    void aReadingIsInTheUnitItsCommandDeclaresElseInThatOfTheSensorsOnlyOutput() throws Exception {
+        Reading declared = fixture.execute(session, "T_0", "read", Map.of());
+        assertEquals("1", declared.unit());
+        assertEquals(0, declared.deviceTimeMicros());
+        assertEquals("1", fixture.execute(session, "T_0", "plain", Map.of()).unit(), "the output's unit");
+    }
+
+    @Test
+    void aUnitAndADeviceTimeTheProtocolGivesAreKept() throws Exception {
+        Reading r = fixture.execute(session, "T_0", "stamped", Map.of());
+        assertEquals(Reading.Status.OK, r.status(), r.error());
+        assertEquals(TestPlugin.STAMPED_UNIT, r.unit());
+        assertEquals(TestPlugin.STAMPED_AT, r.deviceTimeMicros());
+        assertTrue(r.timestampMicros() > TestPlugin.STAMPED_AT, "the timestamp is the agent's");
+    }
+
+    @Test
     void executeFillsInDefaultArguments() throws Exception {
         Reading r = fixture.execute(session, "T_0", "read", Map.of());
         assertEquals(Value.of(42.0), r.value());
@@ -152,7 +169,7 @@ class SensorApiTest {
     void listCommandsGivesTheCml() throws Exception {
         String xml = fixture.ok(session, new Call.ListCommands("T_0"), Result.Document.class).xml();
         List<CommandDescription> commands = Cml.read(xml);
-        assertEquals(List.of("read", "slow", "once", "flag", "count"),
+        assertEquals(List.of("read", "slow", "once", "flag", "count", "plain", "stamped"),
                 commands.stream().map(CommandDescription::id).toList());
     }
 

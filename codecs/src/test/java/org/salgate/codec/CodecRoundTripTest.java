@@ -18,6 +18,8 @@ import org.salgate.codec.gzip.GzipCodec;
 import org.salgate.model.Call;
 import org.salgate.wire.Codec;
 import org.salgate.wire.CodecException;
+import org.salgate.wire.StreamData;
+import org.salgate.model.Reading;
 import org.salgate.wire.Codecs;
 import org.salgate.wire.Message;
 import org.salgate.wire.WireSamples;
@@ -190,6 +192,17 @@ class CodecRoundTripTest {
         Message m = new Request(7, new Call.Execute("S", "c", java.util.Map.of("b", "2", "a", "")));
         String expected = "{\"request\":{\"id\":7,\"execute\":{\"sensorId\":\"S\",\"commandId\":\"c\","
                 + "\"arguments\":[{\"key\":\"a\",\"value\":\"\"},{\"key\":\"b\",\"value\":\"2\"}]}}}";
+        assertEquals(expected, new String(json.encode(m), StandardCharsets.UTF_8));
+        assertEquals(m, json.decode(expected.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void aReadingsUnitDeviceTimeAndDisconnectedStatusAreNamedFieldsOfTheLayout() throws CodecException {
+        Codec json = Codecs.byName("json");
+        Message m = new StreamData(2, Reading.disconnected("m.v", 5, 1, "down").withUnit("V").withDeviceTime(4));
+        String expected = "{\"streamData\":{\"streamId\":2,\"reading\":{\"sensorId\":\"m.v\",\"timestampMicros\":5,"
+                + "\"sequence\":1,\"value\":{\"absent\":{}},\"status\":\"READING_STATUS_DISCONNECTED\","
+                + "\"error\":\"down\",\"unit\":\"V\",\"deviceTimeMicros\":4}}}";
         assertEquals(expected, new String(json.encode(m), StandardCharsets.UTF_8));
         assertEquals(m, json.decode(expected.getBytes(StandardCharsets.UTF_8)));
     }

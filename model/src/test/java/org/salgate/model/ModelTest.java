@@ -30,6 +30,28 @@ class ModelTest {
     }
 
     @Test
+    void aReadingHasNoUnitNorDeviceTimeUntilGivenAndKeepsThemThroughANewSequence() {
+        Reading plain = Reading.ok("S", 1, 0, Value.of(2.5));
+        assertEquals("", plain.unit());
+        assertEquals(0, plain.deviceTimeMicros());
+        Reading stamped = plain.withUnit("Cel").withDeviceTime(123).withSequence(9);
+        assertEquals("Cel", stamped.unit());
+        assertEquals(123, stamped.deviceTimeMicros());
+        assertEquals(9, stamped.sequence());
+        assertEquals("", plain.withUnit(null).unit());
+    }
+
+    @Test
+    void aDisconnectedReadingHasNoValueAndIsAFailedReadLikeAnError() {
+        Reading r = Reading.disconnected("S", 1, 0, "device down; next attempt in 2.0 s");
+        assertEquals(Reading.Status.DISCONNECTED, r.status());
+        assertEquals(Value.absent(), r.value());
+        assertTrue(r.status().failed());
+        assertTrue(Reading.Status.ERROR.failed());
+        assertEquals(false, Reading.Status.OK.failed() || Reading.Status.UNAVAILABLE.failed());
+    }
+
+    @Test
     void callArgumentsAreCopied() {
         Map<String, String> args = new HashMap<>(Map.of("size", "10"));
         Call.Execute call = new Call.Execute("S", "payload", args);

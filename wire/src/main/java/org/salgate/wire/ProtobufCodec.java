@@ -188,7 +188,8 @@ public final class ProtobufCodec implements Codec {
     static WireProto.Reading toProto(Reading r) {
         return WireProto.Reading.newBuilder().setSensorId(r.sensorId()).setTimestampMicros(r.timestampMicros())
                 .setSequence(r.sequence()).setValue(toProto(r.value()))
-                .setStatus(WireProto.ReadingStatus.forNumber(r.status().ordinal())).setError(r.error()).build();
+                .setStatus(WireProto.ReadingStatus.forNumber(r.status().ordinal())).setError(r.error())
+                .setUnit(r.unit()).setDeviceTimeMicros(r.deviceTimeMicros()).build();
     }
 
     static WireProto.Value toProto(Value v) {
@@ -334,9 +335,21 @@ public final class ProtobufCodec implements Codec {
         return enumAt(SensorState.values(), state, "sensor state");
     }
 
+    /**
+     * A reading from its frame. A status this version does not know (a newer peer's) is read as
+     * {@link Reading.Status#ERROR} without a value, its error naming the number, so the reading is
+     * still delivered and counted as a failed read.
+     */
     static Reading fromProto(WireProto.Reading r) {
+        int status = r.getStatusValue();
+        if (status < 0 || status >= Reading.Status.values().length) {
+            String why = "the peer sent reading status " + status + ", unknown to this version"
+                    + (r.getError().isEmpty() ? "" : ": " + r.getError());
+            return new Reading(r.getSensorId(), r.getTimestampMicros(), r.getSequence(), Value.absent(),
+                    Reading.Status.ERROR, why, r.getUnit(), r.getDeviceTimeMicros());
+        }
         return new Reading(r.getSensorId(), r.getTimestampMicros(), r.getSequence(), fromProto(r.getValue()),
-                enumAt(Reading.Status.values(), r.getStatusValue(), "reading status"), r.getError());
+                Reading.Status.values()[status], r.getError(), r.getUnit(), r.getDeviceTimeMicros());
     }
 
     static Value fromProto(WireProto.Value v) {

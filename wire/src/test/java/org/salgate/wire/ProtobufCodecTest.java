@@ -65,4 +65,42 @@ class ProtobufCodecTest {
         Response r = (Response) codec.decode(bytes);
         assertEquals(new Result.Failure(ErrorCode.INTERNAL, "m"), r.result());
     }
+
+    @Test
+    void aReadingStatusFromANewerPeerReadsAsAnErrorNamingItAndKeepsTheRest() throws CodecException {
+        byte[] bytes = org.salgate.wire.proto.WireProto.Frame.newBuilder()
+                .setStreamData(org.salgate.wire.proto.WireProto.StreamData.newBuilder().setStreamId(4)
+                        .setReading(org.salgate.wire.proto.WireProto.Reading.newBuilder().setSensorId("S")
+                                .setTimestampMicros(10).setSequence(3).setStatusValue(42).setError("why")
+                                .setUnit("V").setDeviceTimeMicros(9)
+                                .setValue(ProtobufCodec.toProto(Value.of(1.5)))))
+                .build().toByteArray();
+        Reading r = ((StreamData) codec.decode(bytes)).reading();
+        assertEquals(Reading.Status.ERROR, r.status());
+        assertEquals(Value.absent(), r.value());
+        assertTrue(r.error().contains("42") && r.error().endsWith(": why"), r.error());
+        assertEquals(3, r.sequence());
+        assertEquals("V", r.unit());
+        assertEquals(9, r.deviceTimeMicros());
+    }
+
+    @Test
+    void everyReadingStatusOfTheModelHasItsNumberInTheSchema() throws CodecException {
+        for (Reading.Status status : Reading.Status.values()) {
+            Value value = status == Reading.Status.OK ? Value.of(1L) : Value.absent();
+            Reading r = new Reading("S", 1, 0, value, status, "why");
+            assertEquals(status.ordinal(), ProtobufCodec.toProto(r).getStatusValue(), status.name());
+            assertEquals("READING_STATUS_" + status.name(), ProtobufCodec.toProto(r).getStatus().name());
+            assertEquals(r, ((StreamData) codec.decode(codec.encode(new StreamData(1, r)))).reading());
+        }
+    }
+
+    @Test
+    void aReadingKeepsItsUnitDeviceTimeAndDisconnectedStatus() throws CodecException {
+        Reading r = Reading.disconnected("meter.voltage", 5, 2, "device meter is disconnected; next attempt in 1.0 s")
+                .withUnit("V").withDeviceTime(1_700_000_000_123_456L);
+        assertEquals(r, ((StreamData) codec.decode(codec.encode(new StreamData(1, r)))).reading());
+        Reading ok = Reading.ok("meter.voltage", 5, 2, Value.of(230.1)).withUnit("V").withDeviceTime(4);
+        assertEquals(ok, ((StreamData) codec.decode(codec.encode(new StreamData(1, ok)))).reading());
+    }
 }

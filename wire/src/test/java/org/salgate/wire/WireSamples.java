@@ -89,7 +89,11 @@ public final class WireSamples {
                     : Reading.ok("S", 5, seq++, v);
             all.add(new StreamData(3, reading));
         }
-        all.add(new StreamData(3, Reading.error("S", 6, seq, "plugin failed")));
+        all.add(new StreamData(3, Reading.error("S", 6, seq++, "plugin failed")));
+        all.add(new StreamData(3, Reading.ok("meter.voltage", 7, seq++, Value.of(230.5)).withUnit("V")
+                .withDeviceTime(1_700_000_000_000_001L)));
+        all.add(new StreamData(3, Reading.disconnected("meter.voltage", 8, seq, "device meter (tcp:10.0.0.5:502)"
+                + " is disconnected: Connection refused; next attempt in 2.0 s").withUnit("V")));
         all.add(new StreamEnded(3, "sensor removed"));
         all.add(new StreamEnded(4, "the client stopped reading", new StreamCounts(10, 2, 300)));
         all.add(new EventNotice(new Event(Event.Type.SENSOR_STATE, "DUMMY_0", SensorState.IDLE, 8, "stopped")));

@@ -63,6 +63,18 @@ public final class SensorEntry {
         return commands;
     }
 
+    /**
+     * The unit of the values a command of this sensor gives: the unit the command declares for its
+     * response, else, when the sensor has a single output, that output's unit; empty for none.
+     */
+    public String unit(String commandId) {
+        CommandDescription c = commands.get(commandId);
+        if (c != null && !c.responseUnit().isEmpty()) {
+            return c.responseUnit();
+        }
+        return description.outputs().size() == 1 ? description.outputs().get(0).unit() : "";
+    }
+
     /** Its commands as a list. */
     public List<CommandDescription> commandList() {
         return new ArrayList<>(commands.values());

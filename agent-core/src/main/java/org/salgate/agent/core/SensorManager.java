@@ -15,6 +15,7 @@ import org.salgate.agent.device.Channels;
 import org.salgate.agent.device.DeviceLane;
 import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
+import org.salgate.plugin.spi.Measurement;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.salgate.plugin.spi.SensorProtocol;
@@ -45,8 +46,11 @@ import org.slf4j.LoggerFactory;
  * {@link SensorState#DISABLED} (with an event); the agent keeps trying it, and its first good
  * read reports it back as idle or streaming. An UNAVAILABLE reading is not a failure.
  * A read that throws {@link SensorDisconnectedException} (the device or the agent behind it is
- * gone) gives an ERROR reading and reports the sensor {@link SensorState#DISCONNECTED} at once,
+ * gone) gives a DISCONNECTED reading and reports the sensor {@link SensorState#DISCONNECTED} at once,
  * without counting towards disabling it; its first good read reports it back.
+ *
+ * <p>Every reading carries the unit of its command's values ({@link SensorEntry#unit}) unless the
+ * protocol gave one of its own, and the time the device stamped on the value when it gave one.
  */
 public final class SensorManager {
 
@@ -187,18 +191,22 @@ public final class SensorManager {
     /**
      * Reads a sensor through its plugin, or through its device's lane when its protocol has one
      * (waiting at most the lane's request timeout). Never throws: a plugin failure is an ERROR
-     * reading, a {@link SensorUnavailableException} an UNAVAILABLE one. The arguments must have been
-     * checked.
+     * reading, a {@link SensorUnavailableException} an UNAVAILABLE one, a
+     * {@link SensorDisconnectedException} a DISCONNECTED one. The arguments must have been checked.
      */
     public Reading read(SensorEntry sensor, String commandId, Map<String, String> arguments) {
         if (sensor.protocol().lane() != null) {
             return readLater(sensor, commandId, arguments).join();
         }
+        return inUnit(sensor, commandId, readNow(sensor, commandId, arguments));
+    }
+
+    private Reading readNow(SensorEntry sensor, String commandId, Map<String, String> arguments) {
         long now = Micros.now();
         String id = sensor.id();
         try {
             Reading reading = invoke(sensor, commandId, arguments, now);
-            if (reading.status() == Reading.Status.ERROR) {
+            if (reading.status().failed()) {
                 readErrors.computeIfAbsent(id, k -> new LongAdder()).increment();
             } else {
                 succeeded(sensor);
@@ -210,7 +218,7 @@ public final class SensorManager {
         } catch (SensorDisconnectedException e) {
             readErrors.computeIfAbsent(id, k -> new LongAdder()).increment();
             disconnected(sensor, e);
-            return Reading.error(id, now, 0, "sensor " + id + " is disconnected: " + message(e));
+            return Reading.disconnected(id, now, 0, "sensor " + id + " is disconnected: " + message(e));
         } catch (Exception | LinkageError | AssertionError e) {
             readErrors.computeIfAbsent(id, k -> new LongAdder()).increment();
             failed(sensor, commandId, e);
@@ -232,11 +240,20 @@ public final class SensorManager {
                 ? lane.read(sensor.id(), sensor.channel())
                 : lane.call(sensor.id(), () -> invoke(sensor, commandId, arguments, Micros.now()));
         return reading.thenApply(r -> {
-            if (r.status() == Reading.Status.ERROR) {
+            if (r.status().failed()) {
                 readErrors.computeIfAbsent(sensor.id(), k -> new LongAdder()).increment();
             }
-            return r;
+            return inUnit(sensor, commandId, r);
         });
+    }
+
+    /** The reading in the unit of its command's values, unless it has a unit of its own. */
+    private static Reading inUnit(SensorEntry sensor, String commandId, Reading r) {
+        if (!r.unit().isEmpty()) {
+            return r;
+        }
+        String unit = sensor.unit(commandId);
+        return unit.isEmpty() ? r : r.withUnit(unit);
     }
 
     /** Whether reading the sensor waits for a device's lane: a stream then reads it with {@link #readLater}. */
@@ -257,11 +274,12 @@ public final class SensorManager {
         SensorProtocol protocol = sensor.protocol().protocol();
         ChannelConfig channel = sensor.channel();
         if (channel == null) {
-            Value value = protocol.execute(id, commandId, arguments);
-            if (value == null || value instanceof Value.Absent) {
+            Measurement m = protocol.measure(id, commandId, arguments);
+            if (m == null || m.value() instanceof Value.Absent) {
                 return Reading.unavailable(id, now, 0, "sensor " + id + " gave no value for '" + commandId + "'");
             }
-            return Reading.ok(id, now, 0, value);
+            return new Reading(id, now, 0, m.value(), Reading.Status.OK, "",
+                    m.unit().isEmpty() ? sensor.unit(commandId) : m.unit(), m.deviceTimeMicros());
         }
         if (Channels.WRITE.equals(commandId)) {
             double value = Channels.written(arguments);
@@ -299,7 +317,7 @@ public final class SensorManager {
     }
 
     /**
-     * How many reads gave an ERROR reading (the plugin threw, or the sensor is disconnected), by
+     * How many reads failed (an ERROR reading: the plugin threw; or a DISCONNECTED one), by
      * sensor id, since the agent started; sensors that never failed are absent.
      */
     public Map<String, Long> readErrors() {

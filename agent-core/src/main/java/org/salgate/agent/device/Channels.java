@@ -59,14 +59,19 @@ public final class Channels {
     }
 
     /**
-     * The reading of what a device gave for a channel: a number scaled, another value as it is when
-     * the channel has no scale nor offset, an ERROR reading for a channel that failed or a value that
-     * cannot be scaled, an UNAVAILABLE one for no value.
+     * The reading of what a device gave for a channel, in the channel's unit and with the time the
+     * device stamped on it if any: a number scaled, another value as it is when the channel has no
+     * scale nor offset, an ERROR reading for a channel that failed or a value that cannot be scaled,
+     * an UNAVAILABLE one for no value.
      *
-     * @param nowMicros the time of the read, used when the device stamps no time
+     * @param nowMicros the time of the read, the reading's timestamp
      */
     public static Reading reading(String sensorId, ChannelConfig channel, ChannelValue given, long nowMicros) {
-        long time = given.deviceTimeMicros() != 0 ? given.deviceTimeMicros() : nowMicros;
+        return unstamped(sensorId, channel, given, nowMicros).withUnit(channel.unit())
+                .withDeviceTime(given.deviceTimeMicros());
+    }
+
+    private static Reading unstamped(String sensorId, ChannelConfig channel, ChannelValue given, long time) {
         if (!given.ok()) {
             return Reading.error(sensorId, time, 0, "channel " + channel.name() + " could not be read: "
                     + given.error());

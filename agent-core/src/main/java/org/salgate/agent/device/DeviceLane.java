@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lifecycle: the lane connects when it starts; requests wait behind that first connect. When a
  * connect fails or a call throws {@link SensorDisconnectedException}, the lane disconnects the
- * protocol, tells its listener (the sensors are reported disconnected), fails every request at once
- * with an ERROR reading saying when the next attempt is, and connects again after a backoff that
+ * protocol, tells its listener (the sensors are reported disconnected), answers every request at once
+ * with a DISCONNECTED reading saying why and when the next attempt is, and connects again after a backoff that
  * doubles from {@value #RECONNECT_MIN} to {@value #RECONNECT_MAX} (defaults 1 s and 60 s); the
  * listener hears when it is back. Each change of state is logged once, not each attempt.
  */
@@ -162,9 +162,9 @@ public final class DeviceLane implements AutoCloseable {
 
     private CompletableFuture<Reading> submit(String sensorId,
                                               java.util.function.Function<CompletableFuture<Reading>, Request> make) {
-        String refusal = refusal();
-        if (refusal != null) {
-            return CompletableFuture.completedFuture(Reading.error(sensorId, Micros.now(), 0, refusal));
+        Reading refused = refused(sensorId, Micros.now());
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
         }
         CompletableFuture<Reading> result = new CompletableFuture<>();
         CompletableFuture<Reading> answer = result.orTimeout(settings.requestTimeoutMs(), TimeUnit.MILLISECONDS)
@@ -180,14 +180,19 @@ public final class DeviceLane implements AutoCloseable {
         return answer;
     }
 
-    /** Why a request is answered at once without waiting for the device, or null when it waits. */
-    private String refusal() {
+    /**
+     * The reading a request gets at once without waiting for the device, or null when it waits: an
+     * ERROR reading when the lane is closed, a DISCONNECTED one saying why and when the next attempt
+     * is while the device is disconnected.
+     */
+    private Reading refused(String sensorId, long now) {
         if (closed) {
-            return device + " is closed";
+            return Reading.error(sensorId, now, 0, device + " is closed");
         }
         if (state == State.DISCONNECTED) {
             long next = Math.max(0, nextAttemptNanos - System.nanoTime());
-            return device + " is disconnected: " + cause + "; next attempt in " + seconds(next) + " s";
+            return Reading.disconnected(sensorId, now, 0, device + " is disconnected: " + cause + "; next attempt in "
+                    + seconds(next) + " s");
         }
         return null;
     }
@@ -284,8 +289,8 @@ public final class DeviceLane implements AutoCloseable {
     }
 
     private void answerNow(Request r) {
-        String refusal = refusal();
-        r.result().complete(Reading.error(sensorOf(r), Micros.now(), 0, refusal != null ? refusal : device
+        Reading refused = refused(sensorOf(r), Micros.now());
+        r.result().complete(refused != null ? refused : Reading.disconnected(sensorOf(r), Micros.now(), 0, device
                 + " is not connected"));
     }
 
@@ -348,8 +353,8 @@ public final class DeviceLane implements AutoCloseable {
             return Reading.unavailable(sensorId, now, 0, message(e));
         }
         if (e instanceof SensorDisconnectedException) {
-            String refusal = refusal();
-            return Reading.error(sensorId, now, 0, refusal != null ? refusal : device + " is disconnected: "
+            Reading refused = refused(sensorId, now);
+            return refused != null ? refused : Reading.disconnected(sensorId, now, 0, device + " is disconnected: "
                     + message(e));
         }
         return Reading.error(sensorId, now, 0, device + " failed: " + message(e));

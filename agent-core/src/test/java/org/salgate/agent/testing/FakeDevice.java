@@ -28,6 +28,8 @@ public final class FakeDevice implements SensorProtocol {
 
     /** Raw values by channel name; a channel without one is refused by the device. */
     public final Map<String, Value> registers = new ConcurrentHashMap<>();
+    /** The time the device stamps on a channel's value, in microseconds, by channel name; none when absent. */
+    public final Map<String, Long> stamps = new ConcurrentHashMap<>();
     /** The channel names of each read call, in order. */
     public final List<List<String>> readCalls = new CopyOnWriteArrayList<>();
     /** Each write, as {@code channel=raw}. */
@@ -119,7 +121,8 @@ public final class FakeDevice implements SensorProtocol {
             List<ChannelValue> out = new ArrayList<>();
             for (String name : names) {
                 Value v = registers.get(name);
-                out.add(v == null ? ChannelValue.failed("illegal data address") : ChannelValue.of(v));
+                out.add(v == null ? ChannelValue.failed("illegal data address")
+                        : new ChannelValue(v, stamps.getOrDefault(name, 0L), null));
             }
             return out;
         } finally {

@@ -18,6 +18,7 @@ import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.Argument;
 import org.salgate.sensorml.CommandDescription;
+import org.salgate.plugin.spi.Measurement;
 import org.salgate.sensorml.Output;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SamplingBounds;
@@ -41,6 +42,10 @@ public final class TestPlugin implements SensorPlugin {
     public static final java.util.concurrent.atomic.AtomicInteger BLOCKED = new java.util.concurrent.atomic.AtomicInteger();
     /** Sensors whose device is unplugged: their reads throw {@link SensorDisconnectedException}. */
     public static final Set<String> UNPLUGGED = ConcurrentHashMap.newKeySet();
+    /** The unit the protocol gives the values of command {@code stamped}, not the one it declares. */
+    public static final String STAMPED_UNIT = "Cel";
+    /** The device time of the values of command {@code stamped}. */
+    public static final long STAMPED_AT = 1_600_000_000_000_001L;
     /** Arguments of every execute, most recent last. */
     public static final List<Map<String, String>> ARGUMENTS = new CopyOnWriteArrayList<>();
 
@@ -75,7 +80,9 @@ public final class TestPlugin implements SensorPlugin {
                 CommandDescription.builder("flag").response("decimal", "1")
                         .argument(new Argument("on", Argument.Type.BOOLEAN, null, null, null, false, "")).build(),
                 CommandDescription.builder("count").response("integer", "1")
-                        .argument(new Argument("n", Argument.Type.INTEGER, 1.0, 5.0, null, true, "")).build());
+                        .argument(new Argument("n", Argument.Type.INTEGER, 1.0, 5.0, null, true, "")).build(),
+                CommandDescription.builder("plain").response("decimal", "").build(),
+                CommandDescription.builder("stamped").response("decimal", "1").build());
     }
 
     static final class Protocol implements SensorProtocol {
@@ -142,6 +149,13 @@ public final class TestPlugin implements SensorPlugin {
                 }
             }
             return Value.of(42.0 * Double.parseDouble(arguments.getOrDefault("scale", "1")));
+        }
+
+        /** {@code stamped} gives its values in STAMPED_UNIT, stamped at STAMPED_AT; the others as execute does. */
+        @Override
+        public Measurement measure(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
+            Measurement m = SensorProtocol.super.measure(sensorId, commandId, arguments);
+            return commandId.equals("stamped") ? new Measurement(m.value(), STAMPED_UNIT, STAMPED_AT) : m;
         }
 
         @Override

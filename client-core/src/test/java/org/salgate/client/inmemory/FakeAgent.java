@@ -65,6 +65,7 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
     private volatile boolean silentOnHello;
     private volatile Hello lastHello;
     private volatile int framesOnStart;
+    private volatile String unit = "";
     private volatile List<Event> eventsOnSubscribe = List.of();
 
     private FakeAgent(TransportProvider transport) throws IOException {
@@ -113,6 +114,12 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
     /** Never answers calls of this type. */
     public FakeAgent silentOn(Class<? extends Call> type) {
         silent.add(type);
+        return this;
+    }
+
+    /** The unit of the readings of {@code read} and of the streams (none by default). */
+    public FakeAgent unit(String readingUnit) {
+        this.unit = readingUnit;
         return this;
     }
 
@@ -216,7 +223,7 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
         if (call instanceof Call.StartStream start) {
             long first = sharedStreams.containsValue(start.streamId()) ? sharedSequence : 0;
             for (int i = 0; i < framesOnStart; i++) {
-                session.send(new StreamData(start.streamId(), reading("DUMMY_0", first + i)));
+                session.send(new StreamData(start.streamId(), reading("DUMMY_0", first + i).withUnit(unit)));
             }
         }
         if (call instanceof Call.StopStream stop) {
@@ -271,10 +278,14 @@ public final class FakeAgent implements ServerHandler, AutoCloseable {
             if (e.commandId().equals("broken")) {
                 return new Result.ReadingResult(Reading.error(e.sensorId(), TIMESTAMP_MICROS, 0, "device unplugged"));
             }
+            if (e.commandId().equals("unplugged")) {
+                return new Result.ReadingResult(Reading.disconnected(e.sensorId(), TIMESTAMP_MICROS, 0,
+                        "device is disconnected: no route; next attempt in 2.0 s"));
+            }
             if (!e.commandId().equals("read")) {
                 return new Result.Failure(ErrorCode.UNKNOWN_COMMAND, "no command " + e.commandId());
             }
-            return new Result.ReadingResult(reading(e.sensorId(), 0));
+            return new Result.ReadingResult(reading(e.sensorId(), 0).withUnit(unit));
         } else if (call instanceof Call.SetupStream s) {
             return known(s.sensorId()) ? new Result.StreamHandle(nextStreamId.incrementAndGet()) : unknownSensor(s.sensorId());
         } else if (call instanceof Call.StartStream || call instanceof Call.StopStream

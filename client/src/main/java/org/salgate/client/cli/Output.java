@@ -86,7 +86,8 @@ final class Output {
 
     /** The columns of a reading: {@code sequence} only for a stream. */
     static List<String> readingColumns(boolean withSequence) {
-        List<String> c = new ArrayList<>(List.of("sensor", "value", "unit", "bytes", "status", "error", "timestamp"));
+        List<String> c = new ArrayList<>(List.of("sensor", "value", "unit", "bytes", "status", "error", "timestamp",
+                "deviceTime"));
         if (withSequence) {
             c.add(1, "sequence");
         }
@@ -95,9 +96,10 @@ final class Output {
 
     /**
      * A reading: {@code value} a number for numbers, text for text, absent for bytes (whose size is
-     * {@code bytes}) and for a reading without a value; {@code unit} only with a numeric value.
+     * {@code bytes}) and for a reading without a value; {@code unit}, the reading's, only with a
+     * numeric value; {@code deviceTime} only when the device stamped the value.
      */
-    static Map<String, Object> reading(Reading r, String unit, boolean withSequence) {
+    static Map<String, Object> reading(Reading r, boolean withSequence) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sensor", r.sensorId());
         if (withSequence) {
@@ -113,11 +115,12 @@ final class Output {
             value = t.value();
         }
         m.put("value", value);
-        m.put("unit", value instanceof Number && unit != null && !unit.isEmpty() ? unit : null);
+        m.put("unit", ReadingFormat.unit(r));
         m.put("bytes", v instanceof Value.Bytes b ? b.value().length : null);
         m.put("status", r.status().name());
         m.put("error", r.error().isEmpty() ? null : r.error());
         m.put("timestamp", ReadingFormat.timestamp(r.timestampMicros()));
+        m.put("deviceTime", r.deviceTimeMicros() == 0 ? null : ReadingFormat.timestamp(r.deviceTimeMicros()));
         return m;
     }
 

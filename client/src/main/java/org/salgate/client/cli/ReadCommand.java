@@ -1,7 +1,6 @@
 package org.salgate.client.cli;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.salgate.client.SalClient;
 import org.salgate.model.Reading;
@@ -10,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "read", description = {"Execute a command once and print the reading.",
-        "Exits with 1 when the reading has the ERROR status."})
+        "Exits with 1 when the reading has the ERROR or DISCONNECTED status."})
 final class ReadCommand extends BaseCommand {
 
     @Mixin
@@ -21,15 +20,13 @@ final class ReadCommand extends BaseCommand {
 
     @Override
     int run(SalClient client) throws Exception {
-        CompletableFuture<Reading> reading = client.execute(call.sensor, call.command, call.args);
-        CompletableFuture<String> unit = Units.of(client, call.sensor, call.command);
-        Reading r = await(reading);
+        Reading r = await(client.execute(call.sensor, call.command, call.args));
         switch (output.format()) {
-            case json -> Output.jsonDocument(out(), Output.reading(r, await(unit), false));
-            case csv -> Output.csv(out(), Output.readingColumns(false), List.of(Output.reading(r, await(unit), false)));
-            case table -> out().println(r.sensorId() + "  " + ReadingFormat.line(r, await(unit)));
+            case json -> Output.jsonDocument(out(), Output.reading(r, false));
+            case csv -> Output.csv(out(), Output.readingColumns(false), List.of(Output.reading(r, false)));
+            case table -> out().println(r.sensorId() + "  " + ReadingFormat.line(r));
         }
-        return r.status() == Reading.Status.ERROR ? ExitCodes.FAILED : ExitCodes.OK;
+        return r.status().failed() ? ExitCodes.FAILED : ExitCodes.OK;
     }
 
     @Override

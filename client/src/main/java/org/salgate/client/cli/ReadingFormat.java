@@ -11,12 +11,16 @@ final class ReadingFormat {
 
     private ReadingFormat() {}
 
-    /** "42.5 [Cel]  OK  2025-01-01T00:00:00.000001Z", or "-  UNAVAILABLE: why  timestamp"; the unit in brackets, as CML shows it. */
-    static String line(Reading reading, String unit) {
+    /**
+     * "42.5 [Cel]  OK  2025-01-01T00:00:00.000001Z", or "-  DISCONNECTED: why  timestamp"; the
+     * reading's unit in brackets, as CML shows it, and the device's time after the agent's when the
+     * device stamped the value ("... device 2025-01-01T00:00:00Z").
+     */
+    static String line(Reading reading) {
         StringBuilder b = new StringBuilder();
         b.append(value(reading.value()));
-        if (reading.status() == Reading.Status.OK && unit != null && !unit.isEmpty()
-                && (reading.value() instanceof Value.Num || reading.value() instanceof Value.Int)) {
+        String unit = unit(reading);
+        if (unit != null) {
             b.append(" [").append(unit).append(']');
         }
         b.append("  ").append(reading.status());
@@ -24,7 +28,16 @@ final class ReadingFormat {
             b.append(": ").append(reading.error());
         }
         b.append("  ").append(timestamp(reading.timestampMicros()));
+        if (reading.deviceTimeMicros() != 0) {
+            b.append("  device ").append(timestamp(reading.deviceTimeMicros()));
+        }
         return b.toString();
+    }
+
+    /** The unit shown with a reading: its own, for a number read; null otherwise. */
+    static String unit(Reading reading) {
+        return reading.status() == Reading.Status.OK && !reading.unit().isEmpty()
+                && (reading.value() instanceof Value.Num || reading.value() instanceof Value.Int) ? reading.unit() : null;
     }
 
     /** A value as text ({@link Value#toString()}); bytes by their size, never their content. */

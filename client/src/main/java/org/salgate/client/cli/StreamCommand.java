@@ -60,7 +60,6 @@ final class StreamCommand extends BaseCommand {
 
     @Override
     int run(SalClient client) throws Exception {
-        String unit = await(Units.of(client, call.sensor, call.command));
         PrintWriter out = out();
         long count = this.count == null ? 0 : this.count;
         List<String> columns = Output.readingColumns(true);
@@ -79,10 +78,10 @@ final class StreamCommand extends BaseCommand {
                     return;
                 }
                 switch (output.format()) {
-                    case json -> Output.jsonLine(out, Output.reading(reading, unit, true));
-                    case csv -> Output.csvRecord(out, columns, Output.reading(reading, unit, true));
+                    case json -> Output.jsonLine(out, Output.reading(reading, true));
+                    case csv -> Output.csvRecord(out, columns, Output.reading(reading, true));
                     case table -> {
-                        out.println("#" + reading.sequence() + "  " + ReadingFormat.line(reading, unit));
+                        out.println("#" + reading.sequence() + "  " + ReadingFormat.line(reading));
                         out.flush();
                     }
                 }

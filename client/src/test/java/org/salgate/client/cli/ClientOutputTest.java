@@ -37,7 +37,7 @@ class ClientOutputTest extends CliFixture {
         return JSON.readTree(text);
     }
 
-    private void withUnit(String unit) {
+    private void commandsWithUnit(String unit) {
         String cml = Cml.write(List.of(CommandDescription.builder("read").response("decimal", unit)
                 .streaming(new SamplingBounds(0, 1000)).build()));
         agent.answer(Call.ListCommands.class, c -> new Result.Document(cml));
@@ -68,7 +68,7 @@ class ClientOutputTest extends CliFixture {
 
     @Test
     void readAsJsonKeepsTheNumberAndGivesTheUnitApart() throws IOException {
-        withUnit("Cel");
+        agent.unit("Cel");
         Run r = run("read", "DUMMY_0", "-o", "json");
         assertEquals(ExitCodes.OK, r.code(), r.err());
         JsonNode reading = json(r.out());
@@ -77,6 +77,31 @@ class ClientOutputTest extends CliFixture {
         assertEquals("Cel", reading.get("unit").asText());
         assertEquals("OK", reading.get("status").asText());
         assertEquals("DUMMY_0", reading.get("sensor").asText());
+    }
+
+    @Test
+    void readAsJsonAndCsvGiveTheDevicesTimeWhenItStampedTheValue() throws IOException {
+        long deviceTime = FakeAgent.TIMESTAMP_MICROS - 1_500_000;
+        agent.answer(Call.Execute.class, c -> new Result.ReadingResult(FakeAgent.reading("DUMMY_0", 0).withUnit("V")
+                .withDeviceTime(deviceTime)));
+        String expected = ReadingFormat.timestamp(deviceTime);
+        JsonNode reading = json(run("read", "DUMMY_0", "-o", "json").out());
+        assertEquals(expected, reading.get("deviceTime").asText());
+        assertEquals("V", reading.get("unit").asText());
+        List<String> csv = run("read", "DUMMY_0", "-o", "csv").out().lines().toList();
+        assertEquals("sensor,value,unit,bytes,status,error,timestamp,deviceTime", csv.get(0));
+        assertTrue(csv.get(1).startsWith("DUMMY_0,42.5,V,,OK,,") && csv.get(1).endsWith(",\"" + expected + "\""), csv.get(1));
+        agent.answer(Call.Execute.class, c -> new Result.ReadingResult(FakeAgent.reading("DUMMY_0", 0)));
+        assertTrue(json(run("read", "DUMMY_0", "-o", "json").out()).get("deviceTime").isNull());
+    }
+
+    @Test
+    void aDisconnectedReadAsJsonSaysSoAndExitsOne() throws IOException {
+        Run r = run("read", "DUMMY_0", "--command", "unplugged", "-o", "json");
+        assertEquals(ExitCodes.FAILED, r.code(), r.err());
+        JsonNode reading = json(r.out());
+        assertEquals("DISCONNECTED", reading.get("status").asText());
+        assertTrue(reading.get("error").asText().contains("next attempt"), r.out());
     }
 
     @Test
@@ -120,7 +145,7 @@ class ClientOutputTest extends CliFixture {
     void describeCommandsAndProtocolsAsJsonAreDocuments() throws IOException {
         JsonNode described = json(run("describe", "DUMMY_0", "--output", "json").out());
         assertEquals(FakeAgent.SENSOR_ML, described.get("sensorML").asText());
-        withUnit("1");
+        commandsWithUnit("1");
         JsonNode commands = json(run("commands", "DUMMY_0", "--output", "json").out());
         assertEquals("read", commands.get(0).get("id").asText());
         assertEquals("1", commands.get(0).get("responseUnit").asText());
@@ -144,19 +169,19 @@ class ClientOutputTest extends CliFixture {
 
     @Test
     void streamAsCsvGivesTheUnitItsOwnColumn() {
-        withUnit("1");
+        agent.unit("1");
         agent.framesOnStart(10);
         Run r = run("stream", "DUMMY_0", "--count", "2", "--interval", "5", "--output", "csv");
         assertEquals(ExitCodes.OK, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertEquals("sensor,sequence,value,unit,bytes,status,error,timestamp", lines.get(0));
+        assertEquals("sensor,sequence,value,unit,bytes,status,error,timestamp,deviceTime", lines.get(0));
         assertTrue(lines.get(1).startsWith("DUMMY_0,0,42.5,1,,OK,,"), lines.get(1));
         assertEquals(3, lines.size(), r.out());
     }
 
     @Test
     void aValueWithAUnitReadsAsOneNumberInTheTable() {
-        withUnit("1");
+        agent.unit("1");
         Run r = run("read", "DUMMY_0");
         assertTrue(r.out().startsWith("DUMMY_0  42.5 [1]  OK  "), r.out());
     }

@@ -12,8 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.salgate.sensorml.Cml;
-import org.salgate.sensorml.CommandDescription;
 import org.salgate.model.Call;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
@@ -36,7 +34,7 @@ final class BridgeStreams implements AutoCloseable {
     }
 
     /** One stream on the agent: what it publishes, and the stream asked for that made it. */
-    record Target(StreamSpec spec, StreamSpec origin, String topic, String unit) {}
+    record Target(StreamSpec spec, StreamSpec origin, String topic) {}
 
     /** How often the streams file is read again. */
     static final long REREAD_SECONDS = 1;
@@ -211,11 +209,9 @@ final class BridgeStreams implements AutoCloseable {
 
     private void startStream(StreamSpec spec, StreamSpec origin) throws IOException {
         String what = "stream " + spec;
-        String unit = unitOf(spec);
         Result.StreamHandle handle = calls.call(new Call.SetupStream(spec.sensorId(), spec.commandId(), Map.of(),
                 spec.intervalMs()), Result.StreamHandle.class, "setting up " + what);
-        targets.put(handle.streamId(), new Target(spec, origin, topics.reading(spec.sensorId(), spec.commandId()),
-                unit));
+        targets.put(handle.streamId(), new Target(spec, origin, topics.reading(spec.sensorId(), spec.commandId())));
         calls.call(new Call.StartStream(handle.streamId()), Result.Ack.class, "starting " + what);
     }
 
@@ -226,21 +222,6 @@ final class BridgeStreams implements AutoCloseable {
         } catch (IOException e) {
             LOG.debug("stopping MQTT stream {}: {}", t.spec(), e.getMessage());
         }
-    }
-
-    private String unitOf(StreamSpec spec) throws IOException {
-        Result.Document cml = calls.call(new Call.ListCommands(spec.sensorId()), Result.Document.class,
-                "reading the commands of " + spec.sensorId());
-        try {
-            for (CommandDescription c : Cml.read(cml.xml())) {
-                if (c.id().equals(spec.commandId())) {
-                    return c.responseUnit();
-                }
-            }
-        } catch (Exception e) {
-            throw new IOException("the commands of " + spec.sensorId() + " are not readable CML: " + e.getMessage(), e);
-        }
-        return "";
     }
 
     @Override

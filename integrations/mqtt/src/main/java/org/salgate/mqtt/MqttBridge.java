@@ -229,7 +229,7 @@ public final class MqttBridge implements AutoCloseable {
             if (message instanceof StreamData d) {
                 BridgeStreams.Target t = streams.target(d.streamId());
                 if (t != null) {
-                    enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId(), t.unit()));
+                    enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId()));
                 }
             } else if (message instanceof EventNotice n) {
                 Event e = n.event();

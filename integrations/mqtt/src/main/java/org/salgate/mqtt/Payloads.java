@@ -18,9 +18,10 @@ final class Payloads {
 
     /**
      * A reading as {@code {"sensor","command","sequence","timestamp","timestampMicros","status","value","unit"}}
-     * plus {@code "error"} when its status is not OK; bytes values are base64.
+     * plus {@code "deviceTime","deviceTimeMicros"} when the device stamped its value and {@code "error"}
+     * when its status is not OK; bytes values are base64.
      */
-    static byte[] reading(Reading r, String commandId, String unit) {
+    static byte[] reading(Reading r, String commandId) {
         ObjectNode n = JSON.createObjectNode();
         n.put("sensor", r.sensorId());
         n.put("command", commandId);
@@ -40,7 +41,11 @@ final class Payloads {
         } else {
             n.putNull("value");
         }
-        n.put("unit", unit);
+        n.put("unit", r.unit());
+        if (r.deviceTimeMicros() != 0) {
+            n.put("deviceTime", instant(r.deviceTimeMicros()).toString());
+            n.put("deviceTimeMicros", r.deviceTimeMicros());
+        }
         if (r.status() != Reading.Status.OK) {
             n.put("error", r.error());
         }

@@ -145,14 +145,14 @@ class AgentOfAgentsTest {
 
         Reading failed = await("a relayed read to fail", () -> {
             Reading r = upper.execute("lab.DUMMY_0", "read", Map.of()).join();
-            return r.status() == Reading.Status.ERROR ? r : null;
+            return r.status() == Reading.Status.DISCONNECTED ? r : null;
         });
         assertTrue(failed.error().contains("lower agent at 127.0.0.1:" + lowerPort), failed.error());
         assertEquals(SensorState.DISCONNECTED, state(upper, "lab.DUMMY_0"));
         assertEquals(SensorState.IDLE, state(upper, "DUMMY_0"));
         Reading streamed = await("a streamed reading to fail", () -> {
             Reading r = readings.poll();
-            return r != null && r.status() == Reading.Status.ERROR ? r : null;
+            return r != null && r.status() == Reading.Status.DISCONNECTED ? r : null;
         });
         assertEquals("lab.DUMMY_0", streamed.sensorId());
         assertTrue(streamed.error().contains("lower agent at 127.0.0.1:" + lowerPort), streamed.error());
@@ -176,7 +176,7 @@ class AgentOfAgentsTest {
         lower.close();
         await("a relayed read to fail", () -> {
             Reading r = upper.execute("lab.DUMMY_1", "read", Map.of()).join();
-            return r.status() == Reading.Status.ERROR ? r : null;
+            return r.status() == Reading.Status.DISCONNECTED ? r : null;
         });
         assertEquals(SensorState.DISCONNECTED, state(upper, "lab.DUMMY_1"));
 

@@ -169,7 +169,7 @@ class SecureRelayTest {
         Reading last = null;
         while (System.nanoTime() < deadline) {
             last = upper.execute("lab.DUMMY_0", "read", Map.of()).join();
-            if (last.status() == Reading.Status.ERROR && last.error().contains(text)) {
+            if (last.status() == Reading.Status.DISCONNECTED && last.error().contains(text)) {
                 return last;
             }
             Thread.sleep(20);

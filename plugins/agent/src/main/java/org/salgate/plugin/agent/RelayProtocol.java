@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.salgate.client.SalClient;
+import org.salgate.plugin.spi.Measurement;
 import org.salgate.plugin.spi.PluginException;
+import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.CommandDescription;
@@ -88,16 +90,28 @@ final class RelayProtocol implements SensorProtocol {
 
     @Override
     public Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
+        return measure(sensorId, commandId, arguments).value();
+    }
+
+    /**
+     * Forwards a read to the lower agent and keeps what its reading says: the value with its unit and
+     * device time, or its status as the failure that gives the same status here (UNAVAILABLE,
+     * ERROR, DISCONNECTED).
+     */
+    @Override
+    public Measurement measure(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
         RelayedSensor s = sensors.get(sensorId);
         if (s == null) {
             throw new PluginException("sensor " + sensorId + " is not relayed by this protocol");
         }
         Reading reading = lower.call("the read of " + s.lowerId(), c -> c.execute(s.lowerId(), commandId, arguments));
         return switch (reading.status()) {
-            case OK -> reading.value();
+            case OK -> new Measurement(reading.value(), reading.unit(), reading.deviceTimeMicros());
             case UNAVAILABLE -> throw new SensorUnavailableException(reading.error());
             case ERROR -> throw new PluginException("the lower agent at " + lower.address() + " reports: "
                     + reading.error());
+            case DISCONNECTED -> throw new SensorDisconnectedException("the lower agent at " + lower.address()
+                    + " reports: " + reading.error());
         };
     }
 

@@ -30,6 +30,20 @@ public interface SensorProtocol extends AutoCloseable {
     Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception;
 
     /**
+     * Executes a command once, as {@link #execute} does, and returns the value with its unit and
+     * its device's timestamp when the protocol knows them; the agent calls this one. By default the
+     * value {@link #execute} returns, in the unit the command declares, without a device time.
+     *
+     * @throws SensorUnavailableException if the machine cannot give this value (reported as unavailable)
+     * @throws SensorDisconnectedException if the sensor's device cannot be reached (reported as disconnected)
+     * @throws Exception any other failure (reported as an error reading)
+     */
+    default Measurement measure(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
+        Value value = execute(sensorId, commandId, arguments);
+        return Measurement.of(value == null ? Value.absent() : value);
+    }
+
+    /**
      * Adds a sensor from its description, when the protocol supports that.
      *
      * @return the description as the protocol will serve it

@@ -3,6 +3,7 @@ package org.salgate.transport.grpc;
 import org.salgate.transport.tck.*;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -83,6 +84,9 @@ class GrpcServiceTest {
         assertTrue(sal().listCommands(sensor("DUMMY_1")).getText().contains("read"));
         WireProto.Reading reading = sal().execute(execute("DUMMY_1", "read", Map.of()));
         assertEquals(WireProto.ReadingStatus.READING_STATUS_OK, reading.getStatus(), reading.getError());
+        assertFalse(reading.getUnit().isEmpty(), "the reading carries its unit");
+        assertTrue(sal().listCommands(sensor("DUMMY_1")).getText().contains("unit=\"" + reading.getUnit() + "\""),
+                "the reading's unit is the one its command declares: " + reading.getUnit());
         assertEquals(List.of("dummy", "os"), sal().listProtocols(WireProto.Empty.getDefaultInstance())
                 .getProtocolsList().stream().map(WireProto.ProtocolInfo::getName).sorted().collect(Collectors.toList()));
         assertTrue(sal().getPlatformConfig(WireProto.Empty.getDefaultInstance()).getText().contains("dummy"));

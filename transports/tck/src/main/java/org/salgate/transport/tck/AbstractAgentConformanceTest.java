@@ -277,6 +277,10 @@ public abstract class AbstractAgentConformanceTest {
         assertEquals(Reading.Status.OK, read.status(), read.error());
         assertEquals("DUMMY_1", read.sensorId());
         assertInstanceOf(Value.Num.class, read.value());
+        String declared = Cml.read(Await.result("the commands", client.listCommandsXml("DUMMY_1"))).stream()
+                .filter(c -> c.id().equals("read")).findFirst().orElseThrow().responseUnit();
+        assertFalse(declared.isEmpty(), "the dummy's read declares a unit");
+        assertEquals(declared, read.unit(), "a reading carries the unit its command declares");
         Reading payload = Await.result("execute payload",
                 client.execute("DUMMY_1", "payload", Map.of("size", Integer.toString(LARGE_PAYLOAD_BYTES))));
         assertEquals(Reading.Status.OK, payload.status(), payload.error());

@@ -57,7 +57,7 @@ public final class RecordingStreamListener implements StreamListener {
         if (reading.sequence() != expected) {
             violation.compareAndSet(null, name + ": expected sequence " + expected + ", got " + reading.sequence());
         }
-        if (reading.status() == Reading.Status.ERROR) {
+        if (reading.status().failed()) {
             errors.incrementAndGet();
         } else {
             notErrors.incrementAndGet();
@@ -136,7 +136,8 @@ public final class RecordingStreamListener implements StreamListener {
     }
 
     /**
-     * Readings whose status was not {@code ERROR}. Unlike {@code received() - errors()}, read while
+     * Readings that were no failed read (status neither {@code ERROR} nor {@code DISCONNECTED}).
+     * Unlike {@code received() - errors()}, read while
      * the stream still delivers, it cannot count a reading that arrived between the two reads.
      */
     public long notErrors() {

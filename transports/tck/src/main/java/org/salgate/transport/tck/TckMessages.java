@@ -35,11 +35,18 @@ public final class TckMessages {
                 Value.absent());
     }
 
-    /** A reading of each status. */
+    /** A reading of each status, with and without a unit and a device time. */
     public static List<Reading> everyReading() {
         return List.of(Reading.ok("DUMMY_0", 1_700_000_000_000_000L, 7, Value.of(21.5)),
                 Reading.unavailable("cpu_temp", 1L, 0, "no temperature probe on this machine"),
-                Reading.error("DUMMY_1", Long.MAX_VALUE, Long.MAX_VALUE, "the sensor did not answer"));
+                Reading.error("DUMMY_1", Long.MAX_VALUE, Long.MAX_VALUE, "the sensor did not answer"),
+                Reading.ok("meter.voltage", 1_700_000_000_000_000L, 8, Value.of(230.25)).withUnit("V")
+                        .withDeviceTime(1_699_999_999_999_999L),
+                Reading.ok("meter.level", 2L, 0, Value.of(-7L)).withUnit("10*3.m3/h").withDeviceTime(Long.MAX_VALUE),
+                Reading.disconnected("meter.voltage", 3L, 1, "device meter (tcp:127.0.0.1:5020) is disconnected:"
+                        + " Connection refused; next attempt in 4.0 s").withUnit("V"),
+                Reading.error("meter.temperature", 4L, 2, "channel t could not be read").withUnit("Cel ✓")
+                        .withDeviceTime(Long.MIN_VALUE));
     }
 
     /** One call of each kind ({@link WireSamples#everyCall()}), and an echo of each value and reading. */

@@ -69,6 +69,10 @@ final class JsonViews {
         } else {
             node.putNull("value");
         }
+        node.put("unit", r.unit());
+        if (r.deviceTimeMicros() != 0) {
+            node.put("deviceTimeMicros", r.deviceTimeMicros());
+        }
         if (!r.error().isEmpty()) {
             node.put("error", r.error());
         }

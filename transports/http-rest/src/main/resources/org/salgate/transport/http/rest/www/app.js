@@ -5,7 +5,6 @@
 var TOKEN_KEY = "salgate.token"; // in this tab's sessionStorage: never in a URL or a cookie
 var UNITS = { "1": "", "By": "bytes" }; // UCUM codes shown otherwise; others as they are
 var selected = null;
-var units = {}; // the selected sensor's commands' units, from its CML
 var closeStream = null;
 var closeEvents = null;
 var plot = new Plot(document.getElementById("chart"), 600);
@@ -139,7 +138,6 @@ function select(id, row) {
   });
   row.classList.add("selected");
   selected = id;
-  units = {};
   document.body.dataset.open = id;
   $("sensor-panel").hidden = false;
   $("sensor-title").textContent = id;
@@ -150,7 +148,6 @@ function select(id, row) {
     $("sensor-description").textContent = s.description || "(no description)";
   }).catch(function (e) { $("sensor-description").textContent = e.message; });
   getText(path + "/commands", "application/xml").then(function (cml) {
-    units = unitsOf(cml);
     $("commands").textContent = cml;
   }).catch(function (e) { $("commands").textContent = e.message; });
   getText(path, "application/xml").then(function (sml) {
@@ -158,16 +155,9 @@ function select(id, row) {
   }).catch(function (e) { $("sensorml").textContent = e.message; });
 }
 
-// Each command's unit, from the unit attribute of its CML response (a UCUM code).
-function unitsOf(cml) {
-  var result = {};
-  var commands = new DOMParser().parseFromString(cml, "application/xml").getElementsByTagNameNS("*", "command");
-  Array.prototype.forEach.call(commands, function (c) {
-    var response = c.getElementsByTagNameNS("*", "response")[0];
-    var code = response ? response.getAttribute("unit") || "" : "";
-    result[c.getAttribute("id")] = code in UNITS ? UNITS[code] : code;
-  });
-  return result;
+// A reading's unit (a UCUM code) as the page shows it.
+function unitShown(code) {
+  return code in UNITS ? UNITS[code] : code;
 }
 
 function read() {
@@ -183,7 +173,7 @@ function read() {
     .then(function (reading) {
       var ok = reading.status === "OK";
       $("reading").textContent = ok ? shown(reading.value) : reading.status + ": " + reading.error;
-      $("reading-unit").textContent = ok ? units[command] || "" : "";
+      $("reading-unit").textContent = ok ? unitShown(reading.unit || "") : "";
     }).catch(function (e) { $("reading").textContent = e.message; });
 }
 
@@ -215,7 +205,7 @@ function startStream() {
   }
   stopStream(false);
   plot.clear();
-  plot.unit = units[$("command").value] || "";
+  plot.unit = "";
   stats = { count: 0, gaps: 0, lastSequence: -1, times: [], started: performance.now() };
   showStats();
   var path = "/api/sensors/" + encodeURIComponent(selected) + "/stream?command="
@@ -247,6 +237,9 @@ function reading(r, sequence) {
   stats.lastSequence = sequence;
   stats.count += 1;
   stats.times.push(performance.now());
+  if (!plot.unit && r.unit) {
+    plot.unit = unitShown(r.unit);
+  }
   plot.add(r.timestampMicros / 1000, r.status === "OK" ? Number(r.value) : NaN);
 }
 
