@@ -71,16 +71,23 @@ public final class DevicesReport {
         s.append(String.format(Locale.ROOT, "One client reads `dev0.r0` through the agent, one call after the other,"
                 + " for %d ms; j2mod's own `ModbusTCPMaster` reads register 0 of the same device in a tight loop for"
                 + " as long (the ceiling: the device and the library with nothing between); the side that goes first"
-                + " alternates between repetitions. Target: the agent at %.2f of the ceiling or more.%n%n",
-                c.pollDuration().toMillis(), CEILING_TARGET));
+                + " alternates between repetitions. Target: the agent at %.2f of the ceiling or more. Beside them, the"
+                + " same client reads the agent's own dummy sensor `DUMMY_0` as long, over the same connection: the"
+                + " agent's round trip without a device.%n%n", c.pollDuration().toMillis(), CEILING_TARGET));
         s.append("| through the agent (reads/s) | j2mod alone (reads/s) | agent / j2mod | target met | agent read p50 (us)"
-                + " | p99 (us) | Modbus requests per agent read | errors |\n|---:|---:|---:|---|---:|---:|---:|---:|\n");
+                + " | p99 (us) | dummy sensor through the agent (reads/s) | p50 (us) | device / dummy"
+                + " | Modbus requests per read, agent / j2mod | errors |\n"
+                + "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         Stat ratio = r.stat(poll, "ratio_to_ceiling");
         s.append("| ").append(fmt(r.stat(poll, "agent_reads_per_s"))).append(" | ")
                 .append(fmt(r.stat(poll, "ceiling_reads_per_s"))).append(" | ").append(two(ratio)).append(" | ")
                 .append(ratio.n() == 0 ? "n/a" : ratio.median() >= CEILING_TARGET ? "yes" : "**no**").append(" | ")
                 .append(fmt(r.stat(poll, "agent_read_p50_us"))).append(" | ").append(fmt(r.stat(poll, "agent_read_p99_us")))
-                .append(" | ").append(two(r.stat(poll, "server_requests_per_agent_read"))).append(" | ")
+                .append(" | ").append(fmt(r.stat(poll, "dummy_reads_per_s"))).append(" | ")
+                .append(fmt(r.stat(poll, "dummy_read_p50_us"))).append(" | ")
+                .append(two(r.stat(poll, "device_over_dummy"))).append(" | ")
+                .append(two(r.stat(poll, "server_requests_per_agent_read"))).append(" / ")
+                .append(two(r.stat(poll, "server_requests_per_ceiling_read"))).append(" | ")
                 .append(fmt(r.stat(poll, "agent_errors"))).append(" |\n");
 
         s.append("\n## One device, K registers in one poll\n\n");

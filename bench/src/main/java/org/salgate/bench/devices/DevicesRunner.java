@@ -55,6 +55,9 @@ public final class DevicesRunner {
     private static final long HISTOGRAM_MAX_MICROS = 60_000_000L;
     private static final int MODBUS_TIMEOUT_MS = 2000;
     private static final int UNIT = 1;
+    private static final String DEVICE_SENSOR = "dev0.r0";
+    /** A sensor of the agent's own (the dummy plugin), read over the same connection: the agent without a device. */
+    private static final String DUMMY_SENSOR = "DUMMY_0";
 
     private final DevicesConfig config;
     private final PrintStream console;
@@ -99,7 +102,7 @@ public final class DevicesRunner {
 
     /** The cells on device 0: poll against the ceiling, batches, latency; one agent for them all. */
     private void oneDevice(int rep) throws IOException, InterruptedException {
-        try (Agent agent = agent(1, config.firstDeviceRegisters());
+        try (Agent agent = agent(1, config.firstDeviceRegisters(), true);
              SalClient client = client(agent)) {
             awaitConnected(client, List.of("dev0.r0"));
             poll(rep, client);
@@ -119,34 +122,48 @@ public final class DevicesRunner {
         long nanos = config.pollDuration().toNanos();
         try (Master master = new Master(server.ports().get(0))) {
             // a few of each first, so neither side pays for its first calls inside the window
-            readThroughAgent(client, nanos / 10);
-            master.readFor(nanos / 10);
+            readThroughAgent(client, DEVICE_SENSOR, nanos / 10);
+            readThroughAgent(client, DUMMY_SENSOR, nanos / 10);
+            master.readFor(nanos / 10, new long[1]);
             // the order alternates between repetitions, so that neither side always goes first
             boolean agentFirst = rep % 2 == 1;
-            double ceiling = agentFirst ? 0 : master.readFor(nanos);
+            double[] ceiling = agentFirst ? null : ceiling(master, nanos);
             long requests0 = server.requests();
-            double[] agentSide = readThroughAgent(client, nanos);
+            double[] agentSide = readThroughAgent(client, DEVICE_SENSOR, nanos);
             long requests1 = server.requests();
+            double[] dummy = readThroughAgent(client, DUMMY_SENSOR, nanos);
             if (agentFirst) {
-                ceiling = master.readFor(nanos);
+                ceiling = ceiling(master, nanos);
             }
             double perSecond = agentSide[0];
             Map<String, Double> m = new LinkedHashMap<>();
             m.put("agent_reads_per_s", perSecond);
-            m.put("ceiling_reads_per_s", ceiling);
-            m.put("ratio_to_ceiling", perSecond / ceiling);
+            m.put("ceiling_reads_per_s", ceiling[0]);
+            m.put("ratio_to_ceiling", perSecond / ceiling[0]);
             m.put("agent_read_p50_us", agentSide[2]);
             m.put("agent_read_p99_us", agentSide[3]);
             m.put("agent_errors", agentSide[1]);
+            m.put("dummy_reads_per_s", dummy[0]);
+            m.put("dummy_read_p50_us", dummy[2]);
+            m.put("device_over_dummy", perSecond / dummy[0]);
             m.put("server_requests_per_agent_read", (requests1 - requests0) / agentSide[4]);
+            m.put("server_requests_per_ceiling_read", ceiling[1]);
             record("poll 1x1", rep, m);
-            console.printf(Locale.ROOT, "  rep %d  poll 1x1       agent %8.0f reads/s  j2mod %8.0f reads/s  ratio %.2f%n",
-                    rep, perSecond, ceiling, perSecond / ceiling);
+            console.printf(Locale.ROOT, "  rep %d  poll 1x1       agent %8.0f reads/s  j2mod %8.0f reads/s  ratio %.2f  (dummy sensor %.0f reads/s)%n",
+                    rep, perSecond, ceiling[0], perSecond / ceiling[0], dummy[0]);
         }
     }
 
-    /** Back-to-back reads of dev0.r0: {reads/s, errors, p50 us, p99 us, reads}. */
-    private double[] readThroughAgent(SalClient client, long nanos) throws InterruptedException,
+    /** j2mod's own reads for {@code nanos}: {reads/s, server requests per read}. */
+    private double[] ceiling(Master master, long nanos) throws ModbusException, IOException {
+        long requests0 = server.requests();
+        long[] reads = new long[1];
+        double perSecond = master.readFor(nanos, reads);
+        return new double[] {perSecond, (server.requests() - requests0) / (double) reads[0]};
+    }
+
+    /** Back-to-back reads of a sensor: {reads/s, errors, p50 us, p99 us, reads}. */
+    private double[] readThroughAgent(SalClient client, String sensor, long nanos) throws InterruptedException,
             ExecutionException, TimeoutException {
         Histogram h = new Histogram(HISTOGRAM_MAX_MICROS, 3);
         long errors = 0;
@@ -155,7 +172,7 @@ public final class DevicesRunner {
         long now;
         do {
             long t0 = System.nanoTime();
-            Reading r = client.execute("dev0.r0", "read", null).get(10, TimeUnit.SECONDS);
+            Reading r = client.execute(sensor, "read", null).get(10, TimeUnit.SECONDS);
             now = System.nanoTime();
             if (r.status() != Reading.Status.OK) {
                 errors++;
@@ -320,7 +337,7 @@ public final class DevicesRunner {
                 noteError(cell, r);
             }
         };
-        try (Agent agent = agent(devices, config.registers())) {
+        try (Agent agent = agent(devices, config.registers(), false)) {
             for (int c = 0; c < clientCount; c++) {
                 clients.add(client(agent));
             }
@@ -410,9 +427,15 @@ public final class DevicesRunner {
 
     // ---- helpers
 
-    /** An agent in this JVM with {@code devices} Modbus protocols of {@code registers} channels, each device allowed. */
-    private Agent agent(int devices, int registers) throws IOException {
+    /**
+     * An agent in this JVM with {@code devices} Modbus protocols of {@code registers} channels, each
+     * device allowed, and with {@code dummy} one dummy sensor besides.
+     */
+    private Agent agent(int devices, int registers, boolean dummy) throws IOException {
         List<ProtocolConfig> protocols = new ArrayList<>();
+        if (dummy) {
+            protocols.add(new ProtocolConfig("dummy", "dummy", "virtual", Map.of("sensors", "1")));
+        }
         List<String> allowed = new ArrayList<>();
         for (int d = 0; d < devices; d++) {
             protocols.add(protocol(d, registers));
@@ -498,8 +521,8 @@ public final class DevicesRunner {
             }
         }
 
-        /** Reads register 0 back to back for {@code nanos}: reads per second. */
-        double readFor(long nanos) throws ModbusException {
+        /** Reads register 0 back to back for {@code nanos}: reads per second; {@code reads[0]} gets the count. */
+        double readFor(long nanos, long[] reads) throws ModbusException {
             long start = System.nanoTime();
             long end = start + nanos;
             long n = 0;
@@ -509,6 +532,7 @@ public final class DevicesRunner {
                 n++;
                 now = System.nanoTime();
             } while (now < end);
+            reads[0] = n;
             return n / ((now - start) / 1e9);
         }
 

@@ -31,7 +31,10 @@ class QuickDevicesRunTest {
         }
         // every read through the agent is one Modbus request, and both sides read
         assertEquals(1.0, csv.get("poll 1x1,server_requests_per_agent_read"), 0.01);
-        assertTrue(csv.get("poll 1x1,agent_reads_per_s") > 0 && csv.get("poll 1x1,ceiling_reads_per_s") > 0);
+        assertEquals(1.0, csv.get("poll 1x1,server_requests_per_ceiling_read"), 0.01);
+        assertTrue(csv.get("poll 1x1,agent_reads_per_s") > 0 && csv.get("poll 1x1,ceiling_reads_per_s") > 0
+                && csv.get("poll 1x1,dummy_reads_per_s") > 0);
+        assertEquals(0.0, csv.get("poll 1x1,agent_errors"));
         assertEquals(csv.get("poll 1x1,agent_reads_per_s") / csv.get("poll 1x1,ceiling_reads_per_s"),
                 csv.get("poll 1x1,ratio_to_ceiling"), 1e-9);
         // K contiguous registers in one poll: the driver alone makes one request of them; through the agent
