@@ -84,8 +84,14 @@ final class DevicesCommand extends BaseCommand {
     @Override
     int execute() throws Exception {
         DevicesConfig config = config();
+        String loadBefore = loadAverage();
         DevicesResult result = new DevicesRunner(config, System.out).run();
-        Path md = DevicesReport.write(result, MachineInfo.current(), notes == null ? List.of() : notes);
+        List<String> header = new java.util.ArrayList<>(notes == null ? List.of() : notes);
+        if (loadBefore != null) {
+            header.add("Load average (1, 5, 15 min, from /proc/loadavg) at the start: " + loadBefore + "; at the end: "
+                    + loadAverage() + ".");
+        }
+        Path md = DevicesReport.write(result, MachineInfo.current(), header);
         out().println("Report: " + md.toAbsolutePath());
         if (result.cells().isEmpty() || !result.problems().isEmpty()) {
             out().println("Some cells could not be measured; see the report's last section.");
@@ -94,6 +100,16 @@ final class DevicesCommand extends BaseCommand {
         }
         out().flush();
         return EXIT_OK;
+    }
+
+    /** The first three figures of /proc/loadavg, or null where there is none. */
+    private static String loadAverage() {
+        try {
+            String[] f = java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + ", " + f[1] + ", " + f[2];
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     DevicesConfig config() {

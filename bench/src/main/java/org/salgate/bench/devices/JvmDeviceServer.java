@@ -71,9 +71,23 @@ final class JvmDeviceServer implements DeviceServer {
 
     @Override
     public String describe() {
-        return "j2mod " + com.ghgande.j2mod.modbus.Modbus.class.getPackage().getImplementationVersion()
-                + " ModbusSlaveFactory.createTCPSlave in the bench's JVM (SimpleProcessImage, "
+        return "j2mod " + j2modVersion() + " ModbusSlaveFactory.createTCPSlave in the bench's JVM (SimpleProcessImage, "
                 + CONNECTIONS_PER_DEVICE + " connection handlers per device)";
+    }
+
+    /** j2mod's version from its Maven properties, which its jar carries (and the bench's fat jar keeps). */
+    private static String j2modVersion() {
+        try (java.io.InputStream in = ModbusSlave.class.getResourceAsStream(
+                "/META-INF/maven/com.ghgande/j2mod/pom.properties")) {
+            if (in != null) {
+                java.util.Properties p = new java.util.Properties();
+                p.load(in);
+                return p.getProperty("version", "(version unknown)");
+            }
+        } catch (IOException e) {
+            // unknown below
+        }
+        return "(version unknown)";
     }
 
     @Override
