@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
         footer = {"", "Exit codes: 0 done, 1 failed, 2 bad usage, 3 finished with failed cells (see the report)."},
         subcommands = {TransportCommand.class, AgentCommand.class, ScoreCommand.class, PaperCommand.class,
                 CodecCommand.class, MatrixCommand.class, MqttCommand.class, CompareCommand.class, RestGrpcCommand.class, ScaleCommand.class,
+                DevicesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class BenchCommand implements Runnable {
 
