@@ -1,5 +1,7 @@
 package org.salgate.sensorml;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -93,13 +95,24 @@ public record ChannelConfig(String name, String description, String unit, double
         return new ChannelConfig(name, "", unit, 1, 0, Access.READ, null, null, attributes);
     }
 
-    /** The number clients see for a raw number the device gave. */
+    /**
+     * The number clients see for a raw number the device gave. Decimal arithmetic, so that a
+     * register of 2301 at scale 0.1 reads 230.1, not binary floating point's 230.10000000000002.
+     */
     public double scaled(double raw) {
-        return raw * scale + offset;
+        if (scale == 1 && offset == 0) {
+            return raw;
+        }
+        return BigDecimal.valueOf(raw).multiply(BigDecimal.valueOf(scale)).add(BigDecimal.valueOf(offset))
+                .doubleValue();
     }
 
-    /** The raw number to send the device for a value a client wrote. */
+    /** The raw number to send the device for a value a client wrote; decimal arithmetic, as {@link #scaled}. */
     public double raw(double scaled) {
-        return (scaled - offset) / scale;
+        if (scale == 1 && offset == 0) {
+            return scaled;
+        }
+        return BigDecimal.valueOf(scaled).subtract(BigDecimal.valueOf(offset))
+                .divide(BigDecimal.valueOf(scale), MathContext.DECIMAL64).doubleValue();
     }
 }

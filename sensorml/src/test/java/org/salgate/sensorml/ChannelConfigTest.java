@@ -48,6 +48,19 @@ class ChannelConfigTest {
     }
 
     @Test
+    void scaledValuesAreTheDecimalsAPersonExpects() {
+        ChannelConfig tenths = new ChannelConfig("v", "", "V", 0.1, 0, ChannelConfig.Access.READ_WRITE, null, null,
+                Map.of());
+        assertEquals("230.1", Double.toString(tenths.scaled(2301)));
+        assertEquals("0.3", Double.toString(tenths.scaled(3)));
+        assertEquals(2301.0, tenths.raw(230.1));
+        ChannelConfig hundredths = new ChannelConfig("p", "", "kW", 0.01, 0, ChannelConfig.Access.READ_WRITE, null,
+                null, Map.of());
+        assertEquals(750.0, hundredths.raw(7.5));
+        assertEquals("7.5", Double.toString(hundredths.scaled(750)));
+    }
+
+    @Test
     void channelConfiguredTwiceIsRefusedNamingIt() {
         DocumentException e = assertThrows(DocumentException.class,
                 () -> Pcml.read(HEAD + "<channel name=\"t\"/><channel name=\"t\"/>" + TAIL));
