@@ -231,7 +231,7 @@ class DeviceRuntimeTest {
     void aBlackholedDeviceTimesOutItsCallersWithoutDelayingAnotherProtocolsStream() throws Exception {
         FakeDevice dead = DevicePlugin.device("dead");
         dead.blackhole = true;
-        fixture = AgentFixture.start(new PlatformConfig(List.of(device("dead", Map.of("request-timeout-ms", "300"),
+        fixture = AgentFixture.start(new PlatformConfig(List.of(device("dead", Map.of("request-timeout-ms", "2000"),
                 channel("a"), channel("b"), channel("c"), channel("d")),
                 new ProtocolConfig("test", "test", "virtual", Map.of("sensors", "1")))),
                 b -> b.deviceTargets(List.of("127.0.0.1:5020")).workerThreads(2));
@@ -253,15 +253,15 @@ class DeviceRuntimeTest {
         long asked = System.nanoTime();
         assertEquals(Reading.Status.OK, read(other, "T_0").status());
         long answeredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
-        assertTrue(answeredMs < 200, "a read of another protocol waited " + answeredMs + " ms behind the dead device's");
+        assertTrue(answeredMs < 1_000, "a read of another protocol waited " + answeredMs + " ms behind the dead device's");
 
         for (long id : ids) {
             Reading r = assertInstanceOf(Result.ReadingResult.class, fixture.response(callers, id)).reading();
             assertEquals(Reading.Status.ERROR, r.status());
-            assertTrue(r.error().contains("did not answer within 300 ms"), r.error());
+            assertTrue(r.error().contains("did not answer within 2000 ms"), r.error());
         }
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
-        assertTrue(waited < 3_000, "callers waited " + waited + " ms for a 300 ms deadline");
+        assertTrue(waited < 6_000, "callers waited " + waited + " ms for a 2000 ms deadline");
 
         List<StreamData> frames = AgentFixture.frames(other, stream, 40);
         long worstGapMs = 0;
@@ -269,7 +269,7 @@ class DeviceRuntimeTest {
             worstGapMs = Math.max(worstGapMs, (frames.get(i).reading().timestampMicros()
                     - frames.get(i - 1).reading().timestampMicros()) / 1000);
         }
-        assertTrue(worstGapMs < 250, "the other protocol's 20 ms stream had a gap of " + worstGapMs + " ms");
+        assertTrue(worstGapMs < 1_000, "the other protocol's 20 ms stream had a gap of " + worstGapMs + " ms");
         deadStreams.await(StreamData.class, d -> d.reading().error().contains("did not answer"), 1,
                 AgentFixture.WAIT_MS);
     }
@@ -283,7 +283,7 @@ class DeviceRuntimeTest {
         FakeSession s = fixture.connect();
         fixture.ok(s, new Call.SubscribeEvents(), Result.Ack.class);
         fixture.ok(s, new Call.AddProtocol(Pcml.write(new PlatformConfig(List.of(device("meter",
-                Map.of("reconnect-min-ms", "50", "reconnect-max-ms", "200"), VOLTAGE))))), Result.Protocols.class);
+                Map.of("reconnect-min-ms", "100", "reconnect-max-ms", "400"), VOLTAGE))))), Result.Protocols.class);
 
         EventNotice gone = s.await(EventNotice.class, n -> state(n, "meter.voltage"), 1, AgentFixture.WAIT_MS).get(0);
         assertEquals(SensorState.DISCONNECTED, gone.event().state());
@@ -297,11 +297,11 @@ class DeviceRuntimeTest {
 
         await("5 connect attempts", () -> meter.connectAttempts.size() >= 5);
         List<Long> at = meter.connectAttempts;
-        long[] floorMs = {50, 100, 200, 200};
+        long[] floorMs = {100, 200, 400, 400}; // capped at 400: uncapped, the last would be 800
         for (int i = 0; i < floorMs.length; i++) {
             long gapMs = TimeUnit.NANOSECONDS.toMillis(at.get(i + 1) - at.get(i));
             assertTrue(gapMs >= floorMs[i] - 5, "attempt " + (i + 1) + " came " + gapMs + " ms after the one before");
-            assertTrue(gapMs < floorMs[i] + 150, "attempt " + (i + 1) + " came " + gapMs + " ms after the one before,"
+            assertTrue(gapMs < floorMs[i] + 300, "attempt " + (i + 1) + " came " + gapMs + " ms after the one before,"
                     + " beyond the capped backoff");
         }
 

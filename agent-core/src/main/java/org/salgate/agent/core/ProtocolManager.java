@@ -189,7 +189,7 @@ public final class ProtocolManager implements AutoCloseable {
                 list.add(d);
                 commands.put(d.id(), Channels.commands(c));
             }
-            DeviceLane lane = endpoint.target().isPresent() && !instance.concurrentRequests()
+            DeviceLane lane = endpoint.target().isPresent()
                     ? new DeviceLane(p.name(), endpoint.spec(), instance, laneSettings(p), new DeviceLane.Listener() {
                         @Override
                         public void disconnected(String why) {

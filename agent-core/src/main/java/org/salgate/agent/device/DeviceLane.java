@@ -20,12 +20,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one thread that talks to the device of a protocol whose requests must not overlap (one
- * serial bus, one TCP connection: {@link SensorProtocol#concurrentRequests()} false): its connects,
+ * The one thread that talks to the device of a protocol with a device endpoint (one serial bus,
+ * one TCP connection): its connects,
  * reads and writes run on it in arrival order, the reads waiting together made one
  * {@link SensorProtocol#read(List)} call.
  *
- * <p>Bounds: at most {@value #MAX_WAITING} requests wait for the lane (more are refused at once with
+ * <p>Bounds: at most {@value #MAX_WAITING} requests, or twice the protocol's channels when that is
+ * more (so that every channel of a device can wait for one batch), wait for the lane (more are refused at once with
  * an ERROR reading), and each caller gets its reading within the protocol's
  * {@value #REQUEST_TIMEOUT} (default {@value #DEFAULT_TIMEOUT_MS} ms), an ERROR reading past it,
  * while the device keeps its lane: a device that never answers delays only its own callers.
@@ -66,13 +67,18 @@ public final class DeviceLane implements AutoCloseable {
         Reading run() throws Exception;
     }
 
-    /** The lane's timing, from the protocol's parameters. */
-    public record Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs) {
+    /** The lane's timing and bound, from the protocol's parameters and channels. */
+    public record Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs, int maxWaiting) {
         public Settings {
-            if (requestTimeoutMs <= 0 || reconnectMinMs <= 0 || reconnectMaxMs < reconnectMinMs) {
+            if (requestTimeoutMs <= 0 || reconnectMinMs <= 0 || reconnectMaxMs < reconnectMinMs || maxWaiting < 1) {
                 throw new IllegalArgumentException("the lane needs a positive request timeout and 0 < "
                         + RECONNECT_MIN + " <= " + RECONNECT_MAX);
             }
+        }
+
+        /** Settings with the default bound of {@value #MAX_WAITING} waiting requests. */
+        public Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs) {
+            this(requestTimeoutMs, reconnectMinMs, reconnectMaxMs, MAX_WAITING);
         }
 
         /**
@@ -82,7 +88,7 @@ public final class DeviceLane implements AutoCloseable {
          */
         public static Settings of(ProtocolConfig p) {
             return new Settings(millis(p, REQUEST_TIMEOUT, DEFAULT_TIMEOUT_MS), millis(p, RECONNECT_MIN, 1_000),
-                    millis(p, RECONNECT_MAX, 60_000));
+                    millis(p, RECONNECT_MAX, 60_000), Math.max(MAX_WAITING, 2 * p.channels().size()));
         }
 
         private static long millis(ProtocolConfig p, String name, long fallback) {
@@ -118,7 +124,7 @@ public final class DeviceLane implements AutoCloseable {
     private final SensorProtocol protocol;
     private final Settings settings;
     private final Listener listener;
-    private final BlockingDeque<Request> waiting = new LinkedBlockingDeque<>(MAX_WAITING);
+    private final BlockingDeque<Request> waiting;
     private final Thread thread;
     private volatile State state = State.CONNECTING;
     private volatile boolean closed;
@@ -135,6 +141,7 @@ public final class DeviceLane implements AutoCloseable {
         this.device = "device " + protocolName + " (" + endpoint + ")";
         this.protocol = protocol;
         this.settings = settings;
+        this.waiting = new LinkedBlockingDeque<>(settings.maxWaiting());
         this.listener = listener;
         this.thread = new Thread(this::run, "device-" + protocolName);
         this.thread.setDaemon(true);
@@ -172,7 +179,7 @@ public final class DeviceLane implements AutoCloseable {
                         failure instanceof TimeoutException ? device + " did not answer within "
                                 + settings.requestTimeoutMs() + " ms" : device + " failed: " + failure));
         if (!waiting.offerLast(make.apply(result))) {
-            result.complete(Reading.error(sensorId, Micros.now(), 0, device + " has " + MAX_WAITING
+            result.complete(Reading.error(sensorId, Micros.now(), 0, device + " has " + settings.maxWaiting()
                     + " requests waiting already; this one is refused, try again later"));
         } else if (closed) {
             failWaiting(); // closed meanwhile: nobody takes it any more

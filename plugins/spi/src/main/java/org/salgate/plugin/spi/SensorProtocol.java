@@ -84,9 +84,12 @@ public interface SensorProtocol extends AutoCloseable {
     }
 
     /**
-     * Whether the device takes requests from several threads at once. False by default: the agent
-     * then serializes every read, write and connect of this protocol on one lane, in arrival order
-     * (one serial bus, one TCP connection), so that writes are ordered with polls.
+     * Whether the device takes requests from several threads at once; false by default (one
+     * serial bus, one TCP connection). The agent runs every read, write and connect of a protocol
+     * with a device endpoint on one lane, in arrival order, so that writes are ordered with polls;
+     * today it does so whatever this says (a device that takes concurrent requests is served one
+     * request at a time). Protocols without a device endpoint (the machine, software sensors) are
+     * called from several threads at once.
      */
     default boolean concurrentRequests() {
         return false;
