@@ -14,8 +14,12 @@ import java.util.Objects;
 public record Hello(int protocolVersion, String codec, String clientName, String credentials)
         implements Message {
 
-    /** The wire protocol version spoken by this build. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * The wire protocol version spoken by this build. 2: a reading carries its unit, the device's
+     * timestamp and the DISCONNECTED status, which a version-1 peer's text codecs refuse; an agent
+     * and a client of different versions refuse each other at the hello, saying so.
+     */
+    public static final int PROTOCOL_VERSION = 2;
 
     public Hello {
         Objects.requireNonNull(codec, "codec");
