@@ -101,6 +101,40 @@ class DeviceRuntimeTest {
     }
 
     @Test
+    void aPushedChannelServesItsLatestPushedValueScaledToReadsAndStreamsWithoutAskingTheDevice() throws Exception {
+        FakeDevice meter = DevicePlugin.device("meter");
+        ChannelConfig pushed = new ChannelConfig("level", "", "cm", 0.5, 0, ChannelConfig.Access.READ, null, null,
+                Map.of("pushed", "true"));
+        start(device("meter", Map.of(), pushed, VOLTAGE));
+        FakeSession s = fixture.connect();
+        await("the device to connect", () -> !meter.connectAttempts.isEmpty());
+
+        Reading none = read(s, "meter.level");
+        assertEquals(Reading.Status.UNAVAILABLE, none.status(), "no value has been pushed yet");
+        assertTrue(none.error().contains("no value pushed yet"), none.error());
+
+        meter.sink.push("level", new org.salgate.plugin.spi.ChannelValue(Value.of(84L), 1_000_000L, null));
+        Reading level = read(s, "meter.level");
+        assertEquals(Reading.Status.OK, level.status(), level.error());
+        assertEquals(42.0, assertInstanceOf(Value.Num.class, level.value()).value(), 1e-9, "84 * 0.5");
+        assertEquals("cm", level.unit());
+        assertEquals(1_000_000L, level.deviceTimeMicros());
+
+        long stream = fixture.stream(s, "meter.level", "read", 20);
+        AgentFixture.frames(s, stream, 2);
+        meter.sink.push("level", org.salgate.plugin.spi.ChannelValue.of(Value.of(100L)));
+        s.await(StreamData.class, d -> d.streamId() == stream && d.reading().value().equals(Value.of(50.0)), 1,
+                AgentFixture.WAIT_MS);
+        assertTrue(meter.readCalls.stream().noneMatch(c -> c.contains("level")), "a pushed channel was read: "
+                + meter.readCalls);
+
+        IllegalArgumentException notPushed = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> meter.sink.push("voltage", org.salgate.plugin.spi.ChannelValue
+                        .of(Value.of(1L))));
+        assertTrue(notPushed.getMessage().contains("no pushed channel 'voltage'"), notPushed.getMessage());
+    }
+
+    @Test
     void channelsAreServedAsSensorsReadScaledOnceAndKeptInTheSavedConfiguration() throws Exception {
         FakeDevice meter = DevicePlugin.device("meter");
         meter.registers.put("voltage", Value.of(2300L));

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.salgate.agent.device.Channels;
 import org.salgate.agent.device.DeviceLane;
+import org.salgate.agent.device.PushedValues;
 import org.salgate.agent.endpoint.EndpointException;
 import org.salgate.agent.endpoint.Endpoints;
 import org.salgate.agent.plugin.PluginDirectories;
@@ -159,8 +160,9 @@ public final class ProtocolManager implements AutoCloseable {
         }
         SensorPlugin plugin = plugin(p);
         SensorProtocol instance;
+        PushedValues pushed = new PushedValues(p);
         try {
-            instance = plugin.open(p, new Context(endpoint));
+            instance = plugin.open(p, new Context(endpoint, pushed));
         } catch (PluginException e) {
             throw new CallException(ErrorCode.PLUGIN_FAILURE, "plugin " + p.type() + " could not open protocol "
                     + p.name() + ": " + SensorManager.message(e));
@@ -173,6 +175,7 @@ public final class ProtocolManager implements AutoCloseable {
             throw new CallException(ErrorCode.PLUGIN_FAILURE, "plugin " + p.type() + " opened no protocol for "
                     + p.name());
         }
+        pushed.opened(instance);
         try {
             List<SensorDescription> opened = new ArrayList<>(sensorsOf(p.name(), instance));
             SensorChanges.applyTo(entry, instance);
@@ -200,7 +203,7 @@ public final class ProtocolManager implements AutoCloseable {
                         public void reconnected() {
                             sensors.deviceReconnected(p.name());
                         }
-                    })
+                    }, pushed)
                     : null;
             return new Opened(new LoadedProtocol(p, plugin, endpoint, instance, opened, lane), list, commands);
         } catch (CallException e) {
@@ -353,7 +356,7 @@ public final class ProtocolManager implements AutoCloseable {
         }
     }
 
-    private record Context(Endpoint endpoint) implements PluginContext {
+    private record Context(Endpoint endpoint, PushedValues push) implements PluginContext {
         @Override
         public long nowMicros() {
             return Micros.now();

@@ -127,6 +127,7 @@ public final class DeviceLane implements AutoCloseable {
     private final BlockingDeque<Request> waiting;
     private final Thread thread;
     private volatile State state = State.CONNECTING;
+    private final PushedValues pushed;
     private volatile boolean closed;
     private volatile String cause = "";
     private volatile long nextAttemptNanos;
@@ -138,6 +139,17 @@ public final class DeviceLane implements AutoCloseable {
      */
     public DeviceLane(String protocolName, String endpoint, SensorProtocol protocol, Settings settings,
                       Listener listener) {
+        this(protocolName, endpoint, protocol, settings, listener, null);
+    }
+
+    /**
+     * @param protocolName the protocol's name, for the thread's name and messages
+     * @param endpoint the device's endpoint as written, for messages
+     * @param pushed the values the device pushes, served without asking it; null for none
+     */
+    public DeviceLane(String protocolName, String endpoint, SensorProtocol protocol, Settings settings,
+                      Listener listener, PushedValues pushed) {
+        this.pushed = pushed;
         this.device = "device " + protocolName + " (" + endpoint + ")";
         this.protocol = protocol;
         this.settings = settings;
@@ -152,8 +164,15 @@ public final class DeviceLane implements AutoCloseable {
         thread.start();
     }
 
-    /** Reads a channel with the other reads waiting, within the request timeout. */
+    /**
+     * Reads a channel with the other reads waiting, within the request timeout; a channel the
+     * device pushes is answered at once with its latest value (or why there is none now).
+     */
     public CompletableFuture<Reading> read(String sensorId, ChannelConfig channel) {
+        if (pushed != null && pushed.pushed(channel)) {
+            Reading refused = refused(sensorId, Micros.now());
+            return CompletableFuture.completedFuture(refused != null ? refused : pushed.latest(channel));
+        }
         return submit(sensorId, result -> new Read(sensorId, channel, result));
     }
 

@@ -44,7 +44,9 @@ public final class DevicePlugin implements SensorPlugin {
         if (context.endpoint().target().isEmpty()) {
             throw new PluginException("a device needs a tcp or serial endpoint");
         }
-        return device(config.name());
+        FakeDevice device = device(config.name());
+        device.sink = context.push();
+        return device;
     }
 
     /** A second driver on {@code tcp}, with the same syntax: the two share the type. */

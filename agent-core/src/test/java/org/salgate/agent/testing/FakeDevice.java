@@ -44,6 +44,8 @@ public final class FakeDevice implements SensorProtocol {
     /** Read calls left that find the connection dropped. */
     public final AtomicInteger droppedReads = new AtomicInteger();
     public volatile boolean reachable = true;
+    /** Where the device pushes the channels whose attribute {@code pushed} is {@code true}. */
+    public volatile org.salgate.plugin.spi.PushSink sink;
     /** Reads never return (until the device is disconnected). */
     public volatile boolean blackhole;
     /** Connects, reads and writes wait for this. */
@@ -128,6 +130,11 @@ public final class FakeDevice implements SensorProtocol {
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    @Override
+    public boolean pushes(ChannelConfig channel) {
+        return "true".equals(channel.attributes().get("pushed"));
     }
 
     @Override

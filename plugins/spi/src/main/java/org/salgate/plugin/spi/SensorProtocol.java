@@ -109,6 +109,16 @@ public interface SensorProtocol extends AutoCloseable {
     }
 
     /**
+     * Whether the device reports this channel's value by itself, through the context's
+     * {@link PluginContext#push() push sink}, rather than being asked: the agent then never reads
+     * the channel with {@link #read(List)}, and serves the latest value pushed (UNAVAILABLE until
+     * the first). False by default.
+     */
+    default boolean pushes(org.salgate.sensorml.ChannelConfig channel) {
+        return false;
+    }
+
+    /**
      * Writes one channel's raw value (the agent has inverted its scale and offset and checked its
      * bounds); ordered with reads on the protocol's lane.
      *

@@ -234,6 +234,11 @@ public final class ObservedPlugin implements SensorPlugin {
         }
 
         @Override
+        public boolean pushes(org.salgate.sensorml.ChannelConfig channel) {
+            return protocol.pushes(channel);
+        }
+
+        @Override
         public List<ChannelValue> read(List<ChannelRead> reads) throws Exception {
             calls.begin("read " + String.join(",", reads.stream().map(r -> r.channel().name()).toList()));
             try {
