@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.salgate.client.SalClient;
 import org.salgate.model.Reading;
 import org.salgate.model.Value;
@@ -22,6 +23,7 @@ import org.salgate.model.Value;
  * device (its log shows it) and reads back.
  */
 @Tag("devices")
+@Timeout(120)
 class ChannelsDeviceTest {
 
     /** One channel of the map, what the device holds there as the agent serves it, and its unit. */
