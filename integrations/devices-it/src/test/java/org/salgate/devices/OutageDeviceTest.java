@@ -5,8 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.salgate.devices.DeviceAgent.channel;
 import static org.salgate.devices.DeviceAgent.modbus;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -34,6 +40,7 @@ import org.salgate.model.SensorState;
 @Timeout(120)
 class OutageDeviceTest {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final long INTERVAL_MS = 100;
     /** Fast reconnects, so that a test sees the device's return within seconds. */
     private static final List<String> LANE = List.of("timeout-ms", "300", "request-timeout-ms", "1000",
@@ -233,6 +240,64 @@ class OutageDeviceTest {
         } finally {
             for (PymodbusServer d : devices) {
                 d.close();
+            }
+        }
+    }
+
+    /** The readings of a Server-Sent Events stream of the agent's REST API, for {@code ms} milliseconds. */
+    private static List<JsonNode> sse(DeviceAgent agent, String path, long ms) throws Exception {
+        List<JsonNode> readings = new CopyOnWriteArrayList<>();
+        HttpRequest request = HttpRequest.newBuilder(agent.uri(path)).header("Accept", "text/event-stream").build();
+        CompletableFuture<HttpResponse<Stream<String>>> response = agent.http().sendAsync(request,
+                HttpResponse.BodyHandlers.ofLines());
+        Thread reader = new Thread(() -> {
+            try (Stream<String> lines = response.get(20, TimeUnit.SECONDS).body()) {
+                lines.filter(l -> l.startsWith("data:")).forEach(l -> {
+                    try {
+                        readings.add(JSON.readTree(l.substring("data:".length())));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } catch (Exception | Error e) {
+                // the stream was closed by the test
+            }
+        }, "sse-" + path);
+        reader.setDaemon(true);
+        reader.start();
+        Thread.sleep(ms);
+        response.cancel(true);
+        reader.interrupt();
+        return List.copyOf(readings);
+    }
+
+    @Test
+    void overRestAStreamKeepsItsRateWhileAnotherDeviceIsDown() throws Exception {
+        try (PymodbusServer live = PymodbusServer.start(); PymodbusServer dead = PymodbusServer.start()) {
+            dead.stop();
+            try (DeviceAgent agent = DeviceAgent.start("http", "127.0.0.1:" + live.port() + ",127.0.0.1:"
+                    + dead.port(), meter("live", live.endpoint()), meter("dead", dead.endpoint()))) {
+                CompletableFuture<List<JsonNode>> deadReadings = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return sse(agent, "/api/sensors/dead.voltage/stream?interval=" + INTERVAL_MS, 3000);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                List<JsonNode> liveReadings = sse(agent, "/api/sensors/live.voltage/stream?interval=" + INTERVAL_MS, 3000);
+                List<JsonNode> down = deadReadings.get(20, TimeUnit.SECONDS);
+                System.out.printf("over REST, 3 s at %d ms: live.voltage %d readings, dead.voltage %d readings%n",
+                        INTERVAL_MS, liveReadings.size(), down.size());
+                assertTrue(liveReadings.size() >= 24, liveReadings.size() + " readings of live.voltage in 3 s");
+                for (int i = 0; i < liveReadings.size(); i++) {
+                    JsonNode r = liveReadings.get(i);
+                    assertEquals(i, r.get("sequence").asLong(), r.toString());
+                    assertEquals("OK", r.get("status").asText(), r.toString());
+                    assertEquals(230.1, r.get("value").asDouble(), 1e-9);
+                }
+                assertTrue(down.size() >= 24, down.size() + " readings of dead.voltage in 3 s");
+                assertTrue(down.stream().allMatch(r -> r.get("status").asText().equals("ERROR")
+                        && r.get("error").asText().contains("is disconnected")), down.toString());
             }
         }
     }
