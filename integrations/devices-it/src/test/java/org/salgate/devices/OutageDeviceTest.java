@@ -244,7 +244,10 @@ class OutageDeviceTest {
         }
     }
 
-    /** The readings of a Server-Sent Events stream of the agent's REST API, for {@code ms} milliseconds. */
+    /**
+     * The readings of a Server-Sent Events stream of the agent's REST API, for {@code ms} milliseconds
+     * from its first reading.
+     */
     private static List<JsonNode> sse(DeviceAgent agent, String path, long ms) throws Exception {
         List<JsonNode> readings = new CopyOnWriteArrayList<>();
         HttpRequest request = HttpRequest.newBuilder(agent.uri(path)).header("Accept", "text/event-stream").build();
@@ -265,6 +268,7 @@ class OutageDeviceTest {
         }, "sse-" + path);
         reader.setDaemon(true);
         reader.start();
+        await("the first reading of " + path, 20_000, () -> !readings.isEmpty());
         Thread.sleep(ms);
         response.cancel(true);
         reader.interrupt();

@@ -1,36 +1,33 @@
 package org.salgate.devices;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * A real Modbus TCP device: plugins/modbus's modbus_server.py (system property
  * {@value #SCRIPT}) run by Debian's /usr/bin/python3 with python3-pymodbus on a loopback port. It
  * serves known registers (listed in the script) and prints a line per request and per value
- * written, which this keeps. It can be stopped and started again on its port.
+ * written, to a file this reads. It can be stopped and started again on its port.
  */
 final class PymodbusServer implements AutoCloseable {
 
     static final String SCRIPT = "salgate.modbus.server";
 
     private final int port;
-    private final List<String> lines = new ArrayList<>();
-    private final StringBuilder errors = new StringBuilder();
+    private final Path output;
+    private final Path errors;
     private Process process;
 
-    private PymodbusServer(int port) {
+    private PymodbusServer(int port) throws IOException {
         this.port = port;
+        this.output = Files.createTempFile("pymodbus-" + port + "-", ".log");
+        this.errors = Files.createTempFile("pymodbus-" + port + "-", ".err");
     }
 
     /** A device serving on a free loopback port, started. */
@@ -68,28 +65,23 @@ final class PymodbusServer implements AutoCloseable {
             throw new IllegalStateException("the Modbus test device (system property " + SCRIPT + ") is missing: '"
                     + script + "'");
         }
-        process = new ProcessBuilder("/usr/bin/python3", script, "tcp", Integer.toString(port)).start();
-        CountDownLatch ready = new CountDownLatch(1);
-        follow(process.getInputStream(), "pymodbus-" + port, line -> {
-            if (line.equals("ready")) {
-                ready.countDown();
-            } else {
-                synchronized (lines) {
-                    lines.add(line);
-                }
+        int readyBefore = readyLines();
+        process = new ProcessBuilder("/usr/bin/python3", script, "tcp", Integer.toString(port))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
+                .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile())).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (readyLines() == readyBefore) {
+            if (System.nanoTime() > deadline || !process.isAlive()) {
+                stop();
+                throw new IllegalStateException("the pymodbus device on port " + port + " did not start: "
+                        + Files.readString(errors, StandardCharsets.UTF_8));
             }
-        });
-        follow(process.getErrorStream(), "pymodbus-err-" + port, line -> {
-            synchronized (errors) {
-                errors.append(line).append('\n');
-            }
-        });
-        if (!ready.await(30, TimeUnit.SECONDS)) {
-            stop();
-            synchronized (errors) {
-                throw new IllegalStateException("the pymodbus device on port " + port + " did not start: " + errors);
-            }
+            Thread.sleep(20);
         }
+    }
+
+    private int readyLines() throws IOException {
+        return (int) Files.readAllLines(output, StandardCharsets.UTF_8).stream().filter("ready"::equals).count();
     }
 
     /** Kills the device, as a power cut would: its connections drop. */
@@ -102,8 +94,10 @@ final class PymodbusServer implements AutoCloseable {
 
     /** Every line the device printed, "request FUNCTION ADDRESS COUNT" or "set FUNCTION ADDRESS VALUES". */
     List<String> lines() {
-        synchronized (lines) {
-            return List.copyOf(lines);
+        try {
+            return Files.readAllLines(output, StandardCharsets.UTF_8).stream().filter(l -> !l.equals("ready")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -119,22 +113,10 @@ final class PymodbusServer implements AutoCloseable {
         return false;
     }
 
-    private static void follow(InputStream stream, String name, Consumer<String> sink) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    sink.accept(line);
-                }
-            } catch (IOException e) {
-                // the device was stopped
-            }
-        }, name);
-        t.setDaemon(true);
-        t.start();
-    }
-
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws InterruptedException, IOException {
         stop();
+        Files.deleteIfExists(output);
+        Files.deleteIfExists(errors);
     }
 }
