@@ -27,7 +27,8 @@ final class DeviceAgent implements AutoCloseable {
 
     private final AgentProcess process;
     private final Path config;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
 
     private DeviceAgent(AgentProcess process, Path config) {
         this.process = process;
