@@ -152,6 +152,9 @@ class OutageDeviceTest {
                     channel("voltage", "", "table", "input", "address", "0"));
             try (DeviceAgent agent = DeviceAgent.start("http", "127.0.0.1:" + mute.getLocalPort() + ",127.0.0.1:"
                     + live.port(), driverBound, laneBound, meter("live", live.endpoint()))) {
+                // the first REST call of an agent pays for its warm-up: a read of the live device takes it
+                assertEquals(200, agent.post("/api/sensors/live.voltage/commands/read", "application/json", "{}")
+                        .status());
                 long t0 = System.nanoTime();
                 DeviceAgent.Answer quick = agent.post("/api/sensors/quick.voltage/commands/read", "application/json", "{}");
                 long quickMs = (System.nanoTime() - t0) / 1_000_000;
@@ -167,7 +170,8 @@ class OutageDeviceTest {
                 System.out.printf("live device meanwhile: %d ms: %s%n", liveMs, live1.body());
                 assertEquals("ERROR", quick.json().get("status").asText(), quick.body());
                 assertTrue(quick.body().contains("did not answer (timeout-ms 500)"), quick.body());
-                assertTrue(quickMs >= 400 && quickMs < 2000, quickMs + " ms");
+                // past timeout-ms 500, and well within the agent's own bound, request-timeout-ms 3000
+                assertTrue(quickMs >= 400 && quickMs < 2500, quickMs + " ms");
                 assertEquals("ERROR", slow.json().get("status").asText(), slow.body());
                 assertTrue(slow.body().contains("did not answer within 1500 ms"), slow.body());
                 assertTrue(slowMs >= 1400 && slowMs < 3000, slowMs + " ms");
