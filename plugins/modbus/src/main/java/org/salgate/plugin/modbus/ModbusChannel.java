@@ -11,7 +11,8 @@ import org.salgate.sensorml.ChannelConfig;
  * Where a channel's value sits on a Modbus device, from the channel's PCML attributes:
  * {@code table} (coil, discrete-input, input, holding), {@code address} (the 0-based address of
  * the protocol data unit: holding register "40001" is address 0), {@code type}, for register
- * types {@code bit}, {@code word-order} and {@code byte-order}, and {@code unit-id} for a channel
+ * types {@code bit}, {@code word-order} and {@code byte-order}, {@code length} for type
+ * {@code string} (its registers, two ASCII characters each), and {@code unit-id} for a channel
  * of another unit than the protocol's (several devices on one RTU line: one protocol per line).
  *
  * @param name the channel's name
@@ -23,13 +24,14 @@ import org.salgate.sensorml.ChannelConfig;
  * @param bytesBigEndian whether each register's first byte is its most significant (Modbus's own order)
  * @param writable whether clients may write the channel
  * @param unit the unit (slave) id of the device that holds the value
+ * @param length for {@link Type#STRING}, how many registers the text takes; else 0
  */
 record ModbusChannel(String name, Table table, int address, Type type, int bit, boolean wordsBigEndian,
-                     boolean bytesBigEndian, boolean writable, int unit) {
+                     boolean bytesBigEndian, boolean writable, int unit, int length) {
 
     /** The attributes a Modbus channel may have. */
     static final Set<String> ATTRIBUTES = Set.of("table", "address", "type", "bit", "word-order", "byte-order",
-            "unit-id");
+            "unit-id", "length");
 
     /** The four Modbus tables. */
     enum Table {
@@ -66,10 +68,10 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
     /** How a channel's registers (or bit) make a value. */
     enum Type {
         BOOL("bool", 0), INT16("int16", 1), UINT16("uint16", 1), INT32("int32", 2), UINT32("uint32", 2),
-        FLOAT32("float32", 2), INT64("int64", 4), FLOAT64("float64", 4);
+        FLOAT32("float32", 2), INT64("int64", 4), FLOAT64("float64", 4), STRING("string", 0);
 
         final String word;
-        /** How many registers a value takes; 0 for one bit. */
+        /** How many registers a value takes; 0 for one bit, and for a string, whose channel says its length. */
         final int registers;
 
         Type(String word, int registers) {
@@ -89,7 +91,11 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
 
     /** How many coils or registers a read of this channel covers. */
     int width() {
-        return type == Type.BOOL ? 1 : type.registers;
+        return switch (type) {
+            case BOOL -> 1;
+            case STRING -> length;
+            default -> type.registers;
+        };
     }
 
     /** The address after the channel's last coil or register. */
@@ -140,17 +146,28 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
             throw bad(name, "type bool in a " + table.word + " register needs attribute bit (0-15, 0 the least"
                     + " significant)");
         }
+        int length = 0;
+        if (type == Type.STRING) {
+            length = integer(name, "length", required(name, a, "length"), 1, 125);
+            if (a.containsKey("word-order")) {
+                throw bad(name, "attribute word-order orders the registers of a number; a string's characters come"
+                        + " in register order (byte-order little swaps the two characters of each register)");
+            }
+        } else if (a.containsKey("length")) {
+            throw bad(name, "attribute length is the number of registers of a string; type " + type.word
+                    + " has its own size");
+        }
         boolean wordsBig = order(name, a, "word-order", table);
         boolean bytesBig = order(name, a, "byte-order", table);
         int unit = a.containsKey("unit-id") ? integer(name, "unit-id", a.get("unit-id"), 1, 247) : settings.unitId();
         ModbusChannel channel = new ModbusChannel(name, table, address, type, bit, wordsBig, bytesBig,
-                config.access().writable(), unit);
+                config.access().writable(), unit, length);
         if (channel.end() - 1 > 65535) {
-            throw bad(name, "type " + type.word + " takes " + type.registers + " registers from address " + address
+            throw bad(name, "type " + type.word + " takes " + channel.width() + " registers from address " + address
                     + ": past the last address, 65535");
         }
-        if (!table.bits && type.registers > maxRegisters) {
-            throw bad(name, "type " + type.word + " takes " + type.registers + " registers, more than max-registers "
+        if (!table.bits && channel.width() > maxRegisters) {
+            throw bad(name, "type " + type.word + " takes " + channel.width() + " registers, more than max-registers "
                     + maxRegisters);
         }
         if (channel.writable) {
@@ -161,6 +178,10 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
             if (bit >= 0) {
                 throw bad(name, "access " + config.access().word() + ", but one bit of a register cannot be written alone;"
                         + " use access read");
+            }
+            if (type == Type.STRING) {
+                throw bad(name, "access " + config.access().word() + ", but a string channel is read-only (clients"
+                        + " write numbers); use access read");
             }
         }
         return channel;

@@ -4,6 +4,8 @@ import com.ghgande.j2mod.modbus.Modbus;
 import com.ghgande.j2mod.modbus.facade.ModbusSerialMaster;
 import com.ghgande.j2mod.modbus.facade.ModbusTCPMaster;
 import com.ghgande.j2mod.modbus.util.SerialParameters;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.salgate.plugin.spi.DeviceAddress;
 import org.salgate.plugin.spi.Endpoint;
@@ -18,8 +20,9 @@ import org.salgate.sensorml.ProtocolConfig;
  * Modbus devices, type {@code modbus}: Modbus TCP on endpoints {@code tcp:HOST:PORT} (port 502 by
  * default) and Modbus RTU on serial lines, {@code serial:/dev/ttyUSB0?baud=9600&parity=even}. A
  * protocol's {@code <channel>}s say where each value sits ({@link ModbusChannel}); its parameters
- * are {@code unit-id}, {@code timeout-ms}, {@code max-registers} and {@code max-gap}
- * ({@link ModbusSettings}).
+ * are {@code unit-id}, {@code timeout-ms}, {@code max-registers}, {@code max-gap}, {@code retries}
+ * and {@code min-interval-ms} ({@link ModbusSettings}). A serial port that does not exist when the
+ * protocol opens is refused.
  */
 public final class ModbusPlugin implements SensorPlugin {
 
@@ -53,6 +56,11 @@ public final class ModbusPlugin implements SensorPlugin {
             }
             DeviceAddress.LocalPort port = (DeviceAddress.LocalPort) target;
             ModbusSettings.Serial line = ModbusSettings.Serial.of(port.options());
+            if (!Files.exists(Path.of(port.path()))) {
+                // refused now, not left to fail at every connect: a misspelt port reads as a device that is down
+                throw new IllegalArgumentException("serial port " + port.path() + " does not exist on this machine;"
+                        + " check its name (ls /dev/serial/by-id) and that the adapter is plugged in");
+            }
             return new ModbusProtocol(config, settings, endpoint.spec(), () -> {
                 SerialParameters p = new SerialParameters();
                 p.setPortName(port.path());

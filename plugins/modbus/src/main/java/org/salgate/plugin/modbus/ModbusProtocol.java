@@ -10,6 +10,7 @@ import com.ghgande.j2mod.modbus.procimg.SimpleRegister;
 import com.ghgande.j2mod.modbus.util.BitVector;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +26,8 @@ import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Modbus device (TCP, or RTU on a serial line): its channels are read in coalesced requests
@@ -32,16 +35,22 @@ import org.salgate.sensorml.SensorDescription;
  * calls this protocol from one lane per device ({@link #concurrentRequests()} is false); the
  * methods are synchronized all the same.
  *
- * <p>Each request is tried once. A Modbus exception answer (such as "illegal data address") fails
- * the channels of that request only. Over TCP, no answer within {@code timeout-ms} or a lost
- * connection throws {@link SensorDisconnectedException} and the agent reconnects: after a
- * timeout a late answer could still come, out of step with the next request, and a new connection
- * drops it. On a serial line, a unit that does not answer is the line's normal way of saying it is
+ * <p>A Modbus exception answer (such as "illegal data address") fails the channels of that request
+ * only. Over TCP, a request the device left unanswered for {@code timeout-ms} is sent again
+ * {@code retries} times (default 0), each time on a new connection: a late answer could still
+ * come, out of step with the next request, and a new connection drops it. When no try is answered,
+ * or the connection is lost, the protocol throws {@link SensorDisconnectedException} and the
+ * agent reconnects. {@code min-interval-ms} (default 0) is the least time between the end of one
+ * request (answer or silence) and the next, for devices that need a rest between requests; keep
+ * {@code (retries + 1) * (timeout-ms + min-interval-ms)} within the agent's request deadline. On a
+ * serial line, a unit that does not answer is the line's normal way of saying it is
  * not there (several units share a line, and j2mod clears the line's input before each request):
  * it fails that request's channels, and only a port that closed (an adapter unplugged) is a lost
  * connection.
  */
 final class ModbusProtocol implements SensorProtocol {
+
+    private static final Logger log = LoggerFactory.getLogger(ModbusProtocol.class);
 
     private final String device;
     private final ModbusSettings settings;
@@ -50,6 +59,9 @@ final class ModbusProtocol implements SensorProtocol {
     private final Map<String, ModbusChannel> channels = new LinkedHashMap<>();
     private final ReadPlanner planner;
     private AbstractModbusMaster master;
+    /** When the last request ended ({@link System#nanoTime()}), for min-interval-ms. */
+    private long lastRequestEnd;
+    private boolean requested;
 
     /**
      * @param settings the protocol's parameters, checked
@@ -67,11 +79,17 @@ final class ModbusProtocol implements SensorProtocol {
         for (ChannelConfig c : config.channels()) {
             channels.put(c.name(), ModbusChannel.of(c, settings));
         }
+        refuseSharedWrites(channels.values());
         this.planner = new ReadPlanner(settings.maxRegisters(), settings.maxGap());
     }
 
     @Override
     public synchronized void connect() throws Exception {
+        open();
+    }
+
+    /** Opens a new connection to the device, closing the one it had. */
+    private void open() throws SensorDisconnectedException {
         disconnect();
         AbstractModbusMaster m = null;
         try {
@@ -105,7 +123,7 @@ final class ModbusProtocol implements SensorProtocol {
 
     @Override
     public synchronized List<ChannelValue> read(List<ChannelRead> reads) throws Exception {
-        AbstractModbusMaster m = connected();
+        connected();
         List<ModbusChannel> batch = new ArrayList<>(reads.size());
         for (ChannelRead r : reads) {
             batch.add(channel(r.channel()));
@@ -118,9 +136,9 @@ final class ModbusProtocol implements SensorProtocol {
                     case COIL, DISCRETE_INPUT -> {
                         BitVector bits;
                         try {
-                            bits = r.table() == ModbusChannel.Table.COIL
+                            bits = exchange(m -> r.table() == ModbusChannel.Table.COIL
                                     ? m.readCoils(unit, r.start(), r.count())
-                                    : m.readInputDiscretes(unit, r.start(), r.count());
+                                    : m.readInputDiscretes(unit, r.start(), r.count()));
                         } catch (IllegalArgumentException e) {
                             // j2mod's answer to an answer shorter than asked ("Size exceeds byte[] store")
                             fail(values, r, "the device answered fewer than the " + r.count() + " bits asked");
@@ -132,9 +150,9 @@ final class ModbusProtocol implements SensorProtocol {
                         }
                     }
                     case INPUT, HOLDING -> {
-                        InputRegister[] answer = r.table() == ModbusChannel.Table.INPUT
+                        InputRegister[] answer = exchange(m -> r.table() == ModbusChannel.Table.INPUT
                                 ? m.readInputRegisters(unit, r.start(), r.count())
-                                : m.readMultipleRegisters(unit, r.start(), r.count());
+                                : m.readMultipleRegisters(unit, r.start(), r.count()));
                         if (answer.length < r.count()) {
                             fail(values, r, "the device answered " + answer.length + " registers for "
                                     + r.count());
@@ -154,7 +172,7 @@ final class ModbusProtocol implements SensorProtocol {
                         + (r.start() + r.count() - 1) + (r.unit() == settings.unitId() ? "" : " of unit " + r.unit())
                         + ")");
             } catch (ModbusIOException e) {
-                if (!silentUnit(m)) {
+                if (!silentUnit(master)) {
                     throw lost(e);
                 }
                 fail(values, r, silence(r.unit()) + ": " + e.getMessage());
@@ -175,15 +193,14 @@ final class ModbusProtocol implements SensorProtocol {
         try {
             if (c.table() == ModbusChannel.Table.COIL) {
                 boolean state = Registers.bit(c, raw);
-                connected().writeCoil(unit, c.address(), state);
+                exchange(m -> m.writeCoil(unit, c.address(), state));
             } else {
                 int[] registers = Registers.encode(c, raw);
-                AbstractModbusMaster m = connected();
                 if (registers.length == 1) {
-                    m.writeSingleRegister(unit, c.address(), new SimpleRegister(registers[0]));
+                    exchange(m -> m.writeSingleRegister(unit, c.address(), new SimpleRegister(registers[0])));
                 } else {
-                    m.writeMultipleRegisters(unit, c.address(),
-                            Arrays.stream(registers).mapToObj(SimpleRegister::new).toArray(Register[]::new));
+                    exchange(m -> m.writeMultipleRegisters(unit, c.address(),
+                            Arrays.stream(registers).mapToObj(SimpleRegister::new).toArray(Register[]::new)));
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -220,6 +237,83 @@ final class ModbusProtocol implements SensorProtocol {
     @Override
     public void close() {
         disconnect();
+    }
+
+    /** One Modbus request on the device's connection. */
+    @FunctionalInterface
+    private interface Call<T> {
+        T on(AbstractModbusMaster master) throws ModbusException;
+    }
+
+    /**
+     * Sends {@code request} to the device min-interval-ms after the previous one ended at the
+     * earliest; over TCP, sends it again on a new connection, up to {@code retries} times, while
+     * the device leaves it unanswered for the whole of timeout-ms. A failure sooner than that (a
+     * closed connection) is not a silence, and is not retried.
+     */
+    private <T> T exchange(Call<T> request) throws ModbusException, SensorDisconnectedException {
+        for (int tried = 0; ; tried++) {
+            AbstractModbusMaster m = connected();
+            pace();
+            long start = System.nanoTime();
+            try {
+                return request.on(m);
+            } catch (ModbusIOException e) {
+                // the socket's read timeout fires after timeout-ms; allow for the clock's granularity
+                boolean silent = System.nanoTime() - start >= settings.timeoutMs() * 900_000L;
+                if (serialLine || !silent || tried >= settings.retries()) {
+                    throw e;
+                }
+                log.debug("Modbus device {} left a request unanswered for timeout-ms {}: try {} of {} on a new"
+                        + " connection", device, settings.timeoutMs(), tried + 2, settings.retries() + 1);
+                open();
+            } finally {
+                lastRequestEnd = System.nanoTime();
+                requested = true;
+            }
+        }
+    }
+
+    /** Waits until min-interval-ms have passed since the previous request ended. */
+    private void pace() {
+        if (!requested || settings.minIntervalMs() == 0) {
+            return;
+        }
+        long wait = lastRequestEnd + settings.minIntervalMs() * 1_000_000L - System.nanoTime();
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Refuses two writable channels on one coil or register of one unit: a write to one would
+     * change the other behind the client's back. Overlapping channels that are read only are
+     * fine, such as a float and its two registers read apart.
+     */
+    private static void refuseSharedWrites(Iterable<ModbusChannel> all) {
+        Map<String, List<ModbusChannel>> byTable = new LinkedHashMap<>();
+        for (ModbusChannel c : all) {
+            if (c.writable()) {
+                byTable.computeIfAbsent(c.unit() + " " + c.table(), k -> new ArrayList<>()).add(c);
+            }
+        }
+        for (List<ModbusChannel> writable : byTable.values()) {
+            writable.sort(Comparator.comparingInt(ModbusChannel::address));
+            for (int i = 1; i < writable.size(); i++) {
+                ModbusChannel before = writable.get(i - 1);
+                ModbusChannel c = writable.get(i);
+                if (c.address() < before.end()) {
+                    throw new IllegalArgumentException("Modbus channels " + before.name() + " and " + c.name()
+                            + " are both writable and share " + c.table().word + " address " + c.address()
+                            + " of unit " + c.unit()
+                            + ": a write to one would change the other; make one of them access read");
+                }
+            }
+        }
     }
 
     private AbstractModbusMaster connected() throws SensorDisconnectedException {

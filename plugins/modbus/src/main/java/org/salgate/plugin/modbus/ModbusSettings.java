@@ -11,15 +11,21 @@ import org.salgate.sensorml.ProtocolConfig;
  * @param timeoutMs how long a request waits for the device's answer, in milliseconds
  * @param maxRegisters the most registers one read request asks for, 1 to 125
  * @param maxGap the most unwanted registers a read request reads through to serve two channels at once
+ * @param retries how many times a request the device left unanswered for timeout-ms is sent again,
+ *        over TCP, on a new connection (0 to 10)
+ * @param minIntervalMs the least time between the device's answer (or silence) and the next request to
+ *        it, in milliseconds: for devices that need a rest between requests
  */
-record ModbusSettings(int unitId, int timeoutMs, int maxRegisters, int maxGap) {
+record ModbusSettings(int unitId, int timeoutMs, int maxRegisters, int maxGap, int retries, int minIntervalMs) {
 
     static ModbusSettings of(ProtocolConfig config) {
         return new ModbusSettings(
                 parameter(config, "unit-id", 1, 1, 247),
                 parameter(config, "timeout-ms", 1000, 1, 60_000),
                 parameter(config, "max-registers", 125, 1, 125),
-                parameter(config, "max-gap", 10, 0, 124));
+                parameter(config, "max-gap", 10, 0, 124),
+                parameter(config, "retries", 0, 0, 10),
+                parameter(config, "min-interval-ms", 0, 0, 60_000));
     }
 
     /**

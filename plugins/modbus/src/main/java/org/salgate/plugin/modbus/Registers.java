@@ -1,6 +1,7 @@
 package org.salgate.plugin.modbus;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.salgate.model.Value;
 
 /**
@@ -8,7 +9,9 @@ import org.salgate.model.Value;
  * significant byte first; devices differ on the order of the registers of a 32- or 64-bit value
  * ({@code word-order}, big: the first register is the most significant) and some swap each
  * register's bytes ({@code byte-order} little). A bit or a bool is {@link Value.Int} 0 or 1 (the
- * model has no boolean value); integer types are {@link Value.Int}, float types {@link Value.Num}.
+ * model has no boolean value); integer types are {@link Value.Int}, float types {@link Value.Num},
+ * a string {@link Value.Text}: two ASCII characters a register, the first in its first byte, the
+ * NULs and spaces that pad it to its length trimmed.
  */
 final class Registers {
 
@@ -25,6 +28,9 @@ final class Registers {
         if (channel.type() == ModbusChannel.Type.BOOL) {
             return Value.of((long) ((registers[at] >> channel.bit()) & 1));
         }
+        if (channel.type() == ModbusChannel.Type.STRING) {
+            return text(channel, registers, at);
+        }
         ByteBuffer bytes = ByteBuffer.allocate(channel.type().registers * 2);
         int n = channel.type().registers;
         for (int i = 0; i < n; i++) {
@@ -40,8 +46,26 @@ final class Registers {
             case FLOAT32 -> Value.of((double) bytes.getFloat());
             case INT64 -> Value.of(bytes.getLong());
             case FLOAT64 -> Value.of(bytes.getDouble());
-            case BOOL -> throw new AssertionError("decoded above");
+            case BOOL, STRING -> throw new AssertionError("decoded above");
         };
+    }
+
+    /** The text of a string channel whose first register is {@code registers[at]}: ASCII, padding trimmed. */
+    private static Value text(ModbusChannel channel, int[] registers, int at) {
+        byte[] chars = new byte[channel.length() * 2];
+        for (int i = 0; i < channel.length(); i++) {
+            int register = registers[at + i];
+            int first = channel.bytesBigEndian() ? register >> 8 : register & 0xFF;
+            int second = channel.bytesBigEndian() ? register & 0xFF : register >> 8;
+            chars[2 * i] = (byte) first;
+            chars[2 * i + 1] = (byte) second;
+        }
+        int end = chars.length;
+        while (end > 0 && (chars[end - 1] == 0 || chars[end - 1] == ' ')) {
+            end--;
+        }
+        // a byte past 0x7F is not ASCII: it decodes as U+FFFD, the replacement character
+        return Value.of(new String(chars, 0, end, StandardCharsets.US_ASCII));
     }
 
     /**
@@ -62,6 +86,8 @@ final class Registers {
             case FLOAT64 -> bytes.putDouble(number(channel, raw));
             case BOOL -> throw new IllegalArgumentException("Modbus channel " + channel.name()
                     + " is one bit of a register, which cannot be written alone");
+            case STRING -> throw new IllegalArgumentException("Modbus channel " + channel.name()
+                    + " is a string, which is read-only");
         }
         bytes.flip();
         int[] registers = new int[n];

@@ -24,7 +24,7 @@ class ModbusChannelTest {
     }
 
     private static ModbusChannel of(Access access, String... attributes) {
-        return ModbusChannel.of(config(access, attributes), new ModbusSettings(1, 1000, 125, 10));
+        return ModbusChannel.of(config(access, attributes), new ModbusSettings(1, 1000, 125, 10, 0, 0));
     }
 
     private static void refused(String expected, Access access, String... attributes) {
@@ -37,13 +37,13 @@ class ModbusChannelTest {
     void attributesSayTableAddressTypeAndOrders() {
         ModbusChannel c = of(Access.READ_WRITE, "table", "holding", "address", "40", "type", "Float32",
                 "word-order", "little", "byte-order", "big");
-        assertEquals(new ModbusChannel("ch", Table.HOLDING, 40, Type.FLOAT32, -1, false, true, true, 1), c);
+        assertEquals(new ModbusChannel("ch", Table.HOLDING, 40, Type.FLOAT32, -1, false, true, true, 1, 0), c);
         assertEquals(2, c.width());
     }
 
     @Test
     void aChannelIsOfTheProtocolsUnitUnlessItNamesAnother() {
-        ModbusSettings unit7 = new ModbusSettings(7, 1000, 125, 10);
+        ModbusSettings unit7 = new ModbusSettings(7, 1000, 125, 10, 0, 0);
         assertEquals(7, ModbusChannel.of(config(Access.READ, "table", "coil", "address", "0"), unit7).unit());
         assertEquals(12, ModbusChannel.of(config(Access.READ, "table", "coil", "address", "0", "unit-id", "12"),
                 unit7).unit());
@@ -74,8 +74,8 @@ class ModbusChannelTest {
 
     @Test
     void unknownAttributesAreRefusedListingTheKnownOnes() {
-        refused("unknown attribute(s) adress; a Modbus channel's attributes are address, bit, byte-order, table,"
-                + " type, unit-id, word-order", Access.READ, "table", "input", "adress", "0");
+        refused("unknown attribute(s) adress; a Modbus channel's attributes are address, bit, byte-order, length,"
+                + " table, type, unit-id, word-order", Access.READ, "table", "input", "adress", "0");
     }
 
     @Test
@@ -110,7 +110,7 @@ class ModbusChannelTest {
     @Test
     void aTypeWiderThanMaxRegistersIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ModbusChannel.of(
-                config(Access.READ, "table", "input", "address", "0", "type", "int64"), new ModbusSettings(1, 1000, 2, 10)));
+                config(Access.READ, "table", "input", "address", "0", "type", "int64"), new ModbusSettings(1, 1000, 2, 10, 0, 0)));
         assertTrue(e.getMessage().contains("type int64 takes 4 registers, more than max-registers 2"), e.getMessage());
     }
 
@@ -124,5 +124,42 @@ class ModbusChannelTest {
                 "address", "0", "type", "bool", "bit", "2");
         assertTrue(of(Access.WRITE, "table", "coil", "address", "0").writable());
         assertTrue(of(Access.READ_WRITE, "table", "holding", "address", "0", "type", "float64").writable());
+    }
+
+    @Test
+    void aStringTakesTheRegistersItsLengthSays() {
+        ModbusChannel c = of(Access.READ, "table", "holding", "address", "100", "type", "string", "length", "8",
+                "byte-order", "little");
+        assertEquals(new ModbusChannel("ch", Table.HOLDING, 100, Type.STRING, -1, true, false, false, 1, 8), c);
+        assertEquals(8, c.width());
+        assertEquals(108, c.end());
+        assertEquals(125, of(Access.READ, "table", "input", "address", "0", "type", "string", "length", "125").width());
+    }
+
+    @Test
+    void aStringNeedsALengthWithinOneRequestAndNoWordOrder() {
+        refused("attribute length is missing", Access.READ, "table", "holding", "address", "0", "type", "string");
+        refused("length '0' is not a whole number from 1 to 125", Access.READ, "table", "holding", "address", "0",
+                "type", "string", "length", "0");
+        refused("length '126' is not a whole number from 1 to 125", Access.READ, "table", "holding", "address", "0",
+                "type", "string", "length", "126");
+        refused("type string takes 10 registers from address 65530: past the last address, 65535", Access.READ,
+                "table", "holding", "address", "65530", "type", "string", "length", "10");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ModbusChannel.of(
+                config(Access.READ, "table", "input", "address", "0", "type", "string", "length", "20"),
+                new ModbusSettings(1, 1000, 16, 10, 0, 0)));
+        assertTrue(e.getMessage().contains("type string takes 20 registers, more than max-registers 16"), e.getMessage());
+        refused("attribute word-order orders the registers of a number", Access.READ, "table", "holding", "address",
+                "0", "type", "string", "length", "2", "word-order", "little");
+        refused("attribute length is the number of registers of a string; type uint32 has its own size",
+                Access.READ, "table", "holding", "address", "0", "type", "uint32", "length", "2");
+        refused("table coil holds bits: the type is bool, not string", Access.READ, "table", "coil", "address", "0",
+                "type", "string", "length", "2");
+    }
+
+    @Test
+    void aStringChannelIsReadOnly() {
+        refused("access read-write, but a string channel is read-only (clients write numbers); use access read",
+                Access.READ_WRITE, "table", "holding", "address", "0", "type", "string", "length", "4");
     }
 }

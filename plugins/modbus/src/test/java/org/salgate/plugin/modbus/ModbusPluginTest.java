@@ -81,6 +81,13 @@ class ModbusPluginTest {
     }
 
     @Test
+    void aSerialPortThatDoesNotExistIsRefusedAtOpen() {
+        assertEquals("serial port /dev/ttySALGATE9 does not exist on this machine; check its name (ls"
+                + " /dev/serial/by-id) and that the adapter is plugged in",
+                refused(config("serial:/dev/ttySALGATE9", Map.of(), VOLTS), "serial:/dev/ttySALGATE9").getMessage());
+    }
+
+    @Test
     void anEndpointTheAgentDidNotParseIsParsedOrRefused() throws Exception {
         new ModbusPlugin().open(config("tcp:127.0.0.1", Map.of(), VOLTS), TestContext.unparsed("tcp", "127.0.0.1")).close();
         PluginException e = assertThrows(PluginException.class, () -> new ModbusPlugin().open(

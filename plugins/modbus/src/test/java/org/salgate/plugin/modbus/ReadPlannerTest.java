@@ -11,7 +11,7 @@ class ReadPlannerTest {
 
     static ModbusChannel channel(String name, Table table, int address, Type type) {
         return new ModbusChannel(name, table, address, type, type == Type.BOOL && !table.bits ? 0 : -1, true, true,
-                false, 1);
+                false, 1, 0);
     }
 
     private static String describe(List<ReadPlanner.Request> requests) {
@@ -88,9 +88,9 @@ class ReadPlannerTest {
     @Test
     void eachUnitIsAskedApart() {
         List<ModbusChannel> batch = List.of(
-                new ModbusChannel("u2", Table.HOLDING, 1, Type.UINT16, -1, true, true, false, 2),
-                new ModbusChannel("u1", Table.HOLDING, 0, Type.UINT16, -1, true, true, false, 1),
-                new ModbusChannel("u2b", Table.HOLDING, 0, Type.UINT16, -1, true, true, false, 2));
+                new ModbusChannel("u2", Table.HOLDING, 1, Type.UINT16, -1, true, true, false, 2, 0),
+                new ModbusChannel("u1", Table.HOLDING, 0, Type.UINT16, -1, true, true, false, 1, 0),
+                new ModbusChannel("u2b", Table.HOLDING, 0, Type.UINT16, -1, true, true, false, 2, 0));
         List<ReadPlanner.Request> plan = new ReadPlanner(125, 10).plan(batch);
         assertEquals("holding 0+1[u1#1];holding 0+2[u2b#2, u2#0];", describe(plan));
         assertEquals(List.of(1, 2), plan.stream().map(ReadPlanner.Request::unit).toList());
@@ -99,8 +99,8 @@ class ReadPlannerTest {
     @Test
     void bitsOfOneRegisterAreReadOnce() {
         List<ModbusChannel> batch = List.of(
-                new ModbusChannel("alarm", Table.INPUT, 7, Type.BOOL, 3, true, true, false, 1),
-                new ModbusChannel("run", Table.INPUT, 7, Type.BOOL, 0, true, true, false, 1));
+                new ModbusChannel("alarm", Table.INPUT, 7, Type.BOOL, 3, true, true, false, 1, 0),
+                new ModbusChannel("run", Table.INPUT, 7, Type.BOOL, 0, true, true, false, 1, 0));
         assertEquals("input 7+1[alarm#0, run#1];", describe(new ReadPlanner(125, 0).plan(batch)));
     }
 }

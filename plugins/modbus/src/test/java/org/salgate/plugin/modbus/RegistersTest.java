@@ -13,7 +13,7 @@ import org.salgate.plugin.modbus.ModbusChannel.Type;
 class RegistersTest {
 
     private static ModbusChannel at(int address, Type type, boolean wordsBig, boolean bytesBig) {
-        return new ModbusChannel("c", Table.HOLDING, address, type, -1, wordsBig, bytesBig, true, 1);
+        return new ModbusChannel("c", Table.HOLDING, address, type, -1, wordsBig, bytesBig, true, 1, 0);
     }
 
     private static Value decode(Type type, boolean wordsBig, int... registers) {
@@ -66,8 +66,8 @@ class RegistersTest {
 
     @Test
     void aBitOfARegisterIsZeroOrOne() {
-        ModbusChannel bit3 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 3, true, true, false, 1);
-        ModbusChannel bit15 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 15, true, true, false, 1);
+        ModbusChannel bit3 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 3, true, true, false, 1, 0);
+        ModbusChannel bit15 = new ModbusChannel("b", Table.INPUT, 0, Type.BOOL, 15, true, true, false, 1, 0);
         assertEquals(Value.of(1L), Registers.decode(bit3, new int[] {0b1000}, 0));
         assertEquals(Value.of(0L), Registers.decode(bit3, new int[] {0b0111}, 0));
         assertEquals(Value.of(1L), Registers.decode(bit15, new int[] {0x8000}, 0));
@@ -119,9 +119,41 @@ class RegistersTest {
 
     @Test
     void aCoilIsWrittenZeroOrOne() {
-        ModbusChannel coil = new ModbusChannel("k", Table.COIL, 0, Type.BOOL, -1, true, true, true, 1);
+        ModbusChannel coil = new ModbusChannel("k", Table.COIL, 0, Type.BOOL, -1, true, true, true, 1, 0);
         assertEquals(true, Registers.bit(coil, Value.of(1L)));
         assertEquals(false, Registers.bit(coil, Value.of(0.0)));
         assertThrows(IllegalArgumentException.class, () -> Registers.bit(coil, Value.of(2L)));
+    }
+
+    private static ModbusChannel text(int length, boolean bytesBig) {
+        return new ModbusChannel("s", Table.HOLDING, 10, Type.STRING, -1, true, bytesBig, false, 1, length);
+    }
+
+    @Test
+    void aStringIsTwoAsciiCharactersARegisterWithItsPaddingTrimmed() {
+        // "AB" "C" NUL, NUL NUL: trailing NULs trimmed
+        assertEquals(Value.of("ABC"), Registers.decode(text(3, true), new int[] {0x4142, 0x4300, 0x0000}, 10));
+        // "Hi" then two spaces, NUL: trailing spaces and NULs trimmed, an inner space kept
+        assertEquals(Value.of("H i"), Registers.decode(text(3, true), new int[] {0x4820, 0x6920, 0x2000}, 10));
+        // at its offset in the request, only its own registers
+        assertEquals(Value.of("OK"), Registers.decode(text(1, true), new int[] {0x5858, 0x4F4B, 0x5858}, 9));
+        assertEquals(Value.of(""), Registers.decode(text(2, true), new int[] {0x2000, 0x0000}, 10));
+    }
+
+    @Test
+    void aStringInLittleByteOrderHasTheFirstCharacterInTheLowByte() {
+        assertEquals(Value.of("ABC"), Registers.decode(text(2, false), new int[] {0x4241, 0x0043}, 10));
+    }
+
+    @Test
+    void aByteOutsideAsciiIsTheReplacementCharacter() {
+        assertEquals(Value.of("A\uFFFD"), Registers.decode(text(1, true), new int[] {0x41E9}, 10));
+    }
+
+    @Test
+    void aStringIsNotWritten() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Registers.encode(text(2, true), Value.of(1L)));
+        assertEquals("Modbus channel s is a string, which is read-only", e.getMessage());
     }
 }
