@@ -85,7 +85,9 @@ public final class Channels {
             return Reading.ok(sensorId, time, 0, Value.of(channel.scaled(n.value())));
         }
         if (v instanceof Value.Int i) {
-            return Reading.ok(sensorId, time, 0, Value.of(channel.scaled(i.value())));
+            // unscaled, a whole number stays whole: a 64-bit counter above 2^53 keeps every digit
+            return Reading.ok(sensorId, time, 0, channel.scale() == 1 && channel.offset() == 0 ? i
+                    : Value.of(channel.scaled(i.value())));
         }
         if (channel.scale() == 1 && channel.offset() == 0) {
             return Reading.ok(sensorId, time, 0, v);

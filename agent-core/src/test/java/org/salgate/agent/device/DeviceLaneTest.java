@@ -66,7 +66,7 @@ class DeviceLaneTest {
         device.gate.countDown();
         for (int i = 0; i < waiting.size(); i++) {
             Reading r = waiting.get(i).get(10, TimeUnit.SECONDS);
-            assertEquals(Value.of((double) i), r.value(), r.error());
+            assertEquals(Value.of((long) i), r.value(), "an unscaled whole number stays whole: " + r.error());
         }
         assertEquals(1, device.readCalls.size(), "the waiting reads are one call: " + device.readCalls);
         assertEquals(DeviceLane.MAX_WAITING, device.readCalls.get(0).size());
