@@ -43,7 +43,8 @@ final class Registers {
             case UINT16 -> Value.of((long) (bytes.getShort() & 0xFFFF));
             case INT32 -> Value.of((long) bytes.getInt());
             case UINT32 -> Value.of(bytes.getInt() & 0xFFFF_FFFFL);
-            case FLOAT32 -> Value.of((double) bytes.getFloat());
+            // the float's shortest decimal (49.98, not the widened 49.97999954223633)
+            case FLOAT32 -> Value.of(Double.parseDouble(Float.toString(bytes.getFloat())));
             case INT64 -> Value.of(bytes.getLong());
             case FLOAT64 -> Value.of(bytes.getDouble());
             case BOOL, STRING -> throw new AssertionError("decoded above");

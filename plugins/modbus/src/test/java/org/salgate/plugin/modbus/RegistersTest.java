@@ -38,6 +38,9 @@ class RegistersTest {
         // 230.5f is 0x43668000
         assertEquals(Value.of(230.5), decode(Type.FLOAT32, true, 0x4366, 0x8000));
         assertEquals(Value.of(230.5), decode(Type.FLOAT32, false, 0x8000, 0x4366));
+        int bits = Float.floatToIntBits(49.98f);
+        assertEquals(Value.of(49.98), decode(Type.FLOAT32, true, bits >>> 16, bits & 0xffff),
+                "a float reads as its shortest decimal, not as the double it widens to");
     }
 
     @Test
