@@ -31,7 +31,7 @@ class ModbusPluginConformanceTest extends AbstractDevicePluginConformanceTest {
             Channels.read("running", "table", "coil", "address", "0"));
     /** The readings of the device's values, scaled. */
     private static final Map<String, Value> EXPECTED = Map.of("meter.voltage", Value.of(230.0),
-            "meter.setpoint", Value.of(20.0), "meter.running", Value.of(1.0));
+            "meter.setpoint", Value.of(20.0), "meter.running", Value.of(1L));
 
     private int port;
     private ModbusSlave device;
