@@ -232,12 +232,22 @@ public final class SensorManager {
      * otherwise. Never fails: a failure is a reading.
      */
     public CompletableFuture<Reading> readLater(SensorEntry sensor, String commandId, Map<String, String> arguments) {
+        return readLater(sensor, commandId, arguments, false);
+    }
+
+    /**
+     * Reads a sensor as {@link #readLater(SensorEntry, String, Map)} does; {@code tick} when a
+     * stream's tick reads it, so that a device's lane gathers the reads of the streams ticking
+     * together into one batch.
+     */
+    public CompletableFuture<Reading> readLater(SensorEntry sensor, String commandId, Map<String, String> arguments,
+                                                boolean tick) {
         DeviceLane lane = sensor.protocol().lane();
         if (lane == null) {
             return CompletableFuture.completedFuture(read(sensor, commandId, arguments));
         }
         CompletableFuture<Reading> reading = sensor.channel() != null && Channels.READ.equals(commandId)
-                ? lane.read(sensor.id(), sensor.channel())
+                ? lane.read(sensor.id(), sensor.channel(), tick)
                 : lane.call(sensor.id(), () -> invoke(sensor, commandId, arguments, Micros.now()));
         return reading.thenApply(r -> {
             if (r.status().failed()) {

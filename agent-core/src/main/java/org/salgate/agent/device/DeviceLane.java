@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import org.salgate.agent.core.Micros;
 import org.salgate.model.Reading;
 import org.salgate.plugin.spi.ChannelRead;
@@ -46,6 +47,10 @@ public final class DeviceLane implements AutoCloseable {
     public static final String RECONNECT_MIN = "reconnect-min-ms";
     /** Protocol parameter: the longest wait before connecting again, in milliseconds. */
     public static final String RECONNECT_MAX = "reconnect-max-ms";
+    /** Protocol parameter: how long a stream's read waits for the other streams' reads of its tick, in milliseconds. */
+    public static final String GATHER = "stream-gather-ms";
+    static final long DEFAULT_GATHER_MS = 2;
+    private static final long GATHER_LOOK_MICROS = 100;
     static final long DEFAULT_TIMEOUT_MS = 5_000;
     static final int MAX_WAITING = 64;
     private static final long JOIN_AT_CLOSE_MS = 1_000;
@@ -68,17 +73,19 @@ public final class DeviceLane implements AutoCloseable {
     }
 
     /** The lane's timing and bound, from the protocol's parameters and channels. */
-    public record Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs, int maxWaiting) {
+    public record Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs, int maxWaiting,
+                           long gatherMs) {
         public Settings {
-            if (requestTimeoutMs <= 0 || reconnectMinMs <= 0 || reconnectMaxMs < reconnectMinMs || maxWaiting < 1) {
-                throw new IllegalArgumentException("the lane needs a positive request timeout and 0 < "
-                        + RECONNECT_MIN + " <= " + RECONNECT_MAX);
+            if (requestTimeoutMs <= 0 || reconnectMinMs <= 0 || reconnectMaxMs < reconnectMinMs || maxWaiting < 1
+                    || gatherMs < 0 || gatherMs >= requestTimeoutMs) {
+                throw new IllegalArgumentException("the lane needs a positive request timeout, 0 < "
+                        + RECONNECT_MIN + " <= " + RECONNECT_MAX + " and 0 <= " + GATHER + " < " + REQUEST_TIMEOUT);
             }
         }
 
-        /** Settings with the default bound of {@value #MAX_WAITING} waiting requests. */
+        /** Settings with the default bound of {@value #MAX_WAITING} waiting requests and gathering. */
         public Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs) {
-            this(requestTimeoutMs, reconnectMinMs, reconnectMaxMs, MAX_WAITING);
+            this(requestTimeoutMs, reconnectMinMs, reconnectMaxMs, MAX_WAITING, DEFAULT_GATHER_MS);
         }
 
         /**
@@ -87,25 +94,26 @@ public final class DeviceLane implements AutoCloseable {
          * @throws IllegalArgumentException naming the parameter that is not a positive whole number
          */
         public static Settings of(ProtocolConfig p) {
-            return new Settings(millis(p, REQUEST_TIMEOUT, DEFAULT_TIMEOUT_MS), millis(p, RECONNECT_MIN, 1_000),
-                    millis(p, RECONNECT_MAX, 60_000), Math.max(MAX_WAITING, 2 * p.channels().size()));
+            return new Settings(millis(p, REQUEST_TIMEOUT, DEFAULT_TIMEOUT_MS, 1), millis(p, RECONNECT_MIN, 1_000, 1),
+                    millis(p, RECONNECT_MAX, 60_000, 1), Math.max(MAX_WAITING, 2 * p.channels().size()),
+                    millis(p, GATHER, DEFAULT_GATHER_MS, 0));
         }
 
-        private static long millis(ProtocolConfig p, String name, long fallback) {
+        private static long millis(ProtocolConfig p, String name, long fallback, long least) {
             String v = p.parameter(name, null);
             if (v == null) {
                 return fallback;
             }
             try {
                 long ms = Long.parseLong(v.strip());
-                if (ms > 0) {
+                if (ms >= least) {
                     return ms;
                 }
             } catch (NumberFormatException e) {
                 // reported below
             }
-            throw new IllegalArgumentException("parameter " + name + " is a positive number of milliseconds, not '"
-                    + v + "'");
+            throw new IllegalArgumentException("parameter " + name + " is a " + (least > 0 ? "positive" : "whole")
+                    + " number of milliseconds, not '" + v + "'");
         }
     }
 
@@ -115,7 +123,8 @@ public final class DeviceLane implements AutoCloseable {
         CompletableFuture<Reading> result();
     }
 
-    private record Read(String sensorId, ChannelConfig channel, CompletableFuture<Reading> result)
+    /** A read of a channel; {@code tick} when a stream's tick asked for it. */
+    private record Read(String sensorId, ChannelConfig channel, boolean tick, CompletableFuture<Reading> result)
             implements Request {}
 
     private record Call(String sensorId, Task task, CompletableFuture<Reading> result) implements Request {}
@@ -169,11 +178,22 @@ public final class DeviceLane implements AutoCloseable {
      * device pushes is answered at once with its latest value (or why there is none now).
      */
     public CompletableFuture<Reading> read(String sensorId, ChannelConfig channel) {
+        return read(sensorId, channel, false);
+    }
+
+    /**
+     * Reads a channel as {@link #read(String, ChannelConfig)} does; {@code tick} when a stream's tick
+     * asks: the lane then lets the read wait up to the protocol's {@value #GATHER} (default
+     * {@value #DEFAULT_GATHER_MS} ms) for the reads of the other streams ticking at the same moment,
+     * so that they make one batch (one Modbus request for contiguous registers) rather than a first
+     * read alone and the rest behind it. A client's read never waits.
+     */
+    public CompletableFuture<Reading> read(String sensorId, ChannelConfig channel, boolean tick) {
         if (pushed != null && pushed.pushed(channel)) {
             Reading refused = refused(sensorId, Micros.now());
             return CompletableFuture.completedFuture(refused != null ? refused : pushed.latest(channel));
         }
-        return submit(sensorId, result -> new Read(sensorId, channel, result));
+        return submit(sensorId, result -> new Read(sensorId, channel, tick, result));
     }
 
     /** Runs {@code task} in its turn, within the request timeout. */
@@ -238,6 +258,9 @@ public final class DeviceLane implements AutoCloseable {
                 if (first instanceof Read read) {
                     List<Read> batch = new ArrayList<>();
                     batch.add(read);
+                    if (read.tick()) {
+                        gather(batch);
+                    }
                     while (waiting.peekFirst() instanceof Read) {
                         batch.add((Read) waiting.pollFirst());
                     }
@@ -253,6 +276,30 @@ public final class DeviceLane implements AutoCloseable {
             closed = true;
         }
         failWaiting();
+    }
+
+    /**
+     * Adds to {@code batch} the reads that come within the gathering time of a stream's tick, until
+     * a request that is not a read is first in line (it keeps its turn, after the batch). The lane
+     * looks every {@value #GATHER_LOOK_MICROS} µs rather than taking the next request, so that a
+     * request that is not a read stays where it is in the bounded line.
+     */
+    private void gather(List<Read> batch) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.gatherMs());
+        long left;
+        while ((left = end - System.nanoTime()) > 0) {
+            Request next = waiting.peekFirst();
+            if (next instanceof Read && waiting.pollFirst() instanceof Read read) {
+                batch.add(read);
+            } else if (next != null) {
+                return;
+            } else {
+                LockSupport.parkNanos(Math.min(left, TimeUnit.MICROSECONDS.toNanos(GATHER_LOOK_MICROS)));
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+        }
     }
 
     /** Waits for the next attempt (answering requests at once meanwhile), then connects. */

@@ -47,7 +47,7 @@ final class CommandSource implements StreamSource {
 
     @Override
     public java.util.concurrent.CompletionStage<Reading> readLater() {
-        return sensors.readLater(sensor, commandId, arguments);
+        return sensors.readLater(sensor, commandId, arguments, true);
     }
 
     @Override

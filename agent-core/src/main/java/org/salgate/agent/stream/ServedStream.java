@@ -200,7 +200,7 @@ public final class ServedStream {
                 source.started();
                 try {
                     if (intervalMs > 0) {
-                        ticks = scheduler.scheduleAtFixedRate(this::tick, 0, intervalMs, TimeUnit.MILLISECONDS);
+                        ticks = Ticks.schedule(scheduler, this::tick, intervalMs, source.deferred());
                     } else {
                         scheduler.execute(this::drain);
                     }

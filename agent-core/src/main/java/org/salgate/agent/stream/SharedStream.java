@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.salgate.agent.core.Counts;
 import org.salgate.model.Reading;
@@ -96,7 +95,7 @@ final class SharedStream {
         if (ticks == null) {
             source.started();
             try {
-                ticks = scheduler.scheduleAtFixedRate(this::tick, 0, key.intervalMs(), TimeUnit.MILLISECONDS);
+                ticks = Ticks.schedule(scheduler, this::tick, key.intervalMs(), source.deferred());
             } catch (RejectedExecutionException e) {
                 LOG.debug("shared stream {} ({}) not started: the agent is stopping", id, source.label());
             }

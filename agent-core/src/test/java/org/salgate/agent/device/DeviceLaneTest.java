@@ -17,6 +17,7 @@ import org.salgate.agent.testing.FakeDevice;
 import org.salgate.model.Reading;
 import org.salgate.model.Value;
 import org.salgate.sensorml.ChannelConfig;
+import org.salgate.sensorml.ProtocolConfig;
 
 /** The bounds of a device's lane: how many requests wait, and how long each caller waits. */
 @Timeout(30)
@@ -33,8 +34,12 @@ class DeviceLaneTest {
     }
 
     private DeviceLane start(long timeoutMs) throws InterruptedException {
+        return start(new DeviceLane.Settings(timeoutMs, 1_000, 60_000));
+    }
+
+    private DeviceLane start(DeviceLane.Settings settings) throws InterruptedException {
         device.gate = new CountDownLatch(1); // the first connect waits: requests queue behind it
-        lane = new DeviceLane("meter", "tcp:192.0.2.1:502", device, new DeviceLane.Settings(timeoutMs, 1_000, 60_000),
+        lane = new DeviceLane("meter", "tcp:192.0.2.1:502", device, settings,
                 new DeviceLane.Listener() {
                     @Override
                     public void disconnected(String why) {
@@ -87,5 +92,52 @@ class DeviceLaneTest {
         Reading now = lane.read("meter.v", ChannelConfig.read("v", "", Map.of())).get(10, TimeUnit.SECONDS);
         assertEquals(Reading.Status.OK, now.status(), now.error());
         assertEquals(List.of(List.of("v")), device.readCalls, "the read given up on was sent to the device");
+    }
+
+    /** A lane that is connected and idle, whose stream reads gather for {@code gatherMs}. */
+    private void idleLane(long gatherMs) throws Exception {
+        start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, gatherMs));
+        device.gate.countDown();
+        device.registers.put("c0", Value.of(0L));
+        assertEquals(Reading.Status.OK, lane.read("meter.c0", ChannelConfig.read("c0", "", Map.of()))
+                .get(10, TimeUnit.SECONDS).status());
+        device.readCalls.clear();
+    }
+
+    @Test
+    void theReadsOfStreamsTickingTogetherAreOneCallWhenTheFirstFindsTheLaneIdle() throws Exception {
+        idleLane(500);
+        List<CompletableFuture<Reading>> ticks = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            device.registers.put("c" + i, Value.of((long) i));
+            ticks.add(lane.read("meter.c" + i, ChannelConfig.read("c" + i, "", Map.of()), true));
+        }
+        for (int i = 0; i < ticks.size(); i++) {
+            assertEquals(Value.of((long) i), ticks.get(i).get(10, TimeUnit.SECONDS).value());
+        }
+        assertEquals(1, device.readCalls.size(), "the ticks' reads are one call: " + device.readCalls);
+        assertEquals(10, device.readCalls.get(0).size());
+    }
+
+    @Test
+    void aClientsReadDoesNotWaitForOtherReadsToGather() throws Exception {
+        idleLane(10_000);
+        device.registers.put("v", Value.of(7L));
+        long began = System.nanoTime();
+        Reading r = lane.read("meter.v", ChannelConfig.read("v", "", Map.of())).get(10, TimeUnit.SECONDS);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+        assertEquals(Value.of(7L), r.value(), r.error());
+        assertTrue(tookMs < 5_000, "a client's read waited " + tookMs + " ms, as long as a stream's gathering");
+    }
+
+    @Test
+    void aGatheringTimeThatIsNotAWholeNumberOfMillisecondsIsRefusedByName() {
+        ProtocolConfig p = new ProtocolConfig("meter", "modbus", "tcp:127.0.0.1:502",
+                Map.of(DeviceLane.GATHER, "soon"));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> DeviceLane.Settings.of(p));
+        assertTrue(e.getMessage().contains("stream-gather-ms"), e.getMessage());
+        assertEquals(0, DeviceLane.Settings.of(new ProtocolConfig("meter", "modbus", "tcp:127.0.0.1:502",
+                Map.of(DeviceLane.GATHER, "0"))).gatherMs(), "0 turns gathering off");
     }
 }

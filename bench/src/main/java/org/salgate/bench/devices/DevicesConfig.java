@@ -72,7 +72,8 @@ public record DevicesConfig(String server, int reps, Duration pollDuration, List
     public double estimateSeconds() {
         double perRep = 2 * pollDuration.toMillis() / 1000.0
                 + batchSizes.size() * polls * 0.005
-                + deviceCounts.size() * (warmup.toMillis() + duration.toMillis()) / 1000.0
+                + (deviceCounts.size() + batchSizes.stream().filter(k -> k > 1).count())
+                        * (warmup.toMillis() + duration.toMillis()) / 1000.0
                 + latencyChanges * 1.5 * intervalMs / 1000.0;
         return reps * perRep;
     }

@@ -87,8 +87,13 @@ public final class DevicesRunner {
         try {
             for (int rep = 1; rep <= config.reps(); rep++) {
                 oneDevice(rep);
+                for (int k : config.batchSizes()) {
+                    if (k > 1) {
+                        stream(rep, 1, k);
+                    }
+                }
                 for (int m : config.deviceCounts()) {
-                    stream(rep, m);
+                    stream(rep, m, config.registers());
                 }
             }
         } finally {
@@ -320,10 +325,10 @@ public final class DevicesRunner {
                 h.getValueAtPercentile(99) / 1000.0, config.intervalMs());
     }
 
-    // ---- stream: M devices x registers channels, every channel streamed
+    // ---- stream: M devices x R channels, every channel streamed
 
-    private void stream(int rep, int devices) throws IOException, InterruptedException {
-        String cell = "stream " + devices + "x" + config.registers();
+    private void stream(int rep, int devices, int registers) throws IOException, InterruptedException {
+        String cell = "stream " + devices + "x" + registers;
         int clientCount = Math.min(config.clients(), devices);
         List<SalClient> clients = new ArrayList<>();
         List<SensorStream> streams = new ArrayList<>();
@@ -337,7 +342,7 @@ public final class DevicesRunner {
                 noteError(cell, r);
             }
         };
-        try (Agent agent = agent(devices, config.registers(), false)) {
+        try (Agent agent = agent(devices, registers, false)) {
             for (int c = 0; c < clientCount; c++) {
                 clients.add(client(agent));
             }
@@ -349,7 +354,7 @@ public final class DevicesRunner {
             List<CompletableFuture<SensorStream>> starting = new ArrayList<>();
             for (int d = 0; d < devices; d++) {
                 SalClient c = clients.get(d % clientCount);
-                for (int j = 0; j < config.registers(); j++) {
+                for (int j = 0; j < registers; j++) {
                     starting.add(c.stream("dev" + d + ".r" + j, "read", null, config.intervalMs(), listener));
                 }
             }
@@ -388,7 +393,7 @@ public final class DevicesRunner {
                 lifeSkipped += counts.skipped();
                 lifeDropped += counts.dropped();
             }
-            int channels = devices * config.registers();
+            int channels = devices * registers;
             double expected = channels * 1000.0 / config.intervalMs();
             Map<String, Double> m = new LinkedHashMap<>();
             m.put("devices", (double) devices);
@@ -406,6 +411,7 @@ public final class DevicesRunner {
             m.put("streams_dropped_life", (double) lifeDropped);
             m.put("server_requests_per_s", requests / seconds);
             m.put("requests_per_reading", received + errors == 0 ? Double.NaN : (double) requests / (received + errors));
+            m.put("requests_per_tick", requests / (seconds * devices * 1000.0 / config.intervalMs()));
             m.put("agent_cpu_pct", ThreadCpu.supported() ? 100.0 * agentCpu / (seconds * 1e9) : Double.NaN);
             m.put("jvm_cpu_pct", process < 0 ? Double.NaN : 100.0 * process / (seconds * 1e9));
             m.put("server_cpu_pct", serverCpu < 0 ? Double.NaN : 100.0 * serverCpu / (seconds * 1e9));
