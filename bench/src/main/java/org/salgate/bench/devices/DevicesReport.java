@@ -73,11 +73,13 @@ public final class DevicesReport {
                 + " as long (the ceiling: the device and the library with nothing between); the side that goes first"
                 + " alternates between repetitions. Target: the agent at %.2f of the ceiling or more. Beside them, the"
                 + " same client reads the agent's own dummy sensor `DUMMY_0` as long, over the same connection: the"
-                + " agent's round trip without a device.%n%n", c.pollDuration().toMillis(), CEILING_TARGET));
+                + " agent's round trip without a device. In process: the same reads through an in-process session of"
+                + " the agent (what its MQTT bridge and REST API use), the agent's dispatch and the device's lane"
+                + " without a client, a connection or a codec.%n%n", c.pollDuration().toMillis(), CEILING_TARGET));
         s.append("| through the agent (reads/s) | j2mod alone (reads/s) | agent / j2mod | target met | agent read p50 (us)"
                 + " | p99 (us) | dummy sensor through the agent (reads/s) | p50 (us) | device / dummy"
-                + " | Modbus requests per read, agent / j2mod | errors |\n"
-                + "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | Modbus requests per read, agent / j2mod | errors | in process (reads/s) | in process / j2mod |\n"
+                + "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Stat ratio = r.stat(poll, "ratio_to_ceiling");
         s.append("| ").append(fmt(r.stat(poll, "agent_reads_per_s"))).append(" | ")
                 .append(fmt(r.stat(poll, "ceiling_reads_per_s"))).append(" | ").append(two(ratio)).append(" | ")
@@ -88,7 +90,9 @@ public final class DevicesReport {
                 .append(two(r.stat(poll, "device_over_dummy"))).append(" | ")
                 .append(two(r.stat(poll, "server_requests_per_agent_read"))).append(" / ")
                 .append(two(r.stat(poll, "server_requests_per_ceiling_read"))).append(" | ")
-                .append(fmt(r.stat(poll, "agent_errors"))).append(" |\n");
+                .append(fmt(r.stat(poll, "agent_errors"))).append(" | ")
+                .append(fmt(r.stat(poll, "in_process_reads_per_s"))).append(" | ")
+                .append(two(r.stat(poll, "in_process_ratio_to_ceiling"))).append(" |\n");
 
         s.append("\n## One device, K registers in one poll\n\n");
         s.append(String.format(Locale.ROOT, "A poll sends the reads of `dev0.r0` to `dev0.r(K-1)` (contiguous holding"

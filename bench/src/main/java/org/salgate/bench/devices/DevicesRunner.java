@@ -23,8 +23,12 @@ import org.HdrHistogram.Histogram;
 import org.salgate.agent.Agent;
 import org.salgate.bench.sample.ProcStat;
 import org.salgate.client.SalClient;
+import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.client.SensorStream;
 import org.salgate.client.StreamListener;
+import org.salgate.model.Call;
+import org.salgate.wire.HelloReply;
+import org.salgate.wire.Message;
 import org.salgate.model.Reading;
 import org.salgate.model.StreamCounts;
 import org.salgate.model.Value;
@@ -110,7 +114,7 @@ public final class DevicesRunner {
         try (Agent agent = agent(1, config.firstDeviceRegisters(), true);
              SalClient client = client(agent)) {
             awaitConnected(client, List.of("dev0.r0"));
-            poll(rep, client);
+            poll(rep, agent, client);
             for (int k : config.batchSizes()) {
                 batch(rep, client, k);
             }
@@ -122,10 +126,12 @@ public final class DevicesRunner {
 
     // ---- poll: through the agent against j2mod's own client
 
-    private void poll(int rep, SalClient client) throws ModbusException, IOException,
+    private void poll(int rep, Agent agent, SalClient client) throws ModbusException, IOException,
             InterruptedException, ExecutionException, TimeoutException {
         long nanos = config.pollDuration().toNanos();
-        try (Master master = new Master(server.ports().get(0))) {
+        try (Master master = new Master(server.ports().get(0));
+             InProcess inProcess = new InProcess(agent)) {
+            inProcess.readFor(DEVICE_SENSOR, nanos / 10);
             // a few of each first, so neither side pays for its first calls inside the window
             readThroughAgent(client, DEVICE_SENSOR, nanos / 10);
             readThroughAgent(client, DUMMY_SENSOR, nanos / 10);
@@ -137,6 +143,7 @@ public final class DevicesRunner {
             double[] agentSide = readThroughAgent(client, DEVICE_SENSOR, nanos);
             long requests1 = server.requests();
             double[] dummy = readThroughAgent(client, DUMMY_SENSOR, nanos);
+            double inProcessPerSecond = inProcess.readFor(DEVICE_SENSOR, nanos);
             if (agentFirst) {
                 ceiling = ceiling(master, nanos);
             }
@@ -145,6 +152,8 @@ public final class DevicesRunner {
             m.put("agent_reads_per_s", perSecond);
             m.put("ceiling_reads_per_s", ceiling[0]);
             m.put("ratio_to_ceiling", perSecond / ceiling[0]);
+            m.put("in_process_reads_per_s", inProcessPerSecond);
+            m.put("in_process_ratio_to_ceiling", inProcessPerSecond / ceiling[0]);
             m.put("agent_read_p50_us", agentSide[2]);
             m.put("agent_read_p99_us", agentSide[3]);
             m.put("agent_errors", agentSide[1]);
@@ -156,6 +165,51 @@ public final class DevicesRunner {
             record("poll 1x1", rep, m);
             console.printf(Locale.ROOT, "  rep %d  poll 1x1       agent %8.0f reads/s  j2mod %8.0f reads/s  ratio %.2f  (dummy sensor %.0f reads/s)%n",
                     rep, perSecond, ceiling[0], perSecond / ceiling[0], dummy[0]);
+        }
+    }
+
+    /**
+     * Reads through an in-process session of the agent (what its MQTT bridge and REST API use): the
+     * agent's dispatch and the device's lane, without a client, a connection or a codec.
+     */
+    private static final class InProcess implements AutoCloseable {
+        private final BridgeSession session;
+
+        InProcess(Agent agent) throws InterruptedException, ExecutionException, TimeoutException, IOException {
+            session = agent.openSession("bench-in-process", () -> true, new BridgeSession.Sink() {
+                @Override
+                public void pushed(Message message) {
+                }
+
+                @Override
+                public void closed(boolean byAgent) {
+                }
+            });
+            HelloReply reply = session.hello("bench-in-process", agent.codecName(), agent.inProcessCredentials())
+                    .get(10, TimeUnit.SECONDS);
+            if (!reply.accepted()) {
+                throw new IOException("the agent refused an in-process session: " + reply.error());
+            }
+        }
+
+        /** Back-to-back reads of {@code sensor} for {@code nanos}: reads/s. */
+        double readFor(String sensor, long nanos) throws InterruptedException, ExecutionException, TimeoutException {
+            Call read = new Call.Execute(sensor, "read", Map.of());
+            long start = System.nanoTime();
+            long end = start + nanos;
+            long reads = 0;
+            long now;
+            do {
+                session.call(read).get(10, TimeUnit.SECONDS);
+                reads++;
+                now = System.nanoTime();
+            } while (now < end);
+            return reads / ((now - start) / 1e9);
+        }
+
+        @Override
+        public void close() {
+            session.closeByCaller();
         }
     }
 
