@@ -11,7 +11,8 @@ import java.util.Set;
  * ({@code tcp:10.0.0.5:502}), and the type parses what follows into the {@link DeviceAddress}
  * the agent checks against the devices the operator allowed.
  *
- * @param name the type's name, lower case, unique on the agent
+ * @param name the type's name, lower case, unique on the agent; a URL scheme such as {@code opc.tcp} is
+ *             one too ({@code opc.tcp://HOST:PORT/PATH}: the address is what follows the first colon)
  * @param syntax how an endpoint of this type is written, for messages and listings
  * @param parser parses the address part, throwing {@link IllegalArgumentException} with a message
  *               that says what is wrong and how to write it
@@ -31,8 +32,10 @@ public record EndpointType(String name, String syntax, Parser parser) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(syntax, "syntax");
         Objects.requireNonNull(parser, "parser");
-        if (!name.matches("[a-z][a-z0-9-]*")) {
-            throw new IllegalArgumentException("an endpoint type's name is lower-case letters, digits and '-': " + name);
+        if (!name.matches("[a-z][a-z0-9.-]*")) {
+            // '.' for URL schemes such as OPC UA's opc.tcp
+            throw new IllegalArgumentException("an endpoint type's name is lower-case letters, digits, '.' and '-': "
+                    + name);
         }
     }
 

@@ -46,7 +46,9 @@ class EndpointTypeTest {
     }
 
     @Test
-    void typeNamesAreLowerCase() {
+    void typeNamesAreLowerCaseAndMayBeUrlSchemesWithADot() {
         assertThrows(IllegalArgumentException.class, () -> EndpointType.network("TCP", 502));
+        assertThrows(IllegalArgumentException.class, () -> EndpointType.network("opc_tcp", 4840));
+        assertEquals("opc.tcp", EndpointType.network("opc.tcp", 4840).name());
     }
 }
