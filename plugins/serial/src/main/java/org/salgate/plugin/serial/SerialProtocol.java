@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
  * channels with attribute {@code count=rejected}, {@code count=lines}), and logged at most once a
  * minute with the count since; nothing a line holds stops the reader.
  *
- * <p>The agent asks {@link #pushes} at each read: while the port is open and lines came within
- * {@code stale-ms}, the channels are served from their latest pushed values without calling the
- * protocol. Otherwise the read reaches {@link #read}, which says why: a port that closed (the
+ * <p>The agent asks {@link #pushes} at each read (and at each push): while the port is open and
+ * lines came within {@code stale-ms}, the channels are served from their latest pushed values
+ * without calling the protocol (the count channels whenever the port is open). Otherwise the read reaches {@link #read}, which says why: a port that closed (the
  * instrument unplugged) is a lost connection, so the agent marks the sensors DISCONNECTED and
  * reopens the port with its backoff; a port that is open but silent for {@code stale-ms} (or has
  * given no line since it opened) makes the readings UNAVAILABLE, saying for how long.
@@ -160,10 +160,19 @@ final class SerialProtocol implements SensorProtocol {
             reject(e.getMessage());
             return;
         }
-        values.forEach(sink::push);
+        // fresh before its values are pushed: the agent takes pushes of the channels pushes() names
         lastLineNanos = System.nanoTime();
-        lines.incrementAndGet();
-        pushCount("lines", lines.get());
+        values.forEach(this::push);
+        pushCount("lines", lines.incrementAndGet());
+    }
+
+    private void push(String channel, ChannelValue value) {
+        try {
+            sink.push(channel, value);
+        } catch (IllegalArgumentException e) {
+            // the agent closing the protocol, or the staleness deadline passed in between: the next line pushes again
+            log.debug("serial protocol {}: push of {} refused", name, channel, e);
+        }
     }
 
     private void reject(String why) {
@@ -182,14 +191,15 @@ final class SerialProtocol implements SensorProtocol {
     private void pushCount(String what, long count) {
         for (ChannelConfig c : channels) {
             if (what.equals(c.attributes().get(SerialSettings.COUNT))) {
-                sink.push(c.name(), ChannelValue.of(Value.of(count)));
+                push(c.name(), ChannelValue.of(Value.of(count)));
             }
         }
     }
 
     @Override
     public boolean pushes(ChannelConfig channel) {
-        return port != null && lost == null && fresh();
+        // the counts are this protocol's own, current whenever the port is open
+        return port != null && lost == null && (channel.attributes().containsKey(SerialSettings.COUNT) || fresh());
     }
 
     private boolean fresh() {

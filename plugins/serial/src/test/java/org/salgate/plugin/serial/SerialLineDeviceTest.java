@@ -50,7 +50,15 @@ class SerialLineDeviceTest {
     private Path dir;
     private Process socat;
     private final Map<String, ChannelValue> pushed = new ConcurrentHashMap<>();
-    private final PushSink sink = pushed::put;
+    private final Map<String, ChannelConfig> configured = new ConcurrentHashMap<>();
+    private volatile SensorProtocol opened;
+    /** Takes pushes as the agent does: only of the channels the protocol says it pushes now. */
+    private final PushSink sink = (channel, value) -> {
+        if (!opened.pushes(configured.get(channel))) {
+            throw new IllegalArgumentException("protocol line has no pushed channel '" + channel + "'");
+        }
+        pushed.put(channel, value);
+    };
 
     @BeforeEach
     void plugIn() throws Exception {
@@ -108,7 +116,10 @@ class SerialLineDeviceTest {
         ProtocolConfig config = new ProtocolConfig("line", "serial", "serial:" + address, parameters, List.of(),
                 List.of(), List.of(channels));
         Endpoint endpoint = new TestEndpoint("serial", address, Optional.of(SerialPlugin.SERIAL.parse(address)));
-        return new SerialPlugin().open(config, new PluginContext() {
+        for (ChannelConfig c : channels) {
+            configured.put(c.name(), c);
+        }
+        opened = new SerialPlugin().open(config, new PluginContext() {
             @Override
             public Endpoint endpoint() {
                 return endpoint;
@@ -124,6 +135,7 @@ class SerialLineDeviceTest {
                 return sink;
             }
         });
+        return opened;
     }
 
     record TestEndpoint(String type, String address, Optional<DeviceAddress> target) implements Endpoint {}
