@@ -232,6 +232,11 @@ final class Owserver implements AutoCloseable {
             int offset;
             try {
                 version = in.readInt();
+            } catch (EOFException e) {
+                // not out of step: owserver closes connections it does not keep, and idle kept ones
+                throw new EOFException("owserver closed the connection without replying");
+            }
+            try {
                 length = in.readInt();
                 ret = in.readInt();
                 flags = in.readInt();
