@@ -1,0 +1,174 @@
+package org.salgate.plugin.onewire;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.salgate.model.Value;
+import org.salgate.plugin.spi.ChannelRead;
+import org.salgate.plugin.spi.ChannelValue;
+import org.salgate.plugin.spi.PluginException;
+import org.salgate.plugin.spi.SensorDisconnectedException;
+import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.sensorml.ChannelConfig;
+import org.salgate.sensorml.CommandDescription;
+import org.salgate.sensorml.ProtocolConfig;
+import org.salgate.sensorml.SensorDescription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One owserver and the 1-Wire devices on its buses: each channel reads one property of one
+ * device. At every connect the protocol lists the devices owserver finds and logs them (family
+ * and path), which is how an operator finds the paths to configure ({@link #devices()}).
+ *
+ * <p>owserver unreachable, or a reply that breaks the protocol, is a lost connection
+ * ({@link SensorDisconnectedException}): the agent marks every channel DISCONNECTED and
+ * reconnects. A device missing from the bus while owserver answers fails that device's channels
+ * alone, with a message naming the device, and they read again once it is back.
+ */
+final class OnewireProtocol implements SensorProtocol {
+
+    private static final Logger log = LoggerFactory.getLogger(OnewireProtocol.class);
+    private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,18}");
+    private static final Pattern DEVICE = Pattern.compile("/[0-9A-Fa-f]{2}\\.[0-9A-Fa-f]{12}");
+
+    private final String endpoint;
+    private final Supplier<Owserver> servers;
+    private final Map<String, OnewireChannel> channels = new LinkedHashMap<>();
+    private Owserver server;
+
+    /** @throws IllegalArgumentException naming the first channel that is wrong */
+    OnewireProtocol(ProtocolConfig config, OnewireSettings settings, String endpoint, Supplier<Owserver> servers) {
+        this.endpoint = endpoint;
+        this.servers = servers;
+        for (ChannelConfig c : config.channels()) {
+            channels.put(c.name(), OnewireChannel.of(c, settings.uncached()));
+        }
+    }
+
+    @Override
+    public synchronized void connect() throws Exception {
+        disconnect();
+        Owserver s = servers.get();
+        try {
+            s.open();
+            server = s;
+            List<String> found = devices();
+            log.info("owserver {} lists {} 1-Wire devices: {}", endpoint, found.size(), String.join(", ", found));
+        } catch (IOException | Owserver.ErrorReply e) {
+            s.close();
+            server = null;
+            throw new SensorDisconnectedException("cannot reach owserver " + endpoint + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The devices owserver finds on its buses now, each as {@code FAMILY path}, such as
+     * {@code 28 /28.4AEC29CDBAAB}; its own directories (settings, statistics...) left out.
+     */
+    synchronized List<String> devices() throws IOException, Owserver.ErrorReply {
+        List<String> found = new ArrayList<>();
+        for (String path : connected().dirall("/")) {
+            if (DEVICE.matcher(path).matches()) {
+                found.add(path.substring(1, 3) + " " + path);
+            }
+        }
+        return found;
+    }
+
+    @Override
+    public synchronized void disconnect() {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+
+    @Override
+    public synchronized List<ChannelValue> read(List<ChannelRead> reads) throws Exception {
+        Owserver s = connectedOrLost();
+        List<ChannelValue> values = new ArrayList<>(reads.size());
+        for (ChannelRead r : reads) {
+            OnewireChannel c = channels.get(r.channel().name());
+            if (c == null) {
+                throw new PluginException("this 1-Wire protocol has no channel " + r.channel().name());
+            }
+            try {
+                values.add(ChannelValue.of(value(s.read(c.requestPath()))));
+            } catch (Owserver.ErrorReply e) {
+                values.add(ChannelValue.failed(missing(s, c, e)));
+            } catch (IOException e) {
+                disconnect();
+                throw new SensorDisconnectedException("owserver " + endpoint + " did not answer or the connection was"
+                        + " lost: " + e.getMessage(), e);
+            }
+        }
+        return values;
+    }
+
+    /** Why a channel failed: its device absent from the bus, or owserver's refusal of its path. */
+    private String missing(Owserver s, OnewireChannel c, Owserver.ErrorReply e) throws IOException {
+        if (e.noSuchPath() && !s.present(c.device())) {
+            return "1-Wire device " + c.device().substring(1) + " is not on owserver " + endpoint
+                    + "'s bus now (" + e.getMessage() + ")";
+        }
+        return "1-Wire channel " + c.name() + ": " + e.getMessage();
+    }
+
+    /** A value's text as owserver gives it: a whole number, a decimal number, or else text. */
+    static Value value(byte[] data) {
+        String text = new String(data, StandardCharsets.UTF_8).strip();
+        if (INTEGER.matcher(text).matches()) {
+            return Value.of(Long.parseLong(text));
+        }
+        try {
+            return Value.of(Double.parseDouble(text));
+        } catch (NumberFormatException e) {
+            return Value.of(text);
+        }
+    }
+
+    @Override
+    public boolean concurrentRequests() {
+        return false;
+    }
+
+    @Override
+    public List<SensorDescription> sensors() {
+        return List.of();
+    }
+
+    @Override
+    public List<CommandDescription> commands(String sensorId) {
+        return List.of();
+    }
+
+    @Override
+    public Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
+        throw new PluginException("a 1-Wire protocol has no sensors of its own: its channels are read as channels");
+    }
+
+    @Override
+    public void close() {
+        disconnect();
+    }
+
+    private Owserver connected() throws IOException {
+        if (server == null) {
+            throw new IOException("owserver " + endpoint + " is not connected");
+        }
+        return server;
+    }
+
+    private Owserver connectedOrLost() throws SensorDisconnectedException {
+        if (server == null) {
+            throw new SensorDisconnectedException("owserver " + endpoint + " is not connected");
+        }
+        return server;
+    }
+}

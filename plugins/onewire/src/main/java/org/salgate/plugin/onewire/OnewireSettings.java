@@ -1,0 +1,33 @@
+package org.salgate.plugin.onewire;
+
+import org.salgate.sensorml.ProtocolConfig;
+
+/**
+ * A 1-Wire protocol's parameters: {@code timeout-ms} (default 2000, 1 to 60000), how long a
+ * connection to owserver or one request may take; {@code uncached} (default false), whether every
+ * channel reads the bus rather than owserver's cache; {@code persistent} (default true), whether
+ * to keep the connection to owserver between requests.
+ */
+record OnewireSettings(int timeoutMs, boolean uncached, boolean persistent) {
+
+    /** @throws IllegalArgumentException naming the parameter that is wrong */
+    static OnewireSettings of(ProtocolConfig config) {
+        String prefix = "1-Wire protocol " + config.name() + ": parameter ";
+        String timeout = config.parameters().get("timeout-ms");
+        int timeoutMs = 2000;
+        if (timeout != null) {
+            try {
+                timeoutMs = Integer.parseInt(timeout.strip());
+            } catch (NumberFormatException e) {
+                timeoutMs = -1;
+            }
+            if (timeoutMs < 1 || timeoutMs > 60_000) {
+                throw new IllegalArgumentException(prefix + "timeout-ms is a whole number from 1 to 60000, not '"
+                        + timeout + "'");
+            }
+        }
+        return new OnewireSettings(timeoutMs,
+                OnewireChannel.flag(prefix + "uncached", config.parameters().get("uncached"), false),
+                OnewireChannel.flag(prefix + "persistent", config.parameters().get("persistent"), true));
+    }
+}

@@ -1,0 +1,98 @@
+package org.salgate.plugin.onewire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.salgate.model.Value;
+import org.salgate.plugin.spi.ChannelValue;
+import org.salgate.plugin.spi.SensorDisconnectedException;
+import org.salgate.sensorml.ChannelConfig;
+import org.salgate.sensorml.ProtocolConfig;
+
+class OnewireProtocolTest {
+
+    private static final List<ChannelConfig> CHANNELS = List.of(
+            Channels.read("temperature", "path", "/28.000028D70000/temperature"),
+            Channels.read("humidity", "path", "/26.F2FBE3467CC2/humidity"),
+            Channels.read("rain", "path", "/1D.54F81BE8E78D/counter.A", "uncached", "true"));
+
+    private static OnewireProtocol protocol(FakeOwserver fake, Map<String, String> parameters) {
+        ProtocolConfig config = new ProtocolConfig("bus", "onewire", "tcp:127.0.0.1:" + fake.port(), parameters,
+                List.of(), List.of(), CHANNELS);
+        OnewireSettings settings = OnewireSettings.of(config);
+        return new OnewireProtocol(config, settings, config.endpoint(),
+                () -> new Owserver("127.0.0.1", fake.port(), settings.timeoutMs(), settings.persistent()));
+    }
+
+    @Test
+    void aProbeGoneFromTheBusFailsItsOwChannelsNamingItAndTheOthersReadUntilItIsBack() throws Exception {
+        try (FakeOwserver fake = new FakeOwserver(OnewirePluginConformanceTest.BUS);
+             OnewireProtocol p = protocol(fake, Map.of())) {
+            p.connect();
+            Map<String, String> gone = fake.unplug("/26.F2FBE3467CC2");
+            List<ChannelValue> values = p.read(Channels.reads(CHANNELS));
+            assertEquals(Value.of(21.5), values.get(0).value());
+            assertFalse(values.get(1).ok());
+            assertTrue(values.get(1).error().contains("1-Wire device 26.F2FBE3467CC2 is not on owserver"),
+                    values.get(1).error());
+            assertEquals(Value.of(1234L), values.get(2).value());
+            fake.values.putAll(gone);
+            assertEquals(Value.of(45.25), p.read(Channels.reads(CHANNELS)).get(1).value());
+        }
+    }
+
+    @Test
+    void anUncachedChannelOrProtocolReadsUnderUncached() throws Exception {
+        try (FakeOwserver fake = new FakeOwserver(OnewirePluginConformanceTest.BUS)) {
+            try (OnewireProtocol p = protocol(fake, Map.of())) {
+                p.connect();
+                p.read(Channels.reads(CHANNELS));
+                assertEquals(1, fake.uncachedReads.get());
+            }
+            try (OnewireProtocol p = protocol(fake, Map.of("uncached", "true", "persistent", "false"))) {
+                p.connect();
+                p.read(Channels.reads(CHANNELS));
+                assertEquals(4, fake.uncachedReads.get());
+            }
+        }
+    }
+
+    @Test
+    void owserverDownIsALostConnectionAndTheNextConnectFindsItBack() throws Exception {
+        try (FakeOwserver fake = new FakeOwserver(OnewirePluginConformanceTest.BUS);
+             OnewireProtocol p = protocol(fake, Map.of())) {
+            p.connect();
+            assertEquals(List.of("1D /1D.54F81BE8E78D", "26 /26.F2FBE3467CC2", "28 /28.000028D70000"), p.devices());
+            fake.stop();
+            SensorDisconnectedException e = assertThrows(SensorDisconnectedException.class,
+                    () -> p.read(Channels.reads(CHANNELS)));
+            assertTrue(e.getMessage().contains("owserver tcp:127.0.0.1:" + fake.port()), e.getMessage());
+            assertThrows(SensorDisconnectedException.class, p::connect);
+            fake.start();
+            p.connect();
+            assertEquals(Value.of(21.5), p.read(Channels.reads(CHANNELS)).get(0).value());
+        }
+    }
+
+    @Test
+    void aPathWrittenWithUncachedIsRefusedPointingToTheAttribute() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OnewireChannel.of(
+                Channels.read("t", "path", "/uncached/28.000028D70000/temperature"), false));
+        assertTrue(e.getMessage().contains("uncached=\"true\""), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> OnewireChannel.of(
+                Channels.read("t", "path", "/28.000028D70000/../temperature"), false));
+        assertThrows(IllegalArgumentException.class, () -> OnewireChannel.of(Channels.read("t"), false));
+    }
+
+    @Test
+    void valuesAreWholeNumbersDecimalsOrText() {
+        assertEquals(Value.of(1234L), OnewireProtocol.value("   1234".getBytes()));
+        assertEquals(Value.of(-3.25), OnewireProtocol.value("  -3.25".getBytes()));
+        assertEquals(Value.of("DS18B20"), OnewireProtocol.value("DS18B20".getBytes()));
+    }
+}

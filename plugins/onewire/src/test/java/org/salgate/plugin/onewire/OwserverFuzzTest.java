@@ -1,0 +1,40 @@
+package org.salgate.plugin.onewire;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+
+/**
+ * Fuzzes the decoder of owserver's replies with what a hostile or broken owserver may send: any
+ * bytes must end in replies or an {@link IOException} (a protocol error, the stream's end, pings
+ * past the deadline); nothing else may escape, hang or allocate more than the payload bound, and
+ * every reply's data and directory must decode or be refused the same way. Without
+ * {@code JAZZER_FUZZ} it replays the inputs under {@code OwserverFuzzTestInputs}.
+ */
+class OwserverFuzzTest {
+
+    /** A small bound, so that the fuzzer also reaches payloads above it. */
+    private static final int MAX_PAYLOAD = 4096;
+
+    @FuzzTest(maxDuration = "30s")
+    void anyReply(byte[] input) {
+        ByteArrayInputStream in = new ByteArrayInputStream(input);
+        long deadline = System.nanoTime() + 1_000_000_000L;
+        try {
+            while (true) {
+                Owserver.Reply r = Owserver.readReply(in, MAX_PAYLOAD, deadline);
+                if (r.payload().length > MAX_PAYLOAD) {
+                    throw new AssertionError("a payload of " + r.payload().length + " bytes passed the bound");
+                }
+                Owserver.list(r.payload());
+                try {
+                    OnewireProtocol.value(r.data());
+                } catch (Owserver.ProtocolException e) {
+                    // a size the payload does not hold: refused
+                }
+            }
+        } catch (IOException e) {
+            // the connection is closed
+        }
+    }
+}
