@@ -26,7 +26,7 @@ final class SnmpValues {
 
     static ChannelValue of(String oid, Variable v) {
         if (v == null || v.isException()) {
-            String what = v == null ? "no value" : v.getSyntaxString();
+            String what = v == null ? "no value" : v.toString();
             return ChannelValue.failed("the device has no value at OID " + oid + " (" + what + ")");
         }
         if (v instanceof Integer32 i) {
