@@ -283,7 +283,8 @@ final class SnmpProtocol implements SensorProtocol {
             throw new SensorDisconnectedException("SNMP device " + device + " did not answer ("
                     + (settings.retries() + 1) + " tries of timeout-ms " + settings.timeoutMs() + ")"
                     + (settings.version().equals("2c") ? "; a v2c device also stays silent when the community is"
-                    + " wrong" : ""));
+                    + " wrong" : "; an SNMPv3 device also seems silent when the user or a password is wrong"
+                    + " (check user, auth-password-file and priv-password-file against the device's user)"));
         }
         if (answer.getType() == PDU.REPORT) {
             throw new SensorDisconnectedException("SNMP device " + device + " refused the request: "
