@@ -70,8 +70,8 @@ class SnmpPluginConformanceTest extends AbstractDevicePluginConformanceTest {
 
     @Override
     protected ProtocolConfig protocol() {
-        return config("router", device.port(), Map.of("community-file", community.toString(), "timeout-ms", "300",
-                "retries", "0"), CHANNELS);
+        return config("router", device.port(), Map.of("community-file", community.toString(), "timeout-ms", "700",
+                "retries", "1"), CHANNELS);
     }
 
     @Override
