@@ -9,7 +9,9 @@ import io.grpc.TlsServerCredentials;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.net.BindException;
@@ -27,6 +29,7 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportProperties;
+import org.salgate.transport.netty.AcceptPacer;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
@@ -115,8 +118,13 @@ final class GrpcTransportServer extends SingleUseServer {
         // On the same I/O as the netty and http transports.
         boss = NettyIo.group(1, "salgate-grpc-accept", false);
         workers = NettyIo.group(options.ioThreads(), "salgate-grpc-io", false);
-        builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers)
-                .channelFactory(connections.serverChannels(NioServerSocketChannel.class));
+        ChannelFactory<ServerChannel> listening = connections.serverChannels(NioServerSocketChannel.class);
+        String where = "grpc server " + options.host() + ":" + options.port();
+        builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers).channelFactory(() -> {
+            ServerChannel channel = listening.newChannel();
+            channel.pipeline().addLast("salgate-accept-pacer", new AcceptPacer(where));
+            return channel;
+        });
         GrpcLogs.install();
         server = builder.build();
         try {

@@ -3,8 +3,6 @@ package org.salgate.transport.netty;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -17,7 +15,6 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.ServerOptions;
@@ -111,37 +108,5 @@ public final class ChannelServer {
     private void stopThreads() {
         NettyIo.shutdown(acceptor);
         NettyIo.shutdown(workers);
-    }
-
-    /**
-     * Paces accepting when it fails (out of descriptors, most often): left alone, Netty pauses a
-     * second after each failed accept and logs it with its stack trace; this stops reading the
-     * listening channel for the {@link AcceptBackoff}'s pause instead, which logs a run of failures once.
-     */
-    private static final class AcceptPacer extends ChannelInboundHandlerAdapter {
-
-        private final AcceptBackoff backoff;
-
-        AcceptPacer(String server) {
-            this.backoff = new AcceptBackoff(server);
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object child) {
-            backoff.accepted();
-            ctx.fireChannelRead(child);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (!(cause instanceof IOException)) {
-                ctx.fireExceptionCaught(cause);
-                return;
-            }
-            Channel listening = ctx.channel();
-            listening.config().setAutoRead(false);
-            listening.eventLoop().schedule(() -> listening.config().setAutoRead(true), backoff.nextPause(cause),
-                    TimeUnit.MILLISECONDS);
-        }
     }
 }
