@@ -326,7 +326,7 @@ class AgentMainTest {
         AgentMain main = new AgentMain();
         new CommandLine(main).parseArgs("--tls-cert", cert.toString(), "--tls-key", key.toString());
         StringWriter console = new StringWriter();
-        main.tls.config("127.0.0.1", new PrintWriter(console));
+        main.tls.config("127.0.0.1", new PrintWriter(console), dir);
         assertTrue(console.toString().contains("warning: the certificate of --tls-cert expired at "
                 + expired.getNotAfter().toInstant() + ", and clients refuse it"), console.toString());
     }
