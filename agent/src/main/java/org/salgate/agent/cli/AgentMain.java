@@ -51,6 +51,23 @@ public final class AgentMain implements Callable<Integer> {
     /** Exit code when the agent cannot start (port in use, ...). */
     static final int EXIT_FAILED = 1;
 
+    static {
+        // slf4j-simple's settings, for a class path that has it rather than Logback (agent.jar has
+        // Logback, set by Logging; test modules running AgentMain have slf4j-simple); set before
+        // the first logger, -D still wins.
+        Map.of("org.slf4j.simpleLogger.defaultLogLevel", "info",
+                "org.slf4j.simpleLogger.showDateTime", "true",
+                "org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS",
+                "org.slf4j.simpleLogger.showThreadName", "false",
+                "org.slf4j.simpleLogger.showShortLogName", "true",
+                "org.slf4j.simpleLogger.levelInBrackets", "true")
+                .forEach((key, value) -> {
+                    if (System.getProperty(key) == null) {
+                        System.setProperty(key, value);
+                    }
+                });
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(AgentMain.class);
 
     @Spec
