@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -146,8 +147,8 @@ class MqttBrokerTest extends BridgeFixture {
         assertTrue(agent.waitFor(10, TimeUnit.SECONDS), "the agent did not stop within 10 s of SIGTERM");
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10));
         sub.await(r -> r.payload().equals("offline"), WAIT, "offline status");
-        assertTrue(java.nio.file.Files.readString(dir.resolve("agent-sigterm.log")).contains("AgentMain - stopped"));
-        assertTrue(java.nio.file.Files.exists(state.resolve("mqtt-salgate-it-sigterm.mv.db")),
+        assertTrue(Files.readString(dir.resolve("agent-sigterm.log")).contains("AgentMain - stopped"));
+        assertTrue(Files.exists(state.resolve("mqtt-salgate-it-sigterm.mv.db")),
                 "the store is in the state directory");
     }
 
