@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
@@ -51,8 +52,9 @@ public final class AgentMain implements Callable<Integer> {
     static final int EXIT_FAILED = 1;
 
     static {
-        // slf4j-simple's settings for the command line (agent.jar carries slf4j-simple; the library
-        // jar carries no logging configuration); set before the first logger, -D still wins.
+        // slf4j-simple's settings, for a class path that has it rather than Logback (agent.jar has
+        // Logback, set by Logging; test modules running AgentMain have slf4j-simple); set before
+        // the first logger, -D still wins.
         Map.of("org.slf4j.simpleLogger.defaultLogLevel", "info",
                 "org.slf4j.simpleLogger.showDateTime", "true",
                 "org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS",
@@ -90,6 +92,45 @@ public final class AgentMain implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "PCML_FILE",
             description = "Platform configuration (PCML) to run instead of the default dummy + OS platform.")
     Path config;
+
+    @Option(names = "--config-file", paramLabel = "FILE",
+            description = "Read options from this YAML file, a long option without its dashes a key (port: 7431,"
+            + " device-allow: [HOST:PORT, ...]); the environment (SALGATE_PORT, ...) and the command line win"
+            + " over it (default: $SALGATE_CONFIG_FILE, else none).")
+    Path configFile;
+
+    @Option(names = "--config-dir", paramLabel = "DIR",
+            description = "Read the *.yaml fragments of DIR in name order after --config-file, a later value"
+            + " winning and a list replacing (default: $SALGATE_CONFIG_DIR, else conf.d beside --config-file if"
+            + " it exists).")
+    Path configDir;
+
+    @Option(names = "--check", description = "Check the configuration (files, environment, options, the files they"
+            + " name, the PCML) without starting: exit 0 when the agent can start, else 2 with a line per problem.")
+    boolean check;
+
+    @Option(names = "--print-config", description = "Print the effective configuration as YAML, secrets masked,"
+            + " and exit.")
+    boolean printConfig;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where the agent keeps what it writes: the MQTT store (unless --mqtt-store) and the"
+            + " --tls-self-signed certificate (default: .salgate in the home directory of the agent's user).")
+    Path stateDir;
+
+    @Option(names = "--log-level", defaultValue = "info", paramLabel = "LEVEL",
+            description = "Level of the log: error, warn, info, debug or trace (default: ${DEFAULT-VALUE}).")
+    String logLevel;
+
+    @Option(names = "--log-levels", paramLabel = "LOGGER=LEVEL",
+            description = "Level of one component, a logger name or its prefix, such as"
+            + " org.salgate.agent.device=debug; repeatable (default: none).")
+    Map<String, String> logLevels = new LinkedHashMap<>();
+
+    @Option(names = "--log-format", defaultValue = "text", paramLabel = "FORMAT",
+            description = "text (a line per event, a stack trace joined on it with ' | ') or json (a JSON object"
+            + " per line) (default: ${DEFAULT-VALUE}).")
+    String logFormat;
 
     @Option(names = "--dummy-sensors", defaultValue = "" + Agent.DEFAULT_DUMMY_SENSORS, paramLabel = "N",
             description = "Dummy sensors in the default platform (default: ${DEFAULT-VALUE}).")
@@ -187,8 +228,24 @@ public final class AgentMain implements Callable<Integer> {
     @Mixin
     TlsOptions tls;
 
+    /** Where the options come from besides the command line: {@code SALGATE_*} variables. */
+    private final Map<String, String> environment;
+    /** The options of every source, once gathered; null while only the command line is parsed. */
+    private Settings settings;
+    /** Gathers them again, for a reload. */
+    private Supplier<Settings> sources;
+
+    public AgentMain() {
+        this(System.getenv());
+    }
+
+    AgentMain(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
     public static void main(String[] args) {
         ProgramDefaults.apply();
+        Logging.configure("info", Map.of(), "text");
         int code = run(args);
         if (code != 0) {
             System.exit(code);
@@ -205,42 +262,57 @@ public final class AgentMain implements Callable<Integer> {
         return new CommandLine(new AgentMain());
     }
 
+    /** The command line reading these variables as its environment. */
+    static CommandLine commandLine(Map<String, String> environment) {
+        return new CommandLine(new AgentMain(environment));
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (settings == null) {
+            return runWithEverySource(out, err);
+        }
+        settings.warnings().forEach(err::println);
+        err.flush();
         Map<String, TransportProvider> transports = Transports.available();
         if (listTransports) {
             transports.values().forEach(t -> out.println(t.name() + "\t" + t.description()));
             out.flush();
             return 0;
         }
+        if (printConfig) {
+            out.print(EffectiveConfig.yaml(spec, settings));
+            out.flush();
+            return 0;
+        }
+        List<String> problems = new ArrayList<>();
         if (!transports.containsKey(transport)) {
-            err.println("unknown transport '" + transport + "'; available: " + String.join(", ", transports.keySet()));
-            return EXIT_USAGE;
+            problems.add("unknown transport '" + transport + "'; available: " + String.join(", ", transports.keySet()));
         }
         if (!Codecs.available().containsKey(codec)) {
-            err.println("unknown codec '" + codec + "'; available: " + String.join(", ", Codecs.available().keySet()));
-            return EXIT_USAGE;
+            problems.add("unknown codec '" + codec + "'; available: " + String.join(", ", Codecs.available().keySet()));
         }
-        List<String> problems = StartupProblems.ofOptions(port, dummySensors, maxFrameBytes);
+        problems.addAll(StartupProblems.ofOptions(port, dummySensors, maxFrameBytes));
         String hostProblem = StartupProblems.ofHost(host);
         if (hostProblem != null) {
             problems.add(hostProblem);
         }
+        problems.addAll(Logging.problems(logLevel, logLevels, logFormat));
+        String originProblem = originProblem(allowOrigins);
+        if (originProblem != null) {
+            problems.add(originProblem);
+        }
         if (!problems.isEmpty()) {
-            problems.forEach(err::println);
-            return EXIT_USAGE;
+            return refuse(err, problems);
+        }
+        if (!check) {
+            Logging.configure(logLevel, logLevels, logFormat);
         }
         BindPolicy bind = BindPolicy.decide(host, tls.isConfigured(), access.tokensConfigured(), access.insecure);
         if (!bind.allowed()) {
-            err.println(bind.message());
-            return EXIT_USAGE;
-        }
-        String originProblem = originProblem(allowOrigins);
-        if (originProblem != null) {
-            err.println(originProblem);
-            return EXIT_USAGE;
+            return refuse(err, List.of(bind.message()));
         }
         Map<String, String> properties = transportProperties();
         AgentBuilder builder;
@@ -250,53 +322,55 @@ public final class AgentMain implements Callable<Integer> {
                     .maxSessions(maxSessions).helloTimeout(Duration.ofMillis(helloTimeoutMs))
                     .idleTimeout(Duration.ofMillis(idleTimeoutMs)).maxBufferedBytes(maxBufferedBytes > 0
                             ? maxBufferedBytes : ServerOptions.Limits.DEFAULT_MAX_BUFFERED_BYTES);
-            ServerOptions.Builder check = ServerOptions.builder();
-            bound.accept(check);
-            check.build();
+            ServerOptions.Builder checked = ServerOptions.builder();
+            bound.accept(checked);
+            checked.build();
             builder = Agent.builder().transport(transports.get(transport)).host(host).port(port).codec(codec)
                     .serverOptions(bound)
                     .slowConsumers(new SlowConsumerSettings(slowConsumerPolicy, dropOldestReadings,
                             Duration.ofMillis(disconnectAfterMs)));
         } catch (IllegalArgumentException e) {
-            err.println(e.getMessage());
-            return EXIT_USAGE;
+            return refuse(err, List.of(e.getMessage()));
         }
         try {
-            builder.tls(tls.config(host, out));
+            // a check writes nothing: the self-signed certificate is made at the start only
+            if (!(check && tls.selfSigned)) {
+                builder.tls(tls.config(host, out, stateDirectory()));
+            }
         } catch (IOException | IllegalArgumentException e) {
-            err.println("cannot set up TLS: " + e.getMessage());
-            return EXIT_USAGE;
+            return refuse(err, List.of("cannot set up TLS: " + e.getMessage()));
         }
         try {
             access.applyTo(builder);
         } catch (IllegalArgumentException e) {
-            err.println(e.getMessage());
-            return EXIT_USAGE;
+            return refuse(err, List.of(e.getMessage()));
         }
-        if (bind.message() != null) {
+        if (bind.message() != null && !check) {
             LOG.warn(bind.message());
         }
         if (agentId != null) {
             builder.agentId(agentId);
         }
-        if (!gateway.apply(builder, err,
-                h -> BindPolicy.decide(h, tls.isConfigured(), access.tokensConfigured(), access.insecure,
-                        "serve metrics", "serving metrics", "read the agent's metrics (its sessions, requests and "
-                                + "streams)"))) {
-            return EXIT_USAGE;
+        try {
+            gateway.apply(builder, h -> BindPolicy.decide(h, tls.isConfigured(), access.tokensConfigured(),
+                    access.insecure, "serve metrics", "serving metrics", "read the agent's metrics (its sessions,"
+                            + " requests and streams)"), stateDirectory());
+        } catch (IOException | IllegalArgumentException e) {
+            return refuse(err, List.of(e.getMessage()));
         }
-        if (config != null) {
-            try {
-                builder.platform(Pcml.read(Files.readString(config)));
-            } catch (IOException e) {
-                err.println(StartupProblems.ofConfigRead(config, e));
-                return EXIT_USAGE;
-            } catch (DocumentException e) {
-                err.println(StartupProblems.ofConfigDocument(config, e.getMessage()));
-                return EXIT_USAGE;
-            }
-        } else {
-            builder.platform(defaultPlatform());
+        PlatformConfig platform;
+        try {
+            platform = platform();
+        } catch (IllegalArgumentException e) {
+            return refuse(err, List.of(e.getMessage()));
+        }
+        builder.platform(platform);
+        if (check) {
+            out.println("the configuration can start the agent"
+                    + (settings.files().isEmpty() ? "" : " (read " + settings.files().stream().map(Path::toString)
+                    .collect(Collectors.joining(", ")) + ")"));
+            out.flush();
+            return 0;
         }
         Agent agent;
         try {
@@ -307,6 +381,9 @@ public final class AgentMain implements Callable<Integer> {
         }
         logLoaded(agent);
         logLeakDetection();
+        if (new Reload(agent, this, platform, sources, environment).onHangUp()) {
+            LOG.info("SIGHUP (systemctl reload) reads the configuration again");
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             agent.close();
@@ -319,6 +396,75 @@ public final class AgentMain implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /**
+     * Gathers the options of the configuration file, its fragments and the environment, and runs
+     * with them and the command line's, which win.
+     */
+    private int runWithEverySource(PrintWriter out, PrintWriter err) {
+        Settings gathered = gatherSettings();
+        if (!gathered.problems().isEmpty()) {
+            gathered.problems().forEach(err::println);
+            err.flush();
+            return EXIT_USAGE;
+        }
+        AgentMain effective = new AgentMain(environment);
+        effective.settings = gathered;
+        effective.sources = this::gatherSettings;
+        CommandLine command = new CommandLine(effective);
+        command.setOut(out);
+        command.setErr(err);
+        return command.execute(gathered.arguments().toArray(String[]::new));
+    }
+
+    /** The options of every source as they are now: the files are read again at each call. */
+    private Settings gatherSettings() {
+        Path file = configFile != null ? configFile : fromEnvironment("config-file");
+        Path dir = configDir != null ? configDir : fromEnvironment("config-dir");
+        if (dir == null && file != null) {
+            Path besides = file.toAbsolutePath().resolveSibling(CONFIG_DIR_BESIDE_FILE);
+            dir = Files.isDirectory(besides) ? besides : null;
+        }
+        return Settings.gather(spec, spec.commandLine().getParseResult(), environment, file, dir);
+    }
+
+    /** The fragments' directory read when no --config-dir is given: this, beside the configuration file. */
+    static final String CONFIG_DIR_BESIDE_FILE = "conf.d";
+
+    private Path fromEnvironment(String key) {
+        String value = environment.get(Settings.environmentVariable(key));
+        return value == null || value.isBlank() ? null : Path.of(value);
+    }
+
+    /** Says each problem on its line, with where its option was set; the exit code of a usage error. */
+    private int refuse(PrintWriter err, List<String> problems) {
+        problems.forEach(p -> err.println(settings.locate(p)));
+        err.flush();
+        return EXIT_USAGE;
+    }
+
+    /** Where the agent keeps what it writes. */
+    Path stateDirectory() {
+        return stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".salgate");
+    }
+
+    /**
+     * The platform to run: the PCML file of --config, or the default dummy and OS platform.
+     *
+     * @throws IllegalArgumentException saying why the PCML file cannot be used
+     */
+    PlatformConfig platform() {
+        if (config == null) {
+            return defaultPlatform();
+        }
+        try {
+            return Pcml.read(Files.readString(config));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(StartupProblems.ofConfigRead(config, e), e);
+        } catch (DocumentException e) {
+            throw new IllegalArgumentException(StartupProblems.ofConfigDocument(config, e.getMessage()), e);
+        }
     }
 
     /** The http transport's properties that {@code --allow-origin} and {@code --allow-host} set. */

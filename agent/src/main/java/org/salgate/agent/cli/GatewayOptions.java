@@ -1,7 +1,6 @@
 package org.salgate.agent.cli;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -75,7 +74,7 @@ public final class GatewayOptions {
     boolean mqttNoEvents;
 
     @Option(names = "--mqtt-store", paramLabel = "FILE",
-            description = "Store-and-forward file (default: ~/.salgate/mqtt-<client id>.mv.db).")
+            description = "Store-and-forward file (default: mqtt-<client id>.mv.db in --state-dir).")
     Path mqttStore;
 
     @Option(names = "--mqtt-store-max", defaultValue = "" + MqttBridgeConfig.DEFAULT_MAX_STORED, paramLabel = "N",
@@ -111,20 +110,16 @@ public final class GatewayOptions {
     String announceAddress;
 
     /**
-     * Adds what the options ask for to the agent being built.
+     * Adds what the options ask for to the agent being built; the MQTT store goes into
+     * {@code stateDir} unless {@code --mqtt-store} names it.
      *
-     * @return false, having said why on {@code err}, when an option is not usable
+     * @throws IllegalArgumentException when an option is not usable, saying which and why
+     * @throws IOException when a file an option names cannot be read, naming it
      */
-    boolean apply(AgentBuilder builder, PrintWriter err, Function<String, BindPolicy> bindRule) {
-        try {
-            GatewayMetrics metrics = configureMetrics(builder, bindRule);
-            configureMqtt(builder, metrics);
-            configureAnnouncement(builder);
-            return true;
-        } catch (IllegalArgumentException | IOException e) {
-            err.println(e.getMessage());
-            return false;
-        }
+    void apply(AgentBuilder builder, Function<String, BindPolicy> bindRule, Path stateDir) throws IOException {
+        GatewayMetrics metrics = configureMetrics(builder, bindRule);
+        configureMqtt(builder, metrics, stateDir);
+        configureAnnouncement(builder);
     }
 
     private GatewayMetrics configureMetrics(AgentBuilder builder, Function<String, BindPolicy> bindRule) {
@@ -146,7 +141,7 @@ public final class GatewayOptions {
         return metrics;
     }
 
-    private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics) throws IOException {
+    private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics, Path stateDir) throws IOException {
         if (mqttUrl == null) {
             if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null
                     || mqttCa != null) {
@@ -155,7 +150,8 @@ public final class GatewayOptions {
             return;
         }
         MqttBridgeConfig.Builder b = MqttBridgeConfig.builder(mqttUrl).clientId(mqttClientId).qos(mqttQos)
-                .topicPrefix(mqttTopicPrefix).events(!mqttNoEvents).storeFile(mqttStore).maxStored(mqttStoreMax)
+                .topicPrefix(mqttTopicPrefix).events(!mqttNoEvents).storeFile(mqttStore).storeDirectory(stateDir)
+                .maxStored(mqttStoreMax)
                 .maxAge(duration(mqttStoreMaxAge, "--mqtt-store-max-age"))
                 .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"));
         if (mqttCa != null) {

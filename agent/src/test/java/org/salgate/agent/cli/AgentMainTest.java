@@ -326,7 +326,7 @@ class AgentMainTest {
         AgentMain main = new AgentMain();
         new CommandLine(main).parseArgs("--tls-cert", cert.toString(), "--tls-key", key.toString());
         StringWriter console = new StringWriter();
-        main.tls.config("127.0.0.1", new PrintWriter(console));
+        main.tls.config("127.0.0.1", new PrintWriter(console), dir);
         assertTrue(console.toString().contains("warning: the certificate of --tls-cert expired at "
                 + expired.getNotAfter().toInstant() + ", and clients refuse it"), console.toString());
     }
@@ -347,5 +347,22 @@ class AgentMainTest {
         assertEquals(2, run("--port", "0", "--tls-cert", missing.toString(), "--tls-key", missing.toString()));
         assertTrue(err.toString().contains("cannot set up TLS") && err.toString().contains("missing.pem"),
                 err.toString());
+    }
+
+    @Test
+    void theSelfSignedCertificateIsKeptInTheStateDirectoryAndServedAgain(@TempDir Path dir) throws Exception {
+        AgentMain main = new AgentMain();
+        new CommandLine(main).parseArgs("--tls-self-signed");
+        StringWriter first = new StringWriter();
+        main.tls.config("127.0.0.1", new PrintWriter(first), dir);
+        StringWriter second = new StringWriter();
+        main.tls.config("127.0.0.1", new PrintWriter(second), dir);
+        String pin = first.toString().replaceAll("(?s).*--tls-pin (\\S+).*", "$1");
+        assertTrue(second.toString().contains("--tls-pin " + pin), first + "\n" + second);
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve(TlsOptions.SELF_SIGNED_KEY))));
+        StringWriter otherHost = new StringWriter();
+        main.tls.config("127.0.0.2", new PrintWriter(otherHost), dir);
+        assertFalse(otherHost.toString().contains("--tls-pin " + pin), "a certificate for other names is made anew");
     }
 }

@@ -1,11 +1,11 @@
 package org.salgate.agent.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +27,15 @@ class AnnouncementTest {
     void anAgentWithTlsAndTokensAnnouncesThatItNeedsBoth() throws Exception {
         AgentMain main = CommandLine.populateCommand(new AgentMain(), "--announce", "--announce-address", "127.0.0.1",
                 "--agent-id", "announce-secured");
-        StringWriter err = new StringWriter();
         try (AgentFixture agent = AgentFixture.start(AgentFixture.testPlatform(1, Map.of()), b -> {
             b.agentId("announce-secured")
                     .tls(TlsConfig.server(Certificates.selfSigned(List.of("localhost"), 1)))
                     .tokens(Tokens.parse(List.of("0123456789abcdef0123 admin"), "test"));
-            assertTrue(main.gateway.apply(b, new PrintWriter(err), h -> BindPolicy.decide(h, true, true, false)),
-                    err.toString());
+            try {
+                main.gateway.apply(b, h -> BindPolicy.decide(h, true, true, false), Path.of("target"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         })) {
             FoundAgent found = browseFor("announce-secured");
             assertEquals(Boolean.TRUE, found.tls(), found.toString());

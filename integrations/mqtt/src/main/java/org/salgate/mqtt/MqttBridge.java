@@ -92,7 +92,7 @@ public final class MqttBridge implements AutoCloseable {
         Topics topics = new Topics(config.topicPrefix(), agentId);
         String clientId = config.clientId() != null ? config.clientId() : "salgate-" + Topics.level(agentId);
         Path file = config.storeFile() != null ? config.storeFile()
-                : Path.of(System.getProperty("user.home"), ".salgate", "mqtt-" + Topics.level(clientId) + ".mv.db");
+                : config.storeDirectory().resolve("mqtt-" + Topics.level(clientId) + ".mv.db");
         ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
         MqttPublisher publisher;
         try {

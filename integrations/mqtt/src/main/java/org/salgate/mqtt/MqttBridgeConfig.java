@@ -25,6 +25,7 @@ public final class MqttBridgeConfig {
     private final Path streamsFile;
     private final boolean events;
     private final Path storeFile;
+    private final Path storeDirectory;
     private final long maxStored;
     private final Duration maxAge;
     private final Duration reconnectMin;
@@ -42,6 +43,7 @@ public final class MqttBridgeConfig {
         this.streamsFile = b.streamsFile;
         this.events = b.events;
         this.storeFile = b.storeFile;
+        this.storeDirectory = b.storeDirectory;
         this.maxStored = b.maxStored;
         this.maxAge = b.maxAge;
         this.reconnectMin = b.reconnectMin;
@@ -100,6 +102,11 @@ public final class MqttBridgeConfig {
         return storeFile;
     }
 
+    /** Where the store goes when no {@link #storeFile()} is given (default: ~/.salgate). */
+    public Path storeDirectory() {
+        return storeDirectory;
+    }
+
     public long maxStored() {
         return maxStored;
     }
@@ -136,6 +143,7 @@ public final class MqttBridgeConfig {
         private Path streamsFile;
         private boolean events = true;
         private Path storeFile;
+        private Path storeDirectory = Path.of(System.getProperty("user.home"), ".salgate");
         private long maxStored = DEFAULT_MAX_STORED;
         private Duration maxAge = DEFAULT_MAX_AGE;
         private Duration reconnectMin = Duration.ofMillis(500);
@@ -202,6 +210,12 @@ public final class MqttBridgeConfig {
 
         public Builder storeFile(Path file) {
             this.storeFile = file;
+            return this;
+        }
+
+        /** The directory of the store file named after the client id, when no store file is given. */
+        public Builder storeDirectory(Path dir) {
+            this.storeDirectory = Objects.requireNonNull(dir, "dir");
             return this;
         }
 
