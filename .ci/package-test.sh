@@ -106,12 +106,12 @@ systemd-analyze security --offline=true "$UNIT" | tee "$WORK/security.txt"
 score=$(sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p' "$WORK/security.txt")
 echo "systemd-analyze security: $score"
 # the figure docs/install.md gives; a change to the unit that raises it must update the docs
-awk -v s="$score" 'BEGIN { exit !(s != "" && s <= 2.1) }' || fail "exposure $score, above docs/install.md's 2.1"; check
+awk -v s="$score" 'BEGIN { exit !(s != "" && s <= 1.9) }' || fail "exposure $score, above docs/install.md's 1.9"; check
 
 echo "== upgrade keeps an edited configuration"
 sed -i 's/^#log-level: info$/log-level: warn/' /etc/salgate/agent.yaml
 grep -qx 'log-level: warn' /etc/salgate/agent.yaml || fail "could not edit the configuration"
-mvn -B -q -o -pl dist -am -DskipTests -Dsalgate.deb.suffix=+1 package
+mvn -B -q -pl dist -am -DskipTests -Dsalgate.deb.suffix=+1 package
 NEXT=$(ls dist/target/salgate_*+1_amd64.deb)
 DEBIAN_FRONTEND=noninteractive dpkg -i --force-confdef --force-confold "$NEXT"
 [ "$(dpkg-query -W -f='${Version}' salgate)" = "$VERSION_N+1" ] || fail "the upgrade did not install $VERSION_N+1"; check
