@@ -25,12 +25,23 @@ stop_agent() {
 }
 cleanup() {
   stop_agent || true
-  if dpkg-query -W -f='${Status}' salgate 2>/dev/null | grep -q 'installed\|config-files'; then dpkg --purge salgate >/dev/null || true; fi
+  if dpkg-query -W -f='${Status}' salgate 2>/dev/null | grep -q 'installed\|config-files'; then dpkg_ --purge salgate >/dev/null || true; fi
   if [ "$had_user" = no ] && getent passwd salgate >/dev/null; then deluser --system --quiet salgate || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
+# dpkg, waiting while another dpkg or apt holds its lock (on a shared machine)
+dpkg_() {
+  local out
+  for _ in $(seq 1 120); do
+    if out=$(dpkg "$@" 2>&1); then echo "$out"; return 0; fi
+    echo "$out"
+    grep -q 'lock' <<< "$out" || return 1
+    sleep 1
+  done
+  return 1
+}
 fail() { echo "PACKAGE TEST FAILED: $*"; [ -f "$WORK/agent.log" ] && { echo "--- agent log"; cat "$WORK/agent.log"; }; exit 1; }
 checks=0
 check() { checks=$((checks + 1)); }
@@ -64,7 +75,7 @@ lintian --fail-on error --suppress-tags-from-file dist/src/deb/lintian-overrides
 check
 
 echo "== dpkg -i $(basename "$DEB")"
-dpkg -i "$DEB" || DEBIAN_FRONTEND=noninteractive apt-get install -f -y
+dpkg_ -i "$DEB" || DEBIAN_FRONTEND=noninteractive apt-get install -f -y
 VERSION_N=$(dpkg-query -W -f='${Version}' salgate)
 IFS=: read -r _ _ uid _ _ home shell < <(getent passwd salgate) || fail "no salgate user after install"
 [ "$uid" -lt 1000 ] || fail "salgate is not a system user (uid $uid)"; check
@@ -87,6 +98,8 @@ runuser -u salgate -- /usr/bin/salgate-agent --config-file /etc/salgate/agent.ya
 runuser_pid=$!
 for _ in $(seq 1 20); do agent_pid=$(pgrep -P "$runuser_pid" || true); [ -n "$agent_pid" ] && break; sleep 0.2; done
 [ -n "$agent_pid" ] || fail "the launcher did not start java"
+# the launcher (sh) execs java: wait for the exec
+for _ in $(seq 1 20); do [ "$(readlink "/proc/$agent_pid/exe")" = /usr/lib/salgate/runtime/bin/java ] && break; sleep 0.2; done
 [ "$(readlink "/proc/$agent_pid/exe")" = /usr/lib/salgate/runtime/bin/java ] || fail "the agent runs $(readlink "/proc/$agent_pid/exe"), not the packaged runtime"; check
 [ "$(stat -c %U "/proc/$agent_pid")" = salgate ] || fail "the agent does not run as salgate"; check
 for _ in $(seq 1 60); do grep -q 'tls-pin' "$WORK/agent.log" && break; sleep 0.5; done
@@ -113,17 +126,17 @@ sed -i 's/^#log-level: info$/log-level: warn/' /etc/salgate/agent.yaml
 grep -qx 'log-level: warn' /etc/salgate/agent.yaml || fail "could not edit the configuration"
 mvn -B -q -pl dist -am -DskipTests -Dsalgate.deb.suffix=+1 package
 NEXT=$(ls dist/target/salgate_*+1_amd64.deb)
-DEBIAN_FRONTEND=noninteractive dpkg -i --force-confdef --force-confold "$NEXT"
+DEBIAN_FRONTEND=noninteractive dpkg_ -i --force-confdef --force-confold "$NEXT"
 [ "$(dpkg-query -W -f='${Version}' salgate)" = "$VERSION_N+1" ] || fail "the upgrade did not install $VERSION_N+1"; check
 grep -qx 'log-level: warn' /etc/salgate/agent.yaml || fail "the upgrade lost the edit of /etc/salgate/agent.yaml"; check
 expect_stat /etc/salgate/agent.yaml "root:salgate 640"
 rm -f "$NEXT"
 
 echo "== remove keeps the configuration and the state, purge removes them"
-dpkg --remove salgate
+dpkg_ --remove salgate
 [ ! -e /usr/bin/salgate-agent ] && [ ! -e "$UNIT" ] || fail "remove left the program"; check
 [ -f /etc/salgate/agent.yaml ] && [ -d /var/lib/salgate ] || fail "remove took the configuration or the state"; check
-dpkg --purge salgate
+dpkg_ --purge salgate
 [ ! -e /etc/salgate ] && [ ! -e /var/lib/salgate ] || fail "purge left /etc/salgate or /var/lib/salgate"; check
 
 echo "== the tarball, from a directory whose path has spaces"
