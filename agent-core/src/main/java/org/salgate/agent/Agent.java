@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.salgate.agent.core.CallException;
 import org.salgate.agent.core.Counts;
 import org.salgate.agent.core.EventBus;
 import org.salgate.agent.core.ProtocolManager;
@@ -240,6 +241,27 @@ public final class Agent implements AutoCloseable {
     /** Its protocols now. */
     public List<ProtocolInfo> protocols() {
         return protocols.list();
+    }
+
+    /**
+     * Adds protocols while running, all or none, as an admin's AddProtocol request does: for the
+     * program that owns the agent (a reload of its configuration), not for clients.
+     *
+     * @return the protocols added
+     * @throws CallException saying why none was added (a name taken, no plugin of a type, ...)
+     */
+    public List<ProtocolInfo> addProtocols(PlatformConfig config) throws CallException {
+        return protocols.add(config);
+    }
+
+    /**
+     * Removes a protocol while running, its sensors and their streams with it, as an admin's
+     * RemoveProtocol request does.
+     *
+     * @throws CallException when there is no protocol by that name
+     */
+    public void removeProtocol(String name) throws CallException {
+        protocols.remove(name);
     }
 
     /** How many client sessions are open. */

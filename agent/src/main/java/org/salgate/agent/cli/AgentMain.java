@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.salgate.agent.Agent;
 import org.salgate.agent.AgentBuilder;
@@ -49,6 +50,23 @@ public final class AgentMain implements Callable<Integer> {
     static final int EXIT_USAGE = 2;
     /** Exit code when the agent cannot start (port in use, ...). */
     static final int EXIT_FAILED = 1;
+
+    static {
+        // slf4j-simple's settings, for a class path that has it rather than Logback (agent.jar has
+        // Logback, set by Logging; test modules running AgentMain have slf4j-simple); set before
+        // the first logger, -D still wins.
+        Map.of("org.slf4j.simpleLogger.defaultLogLevel", "info",
+                "org.slf4j.simpleLogger.showDateTime", "true",
+                "org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS",
+                "org.slf4j.simpleLogger.showThreadName", "false",
+                "org.slf4j.simpleLogger.showShortLogName", "true",
+                "org.slf4j.simpleLogger.levelInBrackets", "true")
+                .forEach((key, value) -> {
+                    if (System.getProperty(key) == null) {
+                        System.setProperty(key, value);
+                    }
+                });
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentMain.class);
 
@@ -214,6 +232,8 @@ public final class AgentMain implements Callable<Integer> {
     private final Map<String, String> environment;
     /** The options of every source, once gathered; null while only the command line is parsed. */
     private Settings settings;
+    /** Gathers them again, for a reload. */
+    private Supplier<Settings> sources;
 
     public AgentMain() {
         this(System.getenv());
@@ -338,11 +358,13 @@ public final class AgentMain implements Callable<Integer> {
         } catch (IOException | IllegalArgumentException e) {
             return refuse(err, List.of(e.getMessage()));
         }
+        PlatformConfig platform;
         try {
-            builder.platform(platform());
+            platform = platform();
         } catch (IllegalArgumentException e) {
             return refuse(err, List.of(e.getMessage()));
         }
+        builder.platform(platform);
         if (check) {
             out.println("the configuration can start the agent"
                     + (settings.files().isEmpty() ? "" : " (read " + settings.files().stream().map(Path::toString)
@@ -359,6 +381,9 @@ public final class AgentMain implements Callable<Integer> {
         }
         logLoaded(agent);
         logLeakDetection();
+        if (new Reload(agent, this, platform, sources, environment).onHangUp()) {
+            LOG.info("SIGHUP (systemctl reload) reads the configuration again");
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             agent.close();
@@ -378,17 +403,7 @@ public final class AgentMain implements Callable<Integer> {
      * with them and the command line's, which win.
      */
     private int runWithEverySource(PrintWriter out, PrintWriter err) {
-        Path file = configFile != null ? configFile : fromEnvironment("config-file");
-        Path dir = configDir != null ? configDir : fromEnvironment("config-dir");
-        if (dir != null && !Files.isDirectory(dir)) {
-            err.println("the configuration directory " + dir + " is not a directory; create it or correct the path");
-            return EXIT_USAGE;
-        }
-        if (dir == null && file != null) {
-            Path besides = file.toAbsolutePath().resolveSibling(CONFIG_DIR_BESIDE_FILE);
-            dir = Files.isDirectory(besides) ? besides : null;
-        }
-        Settings gathered = Settings.gather(spec, spec.commandLine().getParseResult(), environment, file, dir);
+        Settings gathered = gatherSettings();
         if (!gathered.problems().isEmpty()) {
             gathered.problems().forEach(err::println);
             err.flush();
@@ -396,10 +411,22 @@ public final class AgentMain implements Callable<Integer> {
         }
         AgentMain effective = new AgentMain(environment);
         effective.settings = gathered;
+        effective.sources = this::gatherSettings;
         CommandLine command = new CommandLine(effective);
         command.setOut(out);
         command.setErr(err);
         return command.execute(gathered.arguments().toArray(String[]::new));
+    }
+
+    /** The options of every source as they are now: the files are read again at each call. */
+    private Settings gatherSettings() {
+        Path file = configFile != null ? configFile : fromEnvironment("config-file");
+        Path dir = configDir != null ? configDir : fromEnvironment("config-dir");
+        if (dir == null && file != null) {
+            Path besides = file.toAbsolutePath().resolveSibling(CONFIG_DIR_BESIDE_FILE);
+            dir = Files.isDirectory(besides) ? besides : null;
+        }
+        return Settings.gather(spec, spec.commandLine().getParseResult(), environment, file, dir);
     }
 
     /** The fragments' directory read when no --config-dir is given: this, beside the configuration file. */

@@ -86,11 +86,8 @@ final class ConfigFile {
         return entries;
     }
 
-    /** The {@code *.yaml} and {@code *.yml} files of a directory in name order; none when it does not exist. */
+    /** The {@code *.yaml} and {@code *.yml} files of a directory in name order. */
     static List<Path> fragments(Path dir, List<String> problems) {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().matches(".*\\.ya?ml") && Files.isRegularFile(f))
                     .sorted().toList();

@@ -16,7 +16,8 @@ import picocli.CommandLine.Model.OptionSpec;
 final class ConfigTemplate {
 
     /** Options a reload (SIGHUP) applies; a change of any other is logged as needing a restart. */
-    static final Set<String> RELOADABLE = Set.of("config", "log-level", "log-levels");
+    static final Set<String> RELOADABLE = Set.of("config", "dummy-sensors", "dummy-payload-bytes", "log-level",
+            "log-levels");
 
     private static final int WIDTH = 100;
 

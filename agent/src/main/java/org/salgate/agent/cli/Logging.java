@@ -1,12 +1,5 @@
 package org.salgate.agent.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.JsonEncoder;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
-import ch.qos.logback.core.encoder.Encoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -56,45 +49,23 @@ final class Logging {
 
     /**
      * Logs from now on at these levels in this format (the options checked by {@link #problems}).
-     * Does nothing when another slf4j binding than Logback is in use (an embedder's).
+     * Does nothing when another slf4j binding than Logback is in use (an embedder's, or a test
+     * module's slf4j-simple): Logback's classes are touched only when it is the binding.
      */
     static void configure(String level, Map<String, String> levels, String format) {
-        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
-            return;
+        if (logback()) {
+            LogbackSetup.configure(level, levels, format);
         }
-        context.reset();
-        Encoder<ILoggingEvent> encoder;
-        if (format.equalsIgnoreCase("json")) {
-            encoder = new JsonEncoder();
-        } else {
-            PatternLayoutEncoder pattern = new PatternLayoutEncoder();
-            pattern.setPattern(TEXT_PATTERN);
-            encoder = pattern;
-        }
-        encoder.setContext(context);
-        encoder.start();
-        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-        console.setContext(context);
-        console.setName("console");
-        console.setTarget("System.err");
-        console.setEncoder(encoder);
-        console.start();
-        context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(console);
-        setLevels(level, levels);
     }
 
     /** Changes the levels only, keeping where and how events are written. */
     static void setLevels(String level, Map<String, String> levels) {
-        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
-            return;
+        if (logback()) {
+            LogbackSetup.setLevels(level, levels);
         }
-        ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        for (ch.qos.logback.classic.Logger logger : context.getLoggerList()) {
-            if (logger != root) {
-                logger.setLevel(null);
-            }
-        }
-        root.setLevel(Level.toLevel(level, Level.INFO));
-        levels.forEach((name, l) -> context.getLogger(name).setLevel(Level.toLevel(l, Level.INFO)));
+    }
+
+    private static boolean logback() {
+        return LoggerFactory.getILoggerFactory().getClass().getName().startsWith("ch.qos.logback.");
     }
 }

@@ -94,7 +94,10 @@ final class Settings {
         if (configFile != null) {
             s.files.add(configFile);
         }
-        if (configDir != null) {
+        if (configDir != null && !Files.isDirectory(configDir)) {
+            s.problems.add("the configuration directory " + configDir + " is not a directory; create it or correct"
+                    + " the path");
+        } else if (configDir != null) {
             s.files.addAll(ConfigFile.fragments(configDir, s.problems));
         }
         for (Path file : s.files) {
@@ -225,7 +228,11 @@ final class Settings {
                     .parseArgs(args.toArray(String[]::new));
             return true;
         } catch (CommandLine.ParameterException e) {
-            String why = PICOCLI_PREFIX.matcher(String.valueOf(e.getMessage())).replaceFirst("");
+            // a converter's own sentence (a policy's names) says more than picocli's wrapping of it
+            Throwable cause = e.getCause();
+            String why = cause instanceof IllegalArgumentException && !(cause instanceof NumberFormatException)
+                    && cause.getMessage() != null ? cause.getMessage()
+                    : PICOCLI_PREFIX.matcher(String.valueOf(e.getMessage())).replaceFirst("");
             problems.add("wrong value for '" + key + "' at " + origin + ": " + why);
             return false;
         } catch (ReflectiveOperationException e) {

@@ -348,4 +348,21 @@ class AgentMainTest {
         assertTrue(err.toString().contains("cannot set up TLS") && err.toString().contains("missing.pem"),
                 err.toString());
     }
+
+    @Test
+    void theSelfSignedCertificateIsKeptInTheStateDirectoryAndServedAgain(@TempDir Path dir) throws Exception {
+        AgentMain main = new AgentMain();
+        new CommandLine(main).parseArgs("--tls-self-signed");
+        StringWriter first = new StringWriter();
+        main.tls.config("127.0.0.1", new PrintWriter(first), dir);
+        StringWriter second = new StringWriter();
+        main.tls.config("127.0.0.1", new PrintWriter(second), dir);
+        String pin = first.toString().replaceAll("(?s).*--tls-pin (\\S+).*", "$1");
+        assertTrue(second.toString().contains("--tls-pin " + pin), first + "\n" + second);
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve(TlsOptions.SELF_SIGNED_KEY))));
+        StringWriter otherHost = new StringWriter();
+        main.tls.config("127.0.0.2", new PrintWriter(otherHost), dir);
+        assertFalse(otherHost.toString().contains("--tls-pin " + pin), "a certificate for other names is made anew");
+    }
 }

@@ -121,6 +121,36 @@ class MqttBrokerTest extends BridgeFixture {
         assertEquals("offline", will.payload(), "the last will is retained");
     }
 
+    /**
+     * What systemctl stop does: SIGTERM. The agent process ends within a bound a service's
+     * TimeoutStopSec leaves room for, having published the retained offline itself, and the
+     * state directory holds its store.
+     */
+    @Test
+    void aSigtermedAgentPublishesOfflineAndStopsWithinTenSeconds() throws Exception {
+        Mosquitto broker = closing(Mosquitto.start(dir));
+        Topics topics = new Topics("salgate", "it-sigterm");
+        Subscriber sub = closing(Subscriber.subscribe(broker.url(), "watcher-sigterm", topics.status()));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path state = dir.resolve("state");
+        Process agent = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "org.salgate.agent.cli.AgentMain", "--host", "127.0.0.1", "--port", "0", "--agent-id", "it-sigterm",
+                "--dummy-sensors", "2", "--mqtt-url", broker.url(), "--state-dir", state.toString(),
+                "--mqtt-stream", "DUMMY_0@100ms")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent-sigterm.log").toFile()).start();
+        closing(() -> agent.destroyForcibly().waitFor());
+
+        sub.await(r -> r.payload().equals("online"), Duration.ofSeconds(60), "online status from the agent process");
+        long start = System.nanoTime();
+        agent.destroy(); // SIGTERM
+        assertTrue(agent.waitFor(10, TimeUnit.SECONDS), "the agent did not stop within 10 s of SIGTERM");
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10));
+        sub.await(r -> r.payload().equals("offline"), WAIT, "offline status");
+        assertTrue(java.nio.file.Files.readString(dir.resolve("agent-sigterm.log")).contains("AgentMain - stopped"));
+        assertTrue(java.nio.file.Files.exists(state.resolve("mqtt-salgate-it-sigterm.mv.db")),
+                "the store is in the state directory");
+    }
+
     @Test
     void aThirtySecondBrokerOutageDuringATenReadingsPerSecondStreamLosesNoReading() throws Exception {
         Mosquitto broker = closing(Mosquitto.start(dir));
