@@ -51,7 +51,8 @@ final class Reload {
      * jdk.unsupported, present in every JDK and jlink image that adds it): the JDK has no public
      * API for signals, and without it SIGHUP would stop the JVM as SIGTERM does.
      *
-     * @return false when this platform has no SIGHUP (the agent then runs without reload)
+     * @return false when this platform has no SIGHUP, or when this process was started with SIGHUP
+     *         ignored (under {@code nohup}): the JVM then keeps it ignored, and the agent runs without reload
      */
     boolean onHangUp() {
         ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
@@ -60,7 +61,13 @@ final class Reload {
             return t;
         });
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> worker.execute(this::run));
+            sun.misc.Signal hangUp = new sun.misc.Signal("HUP");
+            if (sun.misc.Signal.handle(hangUp, signal -> worker.execute(this::run)) == sun.misc.SignalHandler.SIG_IGN) {
+                LOG.warn("SIGHUP is ignored by this process (started under nohup?): the agent cannot reload on it;"
+                        + " restart it to apply a new configuration");
+                worker.shutdown();
+                return false;
+            }
             return true;
         } catch (IllegalArgumentException e) {
             worker.shutdown();
