@@ -83,7 +83,7 @@ class ModbusTcpDeviceTest {
             assertEquals(List.of(Value.of(1234L), Value.of(-2L), Value.of(-123456L), Value.of(4000000000L),
                     Value.of(230.5), Value.of(0x0102030405060708L), Value.of(1234567.875), Value.of(230.5),
                     Value.of(-123456L), Value.of(1L), Value.of(0L), Value.of(1L),
-                    Value.of(2301L), Value.of((double) 49.95f),
+                    Value.of(2301L), Value.of(49.95), // a float32 reads as its shortest decimal
                     Value.of(1L), Value.of(0L), Value.of(1L), Value.of(0L), Value.of(1L)), values);
             // function codes 1 coils, 2 discrete inputs, 3 holding registers, 4 input registers
             assertEquals(List.of("1 0 3", "2 0 2", "4 0 3", "3 0 21"), device.takeRequests(4));
