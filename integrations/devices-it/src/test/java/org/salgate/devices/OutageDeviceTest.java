@@ -168,7 +168,8 @@ class OutageDeviceTest {
                 System.out.printf("mute device: slow (request-timeout-ms 1500) answered in %d ms: %s%n", slowMs,
                         slow.body());
                 System.out.printf("live device meanwhile: %d ms: %s%n", liveMs, live1.body());
-                assertEquals("ERROR", quick.json().get("status").asText(), quick.body());
+                // the driver's timeout: the device is taken for lost, and reconnected after the backoff
+                assertEquals("DISCONNECTED", quick.json().get("status").asText(), quick.body());
                 assertTrue(quick.body().contains("did not answer (timeout-ms 500)"), quick.body());
                 // past timeout-ms 500, and well within the agent's own bound, request-timeout-ms 3000
                 assertTrue(quickMs >= 400 && quickMs < 2500, quickMs + " ms");
@@ -304,7 +305,7 @@ class OutageDeviceTest {
                     assertEquals(230.1, r.get("value").asDouble(), 1e-9);
                 }
                 assertTrue(down.size() >= 24, down.size() + " readings of dead.voltage in 3 s");
-                assertTrue(down.stream().allMatch(r -> r.get("status").asText().equals("ERROR")
+                assertTrue(down.stream().allMatch(r -> r.get("status").asText().equals("DISCONNECTED")
                         && r.get("error").asText().contains("is disconnected")), down.toString());
             }
         }
