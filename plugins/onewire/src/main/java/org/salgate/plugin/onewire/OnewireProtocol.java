@@ -1,7 +1,6 @@
 package org.salgate.plugin.onewire;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +33,6 @@ import org.slf4j.LoggerFactory;
 final class OnewireProtocol implements SensorProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(OnewireProtocol.class);
-    private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,18}");
     private static final Pattern DEVICE = Pattern.compile("/[0-9A-Fa-f]{2}\\.[0-9A-Fa-f]{12}");
 
     private final String endpoint;
@@ -99,7 +97,13 @@ final class OnewireProtocol implements SensorProtocol {
                 throw new PluginException("this 1-Wire protocol has no channel " + r.channel().name());
             }
             try {
-                values.add(ChannelValue.of(value(s.read(c.requestPath()))));
+                byte[] data = s.read(c.requestPath());
+                try {
+                    values.add(ChannelValue.of(c.kind().value(data)));
+                } catch (NumberFormatException e) {
+                    values.add(ChannelValue.failed("1-Wire channel " + c.name() + " (" + c.path() + "): "
+                            + e.getMessage() + "; give the channel attribute type=\"text\" to read it as text"));
+                }
             } catch (Owserver.ErrorReply e) {
                 values.add(ChannelValue.failed(missing(s, c, e)));
             } catch (IOException e) {
@@ -118,19 +122,6 @@ final class OnewireProtocol implements SensorProtocol {
                     + "'s bus now (" + e.getMessage() + ")";
         }
         return "1-Wire channel " + c.name() + ": " + e.getMessage();
-    }
-
-    /** A value's text as owserver gives it: a whole number, a decimal number, or else text. */
-    static Value value(byte[] data) {
-        String text = new String(data, StandardCharsets.UTF_8).strip();
-        if (INTEGER.matcher(text).matches()) {
-            return Value.of(Long.parseLong(text));
-        }
-        try {
-            return Value.of(Double.parseDouble(text));
-        } catch (NumberFormatException e) {
-            return Value.of(text);
-        }
     }
 
     @Override

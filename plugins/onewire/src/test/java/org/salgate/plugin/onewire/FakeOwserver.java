@@ -88,6 +88,12 @@ final class FakeOwserver implements AutoCloseable {
         while (!s.isClosed()) {
             try {
                 Socket c = s.accept();
+                if (s.isClosed()) {
+                    // accepted by a thread still in accept() while stop() closed the socket: the
+                    // kernel completed it, the fake has stopped listening all the same
+                    c.close();
+                    return;
+                }
                 connections.add(c);
                 Thread t = new Thread(() -> serve(c), "fake-owserver-connection");
                 t.setDaemon(true);

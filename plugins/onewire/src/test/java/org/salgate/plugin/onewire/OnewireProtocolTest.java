@@ -47,6 +47,21 @@ class OnewireProtocolTest {
     }
 
     @Test
+    void aReplyThatIsNotTheChannelsKindFailsThatChannelAloneSayingHowToReadItAsText() throws Exception {
+        try (FakeOwserver fake = new FakeOwserver(OnewirePluginConformanceTest.BUS);
+             OnewireProtocol p = protocol(fake, Map.of())) {
+            p.connect();
+            fake.values.put("/28.000028D70000/temperature", "  85 C");
+            List<ChannelValue> values = p.read(Channels.reads(CHANNELS));
+            assertFalse(values.get(0).ok());
+            assertEquals("1-Wire channel temperature (/28.000028D70000/temperature): '85 C' is not a decimal number;"
+                    + " give the channel attribute type=\"text\" to read it as text", values.get(0).error());
+            assertEquals(Value.of(45.25), values.get(1).value());
+            assertEquals(Value.of(1234L), values.get(2).value());
+        }
+    }
+
+    @Test
     void anUncachedChannelOrProtocolReadsUnderUncached() throws Exception {
         try (FakeOwserver fake = new FakeOwserver(OnewirePluginConformanceTest.BUS)) {
             try (OnewireProtocol p = protocol(fake, Map.of())) {
@@ -87,12 +102,5 @@ class OnewireProtocolTest {
         assertThrows(IllegalArgumentException.class, () -> OnewireChannel.of(
                 Channels.read("t", "path", "/28.000028D70000/../temperature"), false));
         assertThrows(IllegalArgumentException.class, () -> OnewireChannel.of(Channels.read("t"), false));
-    }
-
-    @Test
-    void valuesAreWholeNumbersDecimalsOrText() {
-        assertEquals(Value.of(1234L), OnewireProtocol.value("   1234".getBytes()));
-        assertEquals(Value.of(-3.25), OnewireProtocol.value("  -3.25".getBytes()));
-        assertEquals(Value.of("DS18B20"), OnewireProtocol.value("DS18B20".getBytes()));
     }
 }

@@ -27,10 +27,18 @@ class OwserverFuzzTest {
                     throw new AssertionError("a payload of " + r.payload().length + " bytes passed the bound");
                 }
                 Owserver.list(r.payload());
+                byte[] data;
                 try {
-                    OnewireProtocol.value(r.data());
+                    data = r.data();
                 } catch (Owserver.ProtocolException e) {
-                    // a size the payload does not hold: refused
+                    continue; // a size the payload does not hold: refused
+                }
+                for (OnewireChannel.Kind kind : OnewireChannel.Kind.values()) {
+                    try {
+                        kind.value(data);
+                    } catch (NumberFormatException e) {
+                        // not a number of this kind: the channel reads ERROR, saying so
+                    }
                 }
             }
         } catch (IOException e) {
