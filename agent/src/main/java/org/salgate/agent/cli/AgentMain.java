@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -69,6 +71,8 @@ public final class AgentMain implements Callable<Integer> {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentMain.class);
+    /** How long a stop asked for during the start waits for the start to end. */
+    private static final long STOP_DURING_START_WAIT_S = 60;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -372,24 +376,39 @@ public final class AgentMain implements Callable<Integer> {
             out.flush();
             return 0;
         }
+        // The stop is hooked before the start: a SIGTERM while the agent starts (its MQTT bridge may
+        // already say online) waits for the start to end, then closes what started.
+        AtomicReference<Agent> started = new AtomicReference<>();
+        CountDownLatch startEnded = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                startEnded.await(STOP_DURING_START_WAIT_S, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Agent a = started.get();
+            if (a != null) {
+                a.close();
+                LOG.info("stopped");
+            }
+            stopped.countDown();
+        }, "sal-shutdown"));
         Agent agent;
         try {
             agent = builder.start();
         } catch (IOException | RuntimeException e) {
+            startEnded.countDown();
             err.println(StartupProblems.ofStart(host, port, e));
             return EXIT_FAILED;
         }
+        started.set(agent);
+        startEnded.countDown();
         logLoaded(agent);
         logLeakDetection();
         if (new Reload(agent, this, platform, sources, environment).onHangUp()) {
             LOG.info("SIGHUP (systemctl reload) reads the configuration again");
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            agent.close();
-            LOG.info("stopped");
-            stopped.countDown();
-        }, "sal-shutdown"));
         try {
             stopped.await();
         } catch (InterruptedException e) {

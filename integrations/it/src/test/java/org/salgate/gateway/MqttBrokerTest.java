@@ -147,7 +147,8 @@ class MqttBrokerTest extends BridgeFixture {
         assertTrue(agent.waitFor(10, TimeUnit.SECONDS), "the agent did not stop within 10 s of SIGTERM");
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10));
         sub.await(r -> r.payload().equals("offline"), WAIT, "offline status");
-        assertTrue(Files.readString(dir.resolve("agent-sigterm.log")).contains("AgentMain - stopped"));
+        String log = Files.readString(dir.resolve("agent-sigterm.log"));
+        assertTrue(log.contains("AgentMain - stopped"), log);
         assertTrue(Files.exists(state.resolve("mqtt-salgate-it-sigterm.mv.db")),
                 "the store is in the state directory");
     }
