@@ -20,6 +20,8 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
+import org.salgate.mqtt.report.Report;
+import org.salgate.mqtt.report.ReportStats;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 import org.slf4j.Logger;
@@ -50,6 +52,7 @@ public final class MqttBridge implements AutoCloseable {
     private final MqttPublisher publisher;
     private final BridgeStreams streams;
     private final AtomicLong queued = new AtomicLong();
+    private final ReportStats reports = new ReportStats();
     private final AtomicBoolean closing = new AtomicBoolean();
     private BridgeSession session;
 
@@ -58,7 +61,7 @@ public final class MqttBridge implements AutoCloseable {
         this.topics = topics;
         this.store = store;
         this.publisher = publisher;
-        this.streams = new BridgeStreams(this::call, topics, config.streamsFile());
+        this.streams = new BridgeStreams(this::call, topics, config.streamsFile(), reports);
     }
 
     /**
@@ -190,6 +193,16 @@ public final class MqttBridge implements AutoCloseable {
         return queued.get();
     }
 
+    /** Stream messages let through by the streams' reporting options: readings, and window aggregates. */
+    public long sent() {
+        return reports.sent();
+    }
+
+    /** Readings not published by themselves: within a stream's deadband, or folded into a window's aggregate. */
+    public long suppressed() {
+        return reports.suppressed();
+    }
+
     /** Whether the broker connection is up now. */
     public boolean isConnected() {
         return publisher.isConnected();
@@ -229,7 +242,9 @@ public final class MqttBridge implements AutoCloseable {
             if (message instanceof StreamData d) {
                 BridgeStreams.Target t = streams.target(d.streamId());
                 if (t != null) {
-                    enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId()));
+                    for (Report r : t.filter().offer(d.reading())) {
+                        enqueue(t.topic(), Payloads.report(r, t.spec().commandId()));
+                    }
                 }
             } else if (message instanceof EventNotice n) {
                 Event e = n.event();
