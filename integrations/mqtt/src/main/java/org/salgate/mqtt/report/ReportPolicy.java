@@ -32,7 +32,7 @@ public record ReportPolicy(Deadband deadband, Duration heartbeat, Duration windo
             if (Double.isNaN(last) || Double.isNaN(value)) {
                 return Double.isNaN(last) != Double.isNaN(value);
             }
-            double limit = percent ? amount / 100 * Math.abs(last) : amount;
+            double limit = percent ? amount * Math.abs(last) / 100 : amount;
             return Math.abs(value - last) > limit;
         }
 
