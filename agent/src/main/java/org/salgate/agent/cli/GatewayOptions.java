@@ -68,9 +68,9 @@ public final class GatewayOptions {
                     + " SENSOR may be * (every sensor, those added later too) or a prefix and * (lab.*);"
                     + " file:PATH reads streams from a file, one a line, read again every second"
                     + " (repeatable; command default: read). Options after a space report by exception or"
-                    + " aggregate: deadband=N or deadband=N% (send a value once it moves beyond it),"
+                    + " aggregate: deadband=N or deadband=N%% (send a value once it moves beyond it),"
                     + " heartbeat=DURATION (with a deadband: send anyway after this silence), window=DURATION"
-                    + " (one min/max/mean/count message per window), e.g. 'CPU_LOAD@1s deadband=5% heartbeat=1m'.")
+                    + " (one min/max/mean/count message per window), e.g. 'CPU_LOAD@1s deadband=5%% heartbeat=1m'.")
     List<String> mqttStreams = new ArrayList<>();
 
     @Option(names = "--mqtt-no-events", description = "Do not publish agent events.")
@@ -185,7 +185,11 @@ public final class GatewayOptions {
             if (s.startsWith(MQTT_STREAMS_FILE)) {
                 b.streamsFile(Path.of(s.substring(MQTT_STREAMS_FILE.length())));
             } else {
-                b.stream(StreamSpec.parse(s));
+                try {
+                    b.stream(StreamSpec.parse(s));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--mqtt-stream " + e.getMessage(), e);
+                }
             }
         }
         MqttBridgeConfig config = b.build();
