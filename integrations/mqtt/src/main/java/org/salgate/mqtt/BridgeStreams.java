@@ -35,6 +35,13 @@ final class BridgeStreams implements AutoCloseable {
         <T extends Result> T call(Call call, Class<T> expected, String what) throws IOException;
     }
 
+    /** Told of each stream the bridge starts on the agent and of each that ends, whoever ends it. */
+    interface Watcher {
+        void started(StreamSpec spec);
+
+        void ended(StreamSpec spec);
+    }
+
     /** One stream on the agent: what it publishes, the stream asked for that made it, and its report filter. */
     record Target(StreamSpec spec, StreamSpec origin, String topic, ReportFilter filter) {}
 
@@ -47,6 +54,7 @@ final class BridgeStreams implements AutoCloseable {
     private final Topics topics;
     private final Path file;
     private final ReportStats reports;
+    private final Watcher watcher;
     private final Map<Long, Target> targets = new ConcurrentHashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "sal-mqtt-streams");
@@ -57,11 +65,12 @@ final class BridgeStreams implements AutoCloseable {
     private List<StreamSpec> fromFile = List.of();
     private String fileProblem;
 
-    BridgeStreams(Calls calls, Topics topics, Path file, ReportStats reports) {
+    BridgeStreams(Calls calls, Topics topics, Path file, ReportStats reports, Watcher watcher) {
         this.calls = calls;
         this.topics = topics;
         this.file = file;
         this.reports = reports;
+        this.watcher = watcher;
     }
 
     /** Whether the bridge must follow the agent's events to keep its streams: some are patterns, or may become so. */
@@ -95,7 +104,11 @@ final class BridgeStreams implements AutoCloseable {
 
     /** The agent ended this stream; returns what it was, or null when the bridge had stopped it. */
     Target ended(long streamId) {
-        return targets.remove(streamId);
+        Target t = targets.remove(streamId);
+        if (t != null) {
+            watcher.ended(t.spec());
+        }
+        return t;
     }
 
     /** How many streams the bridge has on the agent. */
@@ -218,10 +231,12 @@ final class BridgeStreams implements AutoCloseable {
         targets.put(handle.streamId(), new Target(spec, origin, topics.reading(spec.sensorId(), spec.commandId()),
                 spec.report().filter(reports, System::nanoTime)));
         calls.call(new Call.StartStream(handle.streamId()), Result.Ack.class, "starting " + what);
+        watcher.started(spec);
     }
 
     private void stop(long streamId, Target t) {
         targets.remove(streamId);
+        watcher.ended(t.spec());
         try {
             calls.call(new Call.StopStream(streamId), Result.Ack.class, "stopping stream " + t.spec());
         } catch (IOException e) {

@@ -22,6 +22,8 @@ import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
 import org.salgate.mqtt.report.Report;
 import org.salgate.mqtt.report.ReportStats;
+import org.salgate.sensorml.DocumentException;
+import org.salgate.sensorml.SensorMl;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 import org.slf4j.Logger;
@@ -51,17 +53,37 @@ public final class MqttBridge implements AutoCloseable {
     private final ForwardStore store;
     private final MqttPublisher publisher;
     private final BridgeStreams streams;
+    /** Home Assistant's discovery documents, or null when not asked for. */
+    private final HomeAssistant homeAssistant;
     private final AtomicLong queued = new AtomicLong();
     private final ReportStats reports = new ReportStats();
     private final AtomicBoolean closing = new AtomicBoolean();
     private BridgeSession session;
 
-    private MqttBridge(MqttBridgeConfig config, Topics topics, ForwardStore store, MqttPublisher publisher) {
+    private MqttBridge(MqttBridgeConfig config, String agentId, Topics topics, ForwardStore store,
+                       MqttPublisher publisher) {
         this.config = config;
         this.topics = topics;
         this.store = store;
         this.publisher = publisher;
-        this.streams = new BridgeStreams(this::call, topics, config.streamsFile(), reports);
+        this.homeAssistant = config.homeAssistantPrefix() == null ? null
+                : new HomeAssistant(config.homeAssistantPrefix(), agentId, topics, publisher::retain);
+        this.streams = new BridgeStreams(this::call, topics, config.streamsFile(), reports,
+                new BridgeStreams.Watcher() {
+            @Override
+            public void started(StreamSpec spec) {
+                if (homeAssistant != null) {
+                    homeAssistant.streamStarted(spec);
+                }
+            }
+
+            @Override
+            public void ended(StreamSpec spec) {
+                if (homeAssistant != null) {
+                    homeAssistant.streamEnded(spec);
+                }
+            }
+        });
     }
 
     /**
@@ -104,7 +126,7 @@ public final class MqttBridge implements AutoCloseable {
             store.close();
             throw new IOException("cannot use the MQTT broker URL " + config.serverUri() + ": " + e.getMessage(), e);
         }
-        MqttBridge bridge = new MqttBridge(config, topics, store, publisher);
+        MqttBridge bridge = new MqttBridge(config, agentId, topics, store, publisher);
         try {
             publisher.start();
             bridge.open(opener, codec, credentials);
@@ -129,16 +151,25 @@ public final class MqttBridge implements AutoCloseable {
             describe(s.id());
         }
         streams.start(config.streams());
-        LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}", config.serverUri(),
+        LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}{}", config.serverUri(),
                 count(sensors.sensors().size(), "sensor"), topics.all(), count(streams.size(), "stream"),
                 config.streamsFile() != null ? " (with those of " + config.streamsFile() + ")" : "",
-                config.events() ? ", events on " + topics.events() : "");
+                config.events() ? ", events on " + topics.events() : "",
+                homeAssistant != null ? ", Home Assistant discovery under " + config.homeAssistantPrefix() + "/" : "");
     }
 
     private void describe(String sensorId) {
         session.call(new Call.DescribeSensor(sensorId)).whenComplete((r, error) -> {
             if (r instanceof Result.Document doc) {
                 publisher.retain(topics.description(sensorId), Payloads.text(doc.xml()));
+                if (homeAssistant != null) {
+                    try {
+                        homeAssistant.described(SensorMl.read(doc.xml()));
+                    } catch (DocumentException e) {
+                        LOG.warn("no Home Assistant entity for {}: its description does not read: {}", sensorId,
+                                e.getMessage());
+                    }
+                }
             } else if (error == null) {
                 LOG.warn("no description of {} for MQTT: {}", sensorId, r);
             }
@@ -256,6 +287,9 @@ public final class MqttBridge implements AutoCloseable {
                     streams.sensorAdded(e.subject());
                 } else if (e.type() == Event.Type.SENSOR_REMOVED) {
                     publisher.retain(topics.description(e.subject()), new byte[0]);
+                    if (homeAssistant != null) {
+                        homeAssistant.sensorRemoved(e.subject());
+                    }
                 }
             } else if (message instanceof StreamEnded ended) {
                 BridgeStreams.Target t = streams.ended(ended.streamId());

@@ -37,6 +37,7 @@ public final class MqttBridgeConfig {
     private final Duration reconnectMax;
     private final TlsConfig tls;
     private final int drainRate;
+    private final String homeAssistantPrefix;
 
     private MqttBridgeConfig(Builder b) {
         this.serverUri = b.serverUri;
@@ -56,6 +57,7 @@ public final class MqttBridgeConfig {
         this.reconnectMax = b.reconnectMax;
         this.drainRate = b.drainRate;
         this.tls = b.serverUri.startsWith("ssl://") && b.tls == null ? TlsConfig.clientTrustingSystem() : b.tls;
+        this.homeAssistantPrefix = b.homeAssistantPrefix;
     }
 
     /** A builder for a broker at {@code serverUri} ({@code tcp://host:1883} or {@code ssl://host:8883}). */
@@ -143,6 +145,11 @@ public final class MqttBridgeConfig {
         return tls;
     }
 
+    /** The prefix of Home Assistant's discovery documents, or null when the bridge publishes none. */
+    public String homeAssistantPrefix() {
+        return homeAssistantPrefix;
+    }
+
     /** Sets the bridge's options; every setter checks its argument. */
     public static final class Builder {
         private final String serverUri;
@@ -162,6 +169,7 @@ public final class MqttBridgeConfig {
         private Duration reconnectMax = Duration.ofSeconds(10);
         private TlsConfig tls;
         private int drainRate = DrainRate.parse(DEFAULT_DRAIN_RATE);
+        private String homeAssistantPrefix;
 
         private Builder(String serverUri) {
             Objects.requireNonNull(serverUri, "serverUri");
@@ -288,6 +296,15 @@ public final class MqttBridgeConfig {
                 }
             }
             this.tls = config;
+            return this;
+        }
+
+        /**
+         * Publishes a Home Assistant discovery document per stream under {@code prefix}
+         * ({@code homeassistant} unless Home Assistant's MQTT integration was told otherwise); null for none.
+         */
+        public Builder homeAssistant(String prefix) {
+            this.homeAssistantPrefix = prefix == null ? null : HomeAssistant.checkPrefix(prefix);
             return this;
         }
 

@@ -63,8 +63,9 @@ final class Payloads {
 
     /**
      * A window's aggregate as {@code {"sensor","command","aggregate":"window","windowStart","windowEnd",
-     * "windowMillis","timestamp","timestampMicros","count","min","max","mean","unit"}}; the timestamp is
-     * the window's end.
+     * "windowMillis","timestamp","timestampMicros","status":"OK","value","count","min","max","mean","unit"}};
+     * the timestamp is the window's end, and the value its mean, for consumers that read a reading's
+     * {@code value} and {@code status} (Home Assistant's template, a dashboard).
      */
     static byte[] window(Report.Window w, String commandId) {
         ObjectNode n = JSON.createObjectNode();
@@ -76,6 +77,8 @@ final class Payloads {
         n.put("windowMillis", w.length().toMillis());
         n.put("timestamp", instant(w.endMicros()).toString());
         n.put("timestampMicros", w.endMicros());
+        n.put("status", Reading.Status.OK.name());
+        n.put("value", w.mean());
         n.put("count", w.count());
         n.put("min", w.min());
         n.put("max", w.max());

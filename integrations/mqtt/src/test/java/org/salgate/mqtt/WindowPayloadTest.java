@@ -1,7 +1,6 @@
 package org.salgate.mqtt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +28,8 @@ class WindowPayloadTest {
         assertEquals(2.5, n.get("max").asDouble());
         assertEquals(1.25, n.get("mean").asDouble());
         assertEquals("%", n.get("unit").asText());
-        assertFalse(n.has("value"));
+        assertEquals(1.25, n.get("value").asDouble(), "the value is the mean, for consumers reading value");
+        assertEquals("OK", n.get("status").asText());
     }
 
     @Test
