@@ -67,17 +67,22 @@ class MqttReportByExceptionTest extends BridgeFixture {
 
         sub.await(r -> r.topic().equals(read) && r.json().get("sequence").asLong() >= 40, WAIT, "reading 40");
 
-        // 42 every time: the first reading, then one each 500 ms, about every tenth reading.
+        // 42 every time: the first reading, then the first reading at least 500 ms (on the bridge's
+        // clock) after the last one sent, about every tenth reading. The readings' own times, taken
+        // on the agent, allow for the delivery's jitter.
         List<JsonNode> sent = on(sub, read);
         assertEquals(0, sent.get(0).get("sequence").asLong());
         for (int i = 1; i < sent.size(); i++) {
             long gap = sent.get(i).get("sequence").asLong() - sent.get(i - 1).get("sequence").asLong();
             long micros = sent.get(i).get("timestampMicros").asLong() - sent.get(i - 1).get("timestampMicros").asLong();
-            assertTrue(gap >= 5 && micros >= 400_000, "message " + i + " came " + gap + " readings, " + micros
+            assertTrue(gap >= 3 && micros >= 300_000, "message " + i + " came " + gap + " readings, " + micros
                     + " us after the one before: not a 500 ms heartbeat");
             assertEquals(42.0, sent.get(i).get("value").asDouble());
         }
-        assertTrue(sent.size() >= 4 && sent.size() <= 9, sent.size() + " messages for readings 0..40");
+        long spanMs = (sent.get(sent.size() - 1).get("timestampMicros").asLong()
+                - sent.get(0).get("timestampMicros").asLong()) / 1000;
+        assertTrue(sent.size() >= 3 && sent.size() - 1 <= (spanMs + 300) / 500, sent.size() + " messages over " + spanMs
+                + " ms: at most one a heartbeat");
     }
 
     @Test
