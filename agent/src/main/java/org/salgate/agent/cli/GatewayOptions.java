@@ -63,11 +63,14 @@ public final class GatewayOptions {
     /** Before a path, a {@code --mqtt-stream} names a file of streams rather than one stream. */
     private static final String MQTT_STREAMS_FILE = "file:";
 
-    @Option(names = "--mqtt-stream", paramLabel = "SENSOR[:COMMAND]@INTERVAL",
+    @Option(names = "--mqtt-stream", paramLabel = "SENSOR[:COMMAND]@INTERVAL [OPTION=VALUE...]",
             description = "Publish a sensor command's readings at an interval, e.g. DUMMY_0@100ms, FREE_MEMORY:read@1s;"
                     + " SENSOR may be * (every sensor, those added later too) or a prefix and * (lab.*);"
                     + " file:PATH reads streams from a file, one a line, read again every second"
-                    + " (repeatable; command default: read).")
+                    + " (repeatable; command default: read). Options after a space report by exception or"
+                    + " aggregate: deadband=N or deadband=N%% (send a value once it moves beyond it),"
+                    + " heartbeat=DURATION (with a deadband: send anyway after this silence), window=DURATION"
+                    + " (one min/max/mean/count message per window), e.g. 'CPU_LOAD@1s deadband=5%% heartbeat=1m'.")
     List<String> mqttStreams = new ArrayList<>();
 
     @Option(names = "--mqtt-no-events", description = "Do not publish agent events.")
@@ -97,6 +100,11 @@ public final class GatewayOptions {
     @Option(names = "--mqtt-reconnect-max", defaultValue = "10s", paramLabel = "DURATION",
             description = "Longest wait between attempts to reach the broker; waits double from 500ms (default: ${DEFAULT-VALUE}).")
     String mqttReconnectMax;
+
+    @Option(names = "--mqtt-drain-rate", defaultValue = MqttBridgeConfig.DEFAULT_DRAIN_RATE, paramLabel = "N/s",
+            description = "After a (re)connect, send the messages that waited at most N a second, so that a broker"
+                    + " limiting a client's rate does not disconnect the bridge (default: ${DEFAULT-VALUE}; 0: no limit).")
+    String mqttDrainRate;
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
@@ -164,6 +172,11 @@ public final class GatewayOptions {
                 .maxStored(mqttStoreMax)
                 .maxAge(duration(mqttStoreMaxAge, "--mqtt-store-max-age"))
                 .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"));
+        try {
+            b.drainRate(mqttDrainRate);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--mqtt-drain-rate: " + e.getMessage(), e);
+        }
         if (mqttCa != null) {
             if (!mqttUrl.startsWith("ssl://")) {
                 throw new IllegalArgumentException("--mqtt-ca is for an ssl:// broker; --mqtt-url is " + mqttUrl);
@@ -182,7 +195,11 @@ public final class GatewayOptions {
             if (s.startsWith(MQTT_STREAMS_FILE)) {
                 b.streamsFile(Path.of(s.substring(MQTT_STREAMS_FILE.length())));
             } else {
-                b.stream(StreamSpec.parse(s));
+                try {
+                    b.stream(StreamSpec.parse(s));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--mqtt-stream " + e.getMessage(), e);
+                }
             }
         }
         MqttBridgeConfig config = b.build();
@@ -192,6 +209,10 @@ public final class GatewayOptions {
                 metrics.gauge("salgate.mqtt.pending", "Messages waiting in the store-and-forward queue", bridge::pending);
                 metrics.counter("salgate.mqtt.dropped", "Messages dropped: queue full, too old, or refused",
                         bridge::dropped);
+                metrics.counter("salgate.mqtt.sent", "Stream messages let through by the streams' reporting options"
+                        + " (readings and window aggregates)", bridge::sent);
+                metrics.counter("salgate.mqtt.suppressed", "Readings not published by themselves: within a stream's"
+                        + " deadband, or folded into a window aggregate", bridge::suppressed);
             }
         }));
     }

@@ -116,6 +116,7 @@ class ConfigurationTest {
             new Row("mqtt-store-max", Kind.ONE, "500"),
             new Row("mqtt-store-max-age", Kind.ONE, "2h"),
             new Row("mqtt-reconnect-max", Kind.ONE, "30s"),
+            new Row("mqtt-drain-rate", Kind.ONE, "200/s"),
             new Row("metrics-port", Kind.ONE, "9400"),
             new Row("metrics-host", Kind.ONE, "::1"),
             new Row("announce", Kind.FLAG, "true"),

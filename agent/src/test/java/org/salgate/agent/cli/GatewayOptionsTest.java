@@ -46,6 +46,15 @@ class GatewayOptionsTest {
     }
 
     @Test
+    void aBadStreamOptionOrDrainRateIsRefusedNamingTheOption() {
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-stream", "DUMMY_0@1s deadbnd=1"));
+        assertTrue(err.toString().contains("--mqtt-stream 'DUMMY_0@1s deadbnd=1': 'deadbnd=1' is not a stream option"),
+                err.toString());
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-drain-rate", "fast"));
+        assertTrue(err.toString().contains("--mqtt-drain-rate: 'fast' is not a drain rate"), err.toString());
+    }
+
+    @Test
     void aCaFileIsRefusedForAPlainBrokerAndWhenItCannotBeRead() {
         assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-ca", "ca.pem"));
         assertTrue(err.toString().contains("--mqtt-ca is for an ssl:// broker"), err.toString());

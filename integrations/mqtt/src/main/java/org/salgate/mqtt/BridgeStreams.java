@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.salgate.model.Call;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
+import org.salgate.mqtt.report.ReportFilter;
+import org.salgate.mqtt.report.ReportStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +42,8 @@ final class BridgeStreams implements AutoCloseable {
         void ended(StreamSpec spec);
     }
 
-    /** One stream on the agent: what it publishes, and the stream asked for that made it. */
-    record Target(StreamSpec spec, StreamSpec origin, String topic) {}
+    /** One stream on the agent: what it publishes, the stream asked for that made it, and its report filter. */
+    record Target(StreamSpec spec, StreamSpec origin, String topic, ReportFilter filter) {}
 
     /** How often the streams file is read again. */
     static final long REREAD_SECONDS = 1;
@@ -51,6 +53,7 @@ final class BridgeStreams implements AutoCloseable {
     private final Calls calls;
     private final Topics topics;
     private final Path file;
+    private final ReportStats reports;
     private final Watcher watcher;
     private final Map<Long, Target> targets = new ConcurrentHashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -62,10 +65,11 @@ final class BridgeStreams implements AutoCloseable {
     private List<StreamSpec> fromFile = List.of();
     private String fileProblem;
 
-    BridgeStreams(Calls calls, Topics topics, Path file, Watcher watcher) {
+    BridgeStreams(Calls calls, Topics topics, Path file, ReportStats reports, Watcher watcher) {
         this.calls = calls;
         this.topics = topics;
         this.file = file;
+        this.reports = reports;
         this.watcher = watcher;
     }
 
@@ -224,7 +228,8 @@ final class BridgeStreams implements AutoCloseable {
         String what = "stream " + spec;
         Result.StreamHandle handle = calls.call(new Call.SetupStream(spec.sensorId(), spec.commandId(), Map.of(),
                 spec.intervalMs()), Result.StreamHandle.class, "setting up " + what);
-        targets.put(handle.streamId(), new Target(spec, origin, topics.reading(spec.sensorId(), spec.commandId())));
+        targets.put(handle.streamId(), new Target(spec, origin, topics.reading(spec.sensorId(), spec.commandId()),
+                spec.report().filter(reports, System::nanoTime)));
         calls.call(new Call.StartStream(handle.streamId()), Result.Ack.class, "starting " + what);
         watcher.started(spec);
     }

@@ -141,6 +141,11 @@ final class ForwardStore implements AutoCloseable {
         return k == null ? nextKey.get() : k;
     }
 
+    /** The key the next appended message gets: every waiting message's key is below it. */
+    long nextKey() {
+        return nextKey.get();
+    }
+
     /** Removes a message the broker has taken. */
     void remove(long key) {
         queue.remove(key);

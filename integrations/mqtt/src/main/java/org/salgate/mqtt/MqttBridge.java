@@ -20,6 +20,8 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
+import org.salgate.mqtt.report.Report;
+import org.salgate.mqtt.report.ReportStats;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.wire.StreamData;
@@ -54,6 +56,7 @@ public final class MqttBridge implements AutoCloseable {
     /** Home Assistant's discovery documents, or null when not asked for. */
     private final HomeAssistant homeAssistant;
     private final AtomicLong queued = new AtomicLong();
+    private final ReportStats reports = new ReportStats();
     private final AtomicBoolean closing = new AtomicBoolean();
     private BridgeSession session;
 
@@ -65,7 +68,8 @@ public final class MqttBridge implements AutoCloseable {
         this.publisher = publisher;
         this.homeAssistant = config.homeAssistantPrefix() == null ? null
                 : new HomeAssistant(config.homeAssistantPrefix(), agentId, topics, publisher::retain);
-        this.streams = new BridgeStreams(this::call, topics, config.streamsFile(), new BridgeStreams.Watcher() {
+        this.streams = new BridgeStreams(this::call, topics, config.streamsFile(), reports,
+                new BridgeStreams.Watcher() {
             @Override
             public void started(StreamSpec spec) {
                 if (homeAssistant != null) {
@@ -220,6 +224,16 @@ public final class MqttBridge implements AutoCloseable {
         return queued.get();
     }
 
+    /** Stream messages let through by the streams' reporting options: readings, and window aggregates. */
+    public long sent() {
+        return reports.sent();
+    }
+
+    /** Readings not published by themselves: within a stream's deadband, or folded into a window's aggregate. */
+    public long suppressed() {
+        return reports.suppressed();
+    }
+
     /** Whether the broker connection is up now. */
     public boolean isConnected() {
         return publisher.isConnected();
@@ -259,7 +273,9 @@ public final class MqttBridge implements AutoCloseable {
             if (message instanceof StreamData d) {
                 BridgeStreams.Target t = streams.target(d.streamId());
                 if (t != null) {
-                    enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId()));
+                    for (Report r : t.filter().offer(d.reading())) {
+                        enqueue(t.topic(), Payloads.report(r, t.spec().commandId()));
+                    }
                 }
             } else if (message instanceof EventNotice n) {
                 Event e = n.event();

@@ -14,6 +14,11 @@ public final class MqttBridgeConfig {
     public static final long DEFAULT_MAX_STORED = 100_000;
     /** How long a message may wait in the queue by default before it is dropped. */
     public static final Duration DEFAULT_MAX_AGE = Duration.ofHours(24);
+    /**
+     * Messages a second at which a backlog goes out after a (re)connect by default: a 100,000-message
+     * store in under two minutes, and a tenth of what the bridge can send to a local Mosquitto.
+     */
+    public static final String DEFAULT_DRAIN_RATE = "1000/s";
 
     private final String serverUri;
     private final String clientId;
@@ -31,6 +36,7 @@ public final class MqttBridgeConfig {
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final TlsConfig tls;
+    private final int drainRate;
     private final String homeAssistantPrefix;
 
     private MqttBridgeConfig(Builder b) {
@@ -49,6 +55,7 @@ public final class MqttBridgeConfig {
         this.maxAge = b.maxAge;
         this.reconnectMin = b.reconnectMin;
         this.reconnectMax = b.reconnectMax;
+        this.drainRate = b.drainRate;
         this.tls = b.serverUri.startsWith("ssl://") && b.tls == null ? TlsConfig.clientTrustingSystem() : b.tls;
         this.homeAssistantPrefix = b.homeAssistantPrefix;
     }
@@ -125,6 +132,11 @@ public final class MqttBridgeConfig {
         return reconnectMax;
     }
 
+    /** Messages a second at most at which the messages that waited go out after a (re)connect; 0 for no limit. */
+    public int drainRate() {
+        return drainRate;
+    }
+
     /**
      * How the bridge trusts an {@code ssl://} broker: the CAs given with {@link Builder#tls}, else
      * the JVM's trust store; null for a {@code tcp://} broker.
@@ -156,6 +168,7 @@ public final class MqttBridgeConfig {
         private Duration reconnectMin = Duration.ofMillis(500);
         private Duration reconnectMax = Duration.ofSeconds(10);
         private TlsConfig tls;
+        private int drainRate = DrainRate.parse(DEFAULT_DRAIN_RATE);
         private String homeAssistantPrefix;
 
         private Builder(String serverUri) {
@@ -252,6 +265,17 @@ public final class MqttBridgeConfig {
             }
             this.reconnectMin = min;
             this.reconnectMax = max;
+            return this;
+        }
+
+        /**
+         * How fast the messages that waited go out after a (re)connect: {@code N/s} (or {@code N})
+         * messages a second, {@code 0} for no limit; default {@value MqttBridgeConfig#DEFAULT_DRAIN_RATE}.
+         *
+         * @throws IllegalArgumentException saying what to write
+         */
+        public Builder drainRate(String rate) {
+            this.drainRate = DrainRate.parse(rate);
             return this;
         }
 

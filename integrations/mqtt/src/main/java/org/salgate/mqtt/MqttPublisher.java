@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttActionListener;
 import org.eclipse.paho.mqttv5.client.MqttAsyncClient;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * state (descriptions, then {@code online}), then changed descriptions as they come and the queued
  * messages from the oldest; a message leaves the queue only when the broker has
  * acknowledged it, so after a reconnect the unacknowledged ones are sent again (at least once, in
- * order).
+ * order). The messages that waited when the connection came up go at most at the drain rate
+ * ({@link DrainRate}); those queued after them go as fast as the window allows.
  */
 final class MqttPublisher implements AutoCloseable {
 
@@ -63,6 +65,7 @@ final class MqttPublisher implements AutoCloseable {
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong failedAttempts = new AtomicLong();
+    private final DrainRate drainRate;
     private volatile Link link;
     private volatile boolean running = true;
     private long backoffMs;
@@ -76,6 +79,7 @@ final class MqttPublisher implements AutoCloseable {
         this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "sal-mqtt-connect"));
         this.sender = daemon(this::sendLoop, "sal-mqtt-send");
         this.backoffMs = config.reconnectMin().toMillis();
+        this.drainRate = new DrainRate(config.drainRate());
     }
 
     void start() {
@@ -153,9 +157,11 @@ final class MqttPublisher implements AutoCloseable {
             scheduleConnect();
             return;
         }
-        LOG.info("connected to the MQTT broker {} as {}{}; {} messages wait", config.serverUri(),
+        long waiting = store.size();
+        LOG.info("connected to the MQTT broker {} as {}{}; {} messages wait{}", config.serverUri(),
                 client.getClientId(), failedAttempts.get() > 0 ? " after " + failedAttempts.get() + " failed attempts"
-                        : "", store.size());
+                        : "", waiting, waiting > 0 && drainRate.limits()
+                        ? ", sent at most " + config.drainRate() + " a second (--mqtt-drain-rate)" : "");
         failedAttempts.set(0);
         backoffMs = config.reconnectMin().toMillis();
         link = new Link();
@@ -215,6 +221,7 @@ final class MqttPublisher implements AutoCloseable {
     private void sendLoop() {
         Link current = null;
         long cursor = 0;
+        long backlogEnd = 0;
         Queue<String[]> greeting = new ArrayDeque<>();
         while (running) {
             try {
@@ -227,6 +234,8 @@ final class MqttPublisher implements AutoCloseable {
                 if (l != current) {
                     current = l;
                     cursor = store.firstKey();
+                    backlogEnd = store.nextKey();
+                    drainRate.restart(System.nanoTime());
                     changedRetained.clear();
                     greeting.clear();
                     retained.keySet().forEach(t -> greeting.add(new String[] {t}));
@@ -265,6 +274,12 @@ final class MqttPublisher implements AutoCloseable {
                 }
                 if (link != l) {
                     l.window.release();
+                    continue;
+                }
+                long wait = e.key() < backlogEnd ? drainRate.take(System.nanoTime()) : 0;
+                if (wait > 0) {
+                    l.window.release();
+                    LockSupport.parkNanos(Math.min(wait, TimeUnit.MILLISECONDS.toNanos(200)));
                     continue;
                 }
                 try {

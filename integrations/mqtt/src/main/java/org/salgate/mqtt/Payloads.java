@@ -8,6 +8,7 @@ import java.util.Base64;
 import org.salgate.model.Event;
 import org.salgate.model.Reading;
 import org.salgate.model.Value;
+import org.salgate.mqtt.report.Report;
 
 /** The JSON published for readings and events. */
 final class Payloads {
@@ -49,6 +50,40 @@ final class Payloads {
         if (r.status() != Reading.Status.OK) {
             n.put("error", r.error());
         }
+        return bytes(n);
+    }
+
+    /** What a stream's report filter let through: a reading as {@link #reading}, or a window as {@link #window}. */
+    static byte[] report(Report r, String commandId) {
+        if (r instanceof Report.Sent s) {
+            return reading(s.reading(), commandId);
+        }
+        return window((Report.Window) r, commandId);
+    }
+
+    /**
+     * A window's aggregate as {@code {"sensor","command","aggregate":"window","windowStart","windowEnd",
+     * "windowMillis","timestamp","timestampMicros","status":"OK","value","count","min","max","mean","unit"}};
+     * the timestamp is the window's end, and the value its mean, for consumers that read a reading's
+     * {@code value} and {@code status} (Home Assistant's template, a dashboard).
+     */
+    static byte[] window(Report.Window w, String commandId) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("sensor", w.sensorId());
+        n.put("command", commandId);
+        n.put("aggregate", "window");
+        n.put("windowStart", instant(w.startMicros()).toString());
+        n.put("windowEnd", instant(w.endMicros()).toString());
+        n.put("windowMillis", w.length().toMillis());
+        n.put("timestamp", instant(w.endMicros()).toString());
+        n.put("timestampMicros", w.endMicros());
+        n.put("status", Reading.Status.OK.name());
+        n.put("value", w.mean());
+        n.put("count", w.count());
+        n.put("min", w.min());
+        n.put("max", w.max());
+        n.put("mean", w.mean());
+        n.put("unit", w.unit());
         return bytes(n);
     }
 

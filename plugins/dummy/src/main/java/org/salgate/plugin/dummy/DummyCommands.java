@@ -11,6 +11,7 @@ final class DummyCommands {
 
     static final String READ = "read";
     static final String PAYLOAD = "payload";
+    static final String RAMP = "ramp";
     static final String SIZE = "size";
 
     /** What {@code read} always returns, as SAL's dummy sensors returned a constant value. */
@@ -20,11 +21,12 @@ final class DummyCommands {
 
     static final List<Output> OUTPUTS = List.of(
             Output.quantity("value", "urn:salgate:def:property:dummyConstant", READING_UNIT),
-            new Output("payload", "urn:salgate:def:property:dummyPayload", Output.DataType.BINARY, ""));
+            new Output("payload", "urn:salgate:def:property:dummyPayload", Output.DataType.BINARY, ""),
+            Output.quantity("ramp", "urn:salgate:def:property:dummyRamp", READING_UNIT));
 
     private DummyCommands() {}
 
-    /** The {@code read} and {@code payload} commands, with {@code payload} defaulting to {@code defaultSize} bytes. */
+    /** The {@code read}, {@code payload} and {@code ramp} commands, with {@code payload} defaulting to {@code defaultSize} bytes. */
     static List<CommandDescription> all(int defaultSize) {
         CommandDescription read = CommandDescription.builder(READ)
                 .name("Read")
@@ -44,6 +46,15 @@ final class DummyCommands {
                 .response("bytes", "By")
                 .streaming(SamplingBounds.ANY)
                 .build();
-        return List.of(read, payload);
+        CommandDescription ramp = CommandDescription.builder(RAMP)
+                .name("Ramp")
+                .shortDescription("A staircase: 0, 1, 2, ... one more at each read.")
+                .longDescription("Returns the dimensionless decimal 0 at the sensor's first ramp read and one more"
+                        + " at each following one (one count per sensor, whoever reads it), so that a test of"
+                        + " report by exception knows every value a stream reads.")
+                .response("decimal", READING_UNIT)
+                .streaming(SamplingBounds.ANY)
+                .build();
+        return List.of(read, payload, ramp);
     }
 }

@@ -12,12 +12,14 @@ import org.salgate.sensorml.ProtocolConfig;
  * on the {@code virtual} endpoint, for tests and benchmarks.
  *
  * <p>Parameters: {@code sensors} (default 20, at most 100000) and {@code payloadBytes} (the
- * default size of a {@code payload} reading, default 64, at most 16 MiB). Each sensor has two
- * commands, both streamable at 0..86400000 ms:
+ * default size of a {@code payload} reading, default 64, at most 16 MiB). Each sensor has three
+ * commands, all streamable at 0..86400000 ms:
  * <ul>
  *   <li>{@code read}: always the decimal 42.0, unit {@code 1} (dimensionless);</li>
  *   <li>{@code payload}: {@code size} bytes (optional INTEGER argument 0..16777216, default
- *       {@code payloadBytes}) of a fixed pattern, shared between readings; do not modify them.</li>
+ *       {@code payloadBytes}) of a fixed pattern, shared between readings; do not modify them;</li>
+ *   <li>{@code ramp}: the decimal 0 at the sensor's first {@code ramp} read, one more at each next
+ *       one (a known staircase, for tests of report by exception), unit {@code 1}.</li>
  * </ul>
  * Sensors can be added (from SensorML) and removed at run time.
  */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorProtocol;
 import org.salgate.sensorml.CommandDescription;
@@ -12,8 +13,8 @@ import org.salgate.sensorml.SensorDescription;
 import org.salgate.model.Value;
 
 /**
- * A protocol of virtual sensors, each answering {@code read} with a constant decimal and
- * {@code payload} with patterned bytes. Sensors can be added from a SensorML description and
+ * A protocol of virtual sensors, each answering {@code read} with a constant decimal,
+ * {@code payload} with patterned bytes and {@code ramp} with 0, 1, 2, ... (a count per sensor). Sensors can be added from a SensorML description and
  * removed at run time; added sensors serve the same commands.
  *
  * <p>The {@code payload} bytes are shared between readings of the same size ({@link Value.Bytes}
@@ -27,6 +28,8 @@ final class DummyProtocol implements SensorProtocol {
     private final List<CommandDescription> commands;
     private final PayloadPool payloads;
     private final Map<String, SensorDescription> byId = new ConcurrentHashMap<>();
+    /** Each sensor's next ramp value; a removed sensor's goes with it. */
+    private final Map<String, AtomicLong> ramps = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
     /** Immutable, in the order sensors were added; replaced under {@link #writeLock}. */
     private volatile List<SensorDescription> ordered;
@@ -67,9 +70,11 @@ final class DummyProtocol implements SensorProtocol {
                 return READING;
             case DummyCommands.PAYLOAD:
                 return Value.of(payloads.payload(size(arguments.get(DummyCommands.SIZE))));
+            case DummyCommands.RAMP:
+                return Value.of((double) ramps.computeIfAbsent(sensorId, id -> new AtomicLong()).getAndIncrement());
             default:
                 throw new PluginException("Sensor " + sensorId + " has no command '" + commandId + "'; its commands are "
-                        + DummyCommands.READ + " and " + DummyCommands.PAYLOAD + ".");
+                        + DummyCommands.READ + ", " + DummyCommands.PAYLOAD + " and " + DummyCommands.RAMP + ".");
         }
     }
 
@@ -91,7 +96,7 @@ final class DummyProtocol implements SensorProtocol {
     }
 
     /**
-     * Adds a virtual sensor serving {@code read} and {@code payload}. The description is kept as
+     * Adds a virtual sensor serving {@code read}, {@code payload} and {@code ramp}. The description is kept as
      * given, served by this protocol, with the dummy outputs when it lists none.
      */
     @Override
@@ -118,6 +123,7 @@ final class DummyProtocol implements SensorProtocol {
             if (byId.remove(sensorId) == null) {
                 throw new PluginException("Protocol " + name + " has no sensor " + sensorId + " to remove.");
             }
+            ramps.remove(sensorId);
             List<SensorDescription> next = new ArrayList<>(ordered);
             next.removeIf(s -> s.id().equals(sensorId));
             ordered = List.copyOf(next);

@@ -91,15 +91,25 @@ class DummyPluginTest {
     }
 
     @Test
-    void commandsAreReadAndPayloadBothStreamable() throws Exception {
+    void commandsAreReadPayloadAndRampAllStreamable() throws Exception {
         try (SensorProtocol protocol = open(Map.of("payloadBytes", "100"))) {
             List<CommandDescription> commands = protocol.commands("DUMMY_1");
-            assertEquals(List.of("read", "payload"), commands.stream().map(CommandDescription::id).toList());
+            assertEquals(List.of("read", "payload", "ramp"), commands.stream().map(CommandDescription::id).toList());
             for (CommandDescription c : commands) {
                 assertEquals(new SamplingBounds(0, 86_400_000L), c.streaming());
             }
             assertEquals("1", commands.get(0).responseUnit());
             assertEquals("100", commands.get(1).arguments().get(0).defaultValue());
+        }
+    }
+
+    @Test
+    void rampCountsUpByOneAtEachReadOfEachSensor() throws Exception {
+        try (SensorProtocol protocol = open(Map.of())) {
+            for (int i = 0; i < 4; i++) {
+                assertEquals(Value.of((double) i), protocol.execute("DUMMY_0", "ramp", Map.of()));
+            }
+            assertEquals(Value.of(0.0), protocol.execute("DUMMY_1", "ramp", Map.of()), "each sensor has its own ramp");
         }
     }
 
