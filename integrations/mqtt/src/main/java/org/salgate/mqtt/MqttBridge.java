@@ -22,6 +22,9 @@ import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
+import org.salgate.mqtt.sparkplug.SparkplugMetrics;
+import org.salgate.mqtt.sparkplug.SparkplugNode;
+import org.salgate.mqtt.sparkplug.SparkplugTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,10 +54,14 @@ public final class MqttBridge implements AutoCloseable {
     private final BridgeStreams streams;
     private final AtomicLong queued = new AtomicLong();
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** The Sparkplug B edge node the bridge publishes as, or null for salgate's own topics. */
+    private final SparkplugNode sparkplug;
     private BridgeSession session;
 
-    private MqttBridge(MqttBridgeConfig config, Topics topics, ForwardStore store, MqttPublisher publisher) {
+    private MqttBridge(MqttBridgeConfig config, Topics topics, ForwardStore store, MqttPublisher publisher,
+                       SparkplugNode sparkplug) {
         this.config = config;
+        this.sparkplug = sparkplug;
         this.topics = topics;
         this.store = store;
         this.publisher = publisher;
@@ -95,13 +102,16 @@ public final class MqttBridge implements AutoCloseable {
                 : config.storeDirectory().resolve("mqtt-" + Topics.level(clientId) + ".mv.db");
         ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
         MqttPublisher publisher;
+        SparkplugNode sparkplug = config.sparkplugGroup() == null ? null : new SparkplugNode(new SparkplugTopics(
+                config.sparkplugGroup(), config.sparkplugNode() != null ? config.sparkplugNode()
+                        : SparkplugTopics.device(agentId)), Clock.systemUTC());
         try {
-            publisher = new MqttPublisher(config, clientId, topics, store);
+            publisher = new MqttPublisher(config, clientId, topics, store, sparkplug);
         } catch (MqttException | IllegalArgumentException e) {
             store.close();
             throw new IOException("cannot use the MQTT broker URL " + config.serverUri() + ": " + e.getMessage(), e);
         }
-        MqttBridge bridge = new MqttBridge(config, topics, store, publisher);
+        MqttBridge bridge = new MqttBridge(config, topics, store, publisher, sparkplug);
         try {
             publisher.start();
             bridge.open(opener, codec, credentials);
@@ -118,14 +128,25 @@ public final class MqttBridge implements AutoCloseable {
         if (!reply.accepted()) {
             throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
         }
-        if (config.events() || BridgeStreams.followsEvents(config)) {
+        if (config.events() || BridgeStreams.followsEvents(config) || sparkplug != null) {
             call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
         }
         Result.Sensors sensors = call(new Call.ListSensors(false), Result.Sensors.class, "listing sensors");
         for (SensorInfo s : sensors.sensors()) {
-            describe(s.id());
+            if (sparkplug != null) {
+                sparkplug.define(s.id(), SparkplugMetrics.of(call(new Call.ListCommands(s.id()), Result.Document.class,
+                        "listing the commands of " + s.id()).xml()));
+            } else {
+                describe(s.id());
+            }
         }
         streams.start(config.streams());
+        if (sparkplug != null) {
+            LOG.info("MQTT bridge to {} in Sparkplug B: edge node {} of group {}, {} as devices, {}", config.serverUri(),
+                    sparkplug.topics().node(), sparkplug.topics().group(), count(sensors.sensors().size(), "sensor"),
+                    count(streams.size(), "stream"));
+            return;
+        }
         LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}", config.serverUri(),
                 count(sensors.sensors().size(), "sensor"), topics.all(), count(streams.size(), "stream"),
                 config.streamsFile() != null ? " (with those of " + config.streamsFile() + ")" : "",
@@ -228,11 +249,17 @@ public final class MqttBridge implements AutoCloseable {
         public void pushed(Message message) {
             if (message instanceof StreamData d) {
                 BridgeStreams.Target t = streams.target(d.streamId());
-                if (t != null) {
+                if (t != null && sparkplug != null) {
+                    enqueue(sparkplug.dataTopic(d.reading().sensorId()), Payloads.reading(d.reading(), t.spec().commandId()));
+                } else if (t != null) {
                     enqueue(t.topic(), Payloads.reading(d.reading(), t.spec().commandId()));
                 }
             } else if (message instanceof EventNotice n) {
                 Event e = n.event();
+                if (sparkplug != null) {
+                    sparkplugEvent(e);
+                    return;
+                }
                 if (config.events()) {
                     enqueue(topics.events(), Payloads.event(e));
                 }
@@ -257,6 +284,24 @@ public final class MqttBridge implements AutoCloseable {
             if (byAgent && !closing.get()) {
                 LOG.warn("the agent closed the MQTT bridge's session; nothing more is published");
             }
+        }
+    }
+
+    /** A sensor added becomes a device (born once its commands are listed), a sensor removed a DDEATH. */
+    private void sparkplugEvent(Event e) {
+        if (e.type() == Event.Type.SENSOR_ADDED) {
+            session.call(new Call.ListCommands(e.subject())).whenComplete((r, error) -> {
+                if (r instanceof Result.Document doc) {
+                    sparkplug.define(e.subject(), SparkplugMetrics.of(doc.xml()));
+                    publisher.queued();
+                } else {
+                    LOG.warn("no commands of {} for its Sparkplug DBIRTH: {}", e.subject(), error != null ? error : r);
+                }
+            });
+            streams.sensorAdded(e.subject());
+        } else if (e.type() == Event.Type.SENSOR_REMOVED) {
+            sparkplug.remove(e.subject());
+            publisher.queued();
         }
     }
 

@@ -31,8 +31,12 @@ public final class MqttBridgeConfig {
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final TlsConfig tls;
+    private final String sparkplugGroup;
+    private final String sparkplugNode;
 
     private MqttBridgeConfig(Builder b) {
+        this.sparkplugGroup = b.sparkplugGroup;
+        this.sparkplugNode = b.sparkplugNode;
         this.serverUri = b.serverUri;
         this.clientId = b.clientId;
         this.username = b.username;
@@ -131,6 +135,16 @@ public final class MqttBridgeConfig {
         return tls;
     }
 
+    /** The Sparkplug B group id when the bridge publishes Sparkplug B instead of its own topics, else null. */
+    public String sparkplugGroup() {
+        return sparkplugGroup;
+    }
+
+    /** The Sparkplug B edge node id, or null for the agent id. */
+    public String sparkplugNode() {
+        return sparkplugNode;
+    }
+
     /** Sets the bridge's options; every setter checks its argument. */
     public static final class Builder {
         private final String serverUri;
@@ -149,6 +163,8 @@ public final class MqttBridgeConfig {
         private Duration reconnectMin = Duration.ofMillis(500);
         private Duration reconnectMax = Duration.ofSeconds(10);
         private TlsConfig tls;
+        private String sparkplugGroup;
+        private String sparkplugNode;
 
         private Builder(String serverUri) {
             Objects.requireNonNull(serverUri, "serverUri");
@@ -264,6 +280,17 @@ public final class MqttBridgeConfig {
                 }
             }
             this.tls = config;
+            return this;
+        }
+
+        /**
+         * Publishes Sparkplug B 3.0 instead of salgate's own topics: the agent is edge node
+         * {@code node} (null: the agent id) of group {@code group}, each sensor a device.
+         */
+        public Builder sparkplug(String group, String node) {
+            new org.salgate.mqtt.sparkplug.SparkplugTopics(group, node == null ? "check" : node);
+            this.sparkplugGroup = group;
+            this.sparkplugNode = node;
             return this;
         }
 
