@@ -89,6 +89,19 @@ public final class GatewayOptions {
             description = "Longest wait between attempts to reach the broker; waits double from 500ms (default: ${DEFAULT-VALUE}).")
     String mqttReconnectMax;
 
+    @Option(names = "--mqtt-format", defaultValue = "json", paramLabel = "json|sparkplug",
+            description = "What the MQTT bridge publishes: salgate's JSON under --mqtt-topic-prefix, or Sparkplug B 3.0"
+                    + " (spBv1.0/GROUP/.../NODE/SENSOR, protobuf; see docs/sparkplug.md) (default: ${DEFAULT-VALUE}).")
+    String mqttFormat;
+
+    @Option(names = "--sparkplug-group", defaultValue = "salgate", paramLabel = "GROUP",
+            description = "Sparkplug B group id of the agent, with --mqtt-format sparkplug (default: ${DEFAULT-VALUE}).")
+    String sparkplugGroup;
+
+    @Option(names = "--sparkplug-node", paramLabel = "NODE",
+            description = "Sparkplug B edge node id of the agent, with --mqtt-format sparkplug (default: the agent id).")
+    String sparkplugNode;
+
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
     Integer metricsPort;
@@ -175,6 +188,7 @@ public final class GatewayOptions {
                 b.stream(StreamSpec.parse(s));
             }
         }
+        configureSparkplug(b);
         MqttBridgeConfig config = b.build();
         builder.extension(MqttBridge.extension(config, bridge -> {
             if (metrics != null) {
@@ -184,6 +198,16 @@ public final class GatewayOptions {
                         bridge::dropped);
             }
         }));
+    }
+
+    private void configureSparkplug(MqttBridgeConfig.Builder b) {
+        if ("sparkplug".equals(mqttFormat)) {
+            b.sparkplug(sparkplugGroup, sparkplugNode);
+        } else if (!"json".equals(mqttFormat)) {
+            throw new IllegalArgumentException("--mqtt-format must be json or sparkplug, not '" + mqttFormat + "'");
+        } else if (sparkplugNode != null || !"salgate".equals(sparkplugGroup)) {
+            throw new IllegalArgumentException("--sparkplug-group and --sparkplug-node need --mqtt-format sparkplug");
+        }
     }
 
     private void configureAnnouncement(AgentBuilder builder) throws UnknownHostException {
