@@ -157,7 +157,8 @@ public final class GatewayOptions {
     private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics, Path stateDir) throws IOException {
         if (mqttUrl == null) {
             if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null
-                    || mqttCa != null) {
+                    || mqttCa != null || "sparkplug".equals(mqttFormat) || sparkplugNode != null
+                    || !"salgate".equals(sparkplugGroup)) {
                 throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
             }
             return;
