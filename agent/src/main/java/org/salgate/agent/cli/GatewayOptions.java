@@ -102,6 +102,12 @@ public final class GatewayOptions {
             description = "Sparkplug B edge node id of the agent, with --mqtt-format sparkplug (default: the agent id).")
     String sparkplugNode;
 
+    @Option(names = "--sparkplug-writes",
+            description = "Let Sparkplug hosts write: a DCMD to a sensor's write command (a command of one argument, such"
+                    + " as a Modbus channel's write) executes it, the agent checking the value against its bounds;"
+                    + " without this option DCMDs are refused and logged.")
+    boolean sparkplugWrites;
+
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
     Integer metricsPort;
@@ -158,7 +164,7 @@ public final class GatewayOptions {
         if (mqttUrl == null) {
             if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null
                     || mqttCa != null || "sparkplug".equals(mqttFormat) || sparkplugNode != null
-                    || !"salgate".equals(sparkplugGroup)) {
+                    || !"salgate".equals(sparkplugGroup) || sparkplugWrites) {
                 throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
             }
             return;
@@ -203,11 +209,12 @@ public final class GatewayOptions {
 
     private void configureSparkplug(MqttBridgeConfig.Builder b) {
         if ("sparkplug".equals(mqttFormat)) {
-            b.sparkplug(sparkplugGroup, sparkplugNode);
+            b.sparkplug(sparkplugGroup, sparkplugNode).sparkplugWrites(sparkplugWrites);
         } else if (!"json".equals(mqttFormat)) {
             throw new IllegalArgumentException("--mqtt-format must be json or sparkplug, not '" + mqttFormat + "'");
-        } else if (sparkplugNode != null || !"salgate".equals(sparkplugGroup)) {
-            throw new IllegalArgumentException("--sparkplug-group and --sparkplug-node need --mqtt-format sparkplug");
+        } else if (sparkplugNode != null || !"salgate".equals(sparkplugGroup) || sparkplugWrites) {
+            throw new IllegalArgumentException("--sparkplug-group, --sparkplug-node and --sparkplug-writes need"
+                    + " --mqtt-format sparkplug");
         }
     }
 

@@ -117,6 +117,7 @@ class ConfigurationTest {
             new Row("mqtt-format", Kind.ONE, "sparkplug"),
             new Row("sparkplug-group", Kind.ONE, "plant"),
             new Row("sparkplug-node", Kind.ONE, "gw7"),
+            new Row("sparkplug-writes", Kind.FLAG, "true"),
             new Row("metrics-port", Kind.ONE, "9400"),
             new Row("metrics-host", Kind.ONE, "::1"),
             new Row("announce", Kind.FLAG, "true"),

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.salgate.agent.AgentExtension;
 import org.salgate.transport.bridge.BridgeSession;
@@ -56,7 +57,7 @@ public final class MqttBridge implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
     /** The Sparkplug B edge node the bridge publishes as, or null for salgate's own topics. */
     private final SparkplugNode sparkplug;
-    private BridgeSession session;
+    private volatile BridgeSession session;
 
     private MqttBridge(MqttBridgeConfig config, Topics topics, ForwardStore store, MqttPublisher publisher,
                        SparkplugNode sparkplug) {
@@ -102,9 +103,12 @@ public final class MqttBridge implements AutoCloseable {
                 : config.storeDirectory().resolve("mqtt-" + Topics.level(clientId) + ".mv.db");
         ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
         MqttPublisher publisher;
+        AtomicReference<MqttBridge> self = new AtomicReference<>();
         SparkplugNode sparkplug = config.sparkplugGroup() == null ? null : new SparkplugNode(new SparkplugTopics(
                 config.sparkplugGroup(), config.sparkplugNode() != null ? config.sparkplugNode()
-                        : SparkplugTopics.device(agentId)), Clock.systemUTC());
+                        : SparkplugTopics.device(agentId)), Clock.systemUTC(),
+                config.sparkplugWrites() ? (sensor, command, argument, value) -> self.get().write(sensor, command,
+                        argument, value) : null);
         try {
             publisher = new MqttPublisher(config, clientId, topics, store, sparkplug);
         } catch (MqttException | IllegalArgumentException e) {
@@ -112,6 +116,7 @@ public final class MqttBridge implements AutoCloseable {
             throw new IOException("cannot use the MQTT broker URL " + config.serverUri() + ": " + e.getMessage(), e);
         }
         MqttBridge bridge = new MqttBridge(config, topics, store, publisher, sparkplug);
+        self.set(bridge);
         try {
             publisher.start();
             bridge.open(opener, codec, credentials);
@@ -135,7 +140,7 @@ public final class MqttBridge implements AutoCloseable {
         for (SensorInfo s : sensors.sensors()) {
             if (sparkplug != null) {
                 sparkplug.define(s.id(), SparkplugMetrics.of(call(new Call.ListCommands(s.id()), Result.Document.class,
-                        "listing the commands of " + s.id()).xml()));
+                        "listing the commands of " + s.id()).xml(), config.sparkplugWrites()));
             } else {
                 describe(s.id());
             }
@@ -292,7 +297,7 @@ public final class MqttBridge implements AutoCloseable {
         if (e.type() == Event.Type.SENSOR_ADDED) {
             session.call(new Call.ListCommands(e.subject())).whenComplete((r, error) -> {
                 if (r instanceof Result.Document doc) {
-                    sparkplug.define(e.subject(), SparkplugMetrics.of(doc.xml()));
+                    sparkplug.define(e.subject(), SparkplugMetrics.of(doc.xml(), config.sparkplugWrites()));
                     publisher.queued();
                 } else {
                     LOG.warn("no commands of {} for its Sparkplug DBIRTH: {}", e.subject(), error != null ? error : r);
@@ -303,6 +308,24 @@ public final class MqttBridge implements AutoCloseable {
             sparkplug.remove(e.subject());
             publisher.queued();
         }
+    }
+
+    /** A Sparkplug host's write: the sensor's command executed as a client would; the agent checks the value. */
+    private void write(String sensor, String command, String argument, String value) {
+        BridgeSession s = session;
+        if (s == null) {
+            LOG.warn("refused a Sparkplug write to {} of {}: the bridge's session is not open", command, sensor);
+            return;
+        }
+        s.call(new Call.Execute(sensor, command, java.util.Map.of(argument, value))).whenComplete((r, error) -> {
+            if (r instanceof Result.Failure f) {
+                LOG.warn("the agent refused the Sparkplug write {}={} to {} ({}): {} ({})", argument, value, sensor,
+                        command, f.message(), f.code());
+            } else if (error != null) {
+                LOG.warn("the Sparkplug write {}={} to {} ({}) failed: {}", argument, value, sensor, command,
+                        error.getMessage());
+            }
+        });
     }
 
     /** "1 sensor", "2 sensors": a count for a log line. */

@@ -33,8 +33,10 @@ public final class MqttBridgeConfig {
     private final TlsConfig tls;
     private final String sparkplugGroup;
     private final String sparkplugNode;
+    private final boolean sparkplugWrites;
 
     private MqttBridgeConfig(Builder b) {
+        this.sparkplugWrites = b.sparkplugWrites;
         this.sparkplugGroup = b.sparkplugGroup;
         this.sparkplugNode = b.sparkplugNode;
         this.serverUri = b.serverUri;
@@ -145,6 +147,11 @@ public final class MqttBridgeConfig {
         return sparkplugNode;
     }
 
+    /** Whether Sparkplug hosts may execute the sensors' write commands by DCMD. */
+    public boolean sparkplugWrites() {
+        return sparkplugWrites;
+    }
+
     /** Sets the bridge's options; every setter checks its argument. */
     public static final class Builder {
         private final String serverUri;
@@ -165,6 +172,7 @@ public final class MqttBridgeConfig {
         private TlsConfig tls;
         private String sparkplugGroup;
         private String sparkplugNode;
+        private boolean sparkplugWrites;
 
         private Builder(String serverUri) {
             Objects.requireNonNull(serverUri, "serverUri");
@@ -291,6 +299,15 @@ public final class MqttBridgeConfig {
             new org.salgate.mqtt.sparkplug.SparkplugTopics(group, node == null ? "check" : node);
             this.sparkplugGroup = group;
             this.sparkplugNode = node;
+            return this;
+        }
+
+        /**
+         * Lets Sparkplug hosts write: a DCMD to a metric that is a sensor's write command executes
+         * it, the agent checking the value against the command's bounds. Off, DCMDs are refused.
+         */
+        public Builder sparkplugWrites(boolean allowed) {
+            this.sparkplugWrites = allowed;
             return this;
         }
 

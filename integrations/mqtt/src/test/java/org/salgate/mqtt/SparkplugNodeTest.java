@@ -20,6 +20,7 @@ import org.salgate.mqtt.sparkplug.SparkplugMetrics;
 import org.salgate.mqtt.sparkplug.SparkplugNode;
 import org.salgate.mqtt.sparkplug.SparkplugTopics;
 import org.salgate.mqtt.sparkplug.proto.SparkplugB.Payload;
+import org.salgate.sensorml.Argument;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SamplingBounds;
@@ -213,13 +214,47 @@ class SparkplugNodeTest {
         assertFalse(m.hasDoubleValue());
     }
 
+    private static final String CML = Cml.write("s", List.of(
+            CommandDescription.builder("temperature").shortDescription("air").response("decimal", "Cel")
+                    .streaming(new SamplingBounds(100, 60_000)).build(),
+            CommandDescription.builder("write").shortDescription("set the limit").response("decimal", "kW")
+                    .argument(new Argument("value", Argument.Type.DECIMAL, 0.0, 10.0, null, false, "")).build(),
+            CommandDescription.builder("reset").response("integer", "").build()));
+
     @Test
-    void metricsAreTheStreamableCommandsOfTheCommandList() {
-        String cml = Cml.write("s", List.of(
-                CommandDescription.builder("temperature").shortDescription("air").response("decimal", "Cel")
-                        .streaming(new SamplingBounds(100, 60_000)).build(),
-                CommandDescription.builder("reset").response("integer", "").build()));
-        assertEquals(List.of(new MetricSpec("temperature", DataType.DOUBLE, "Cel", "air")), SparkplugMetrics.of(cml));
+    void metricsAreTheStreamableCommandsAndWithWritesTheOneArgumentCommands() {
+        MetricSpec temperature = new MetricSpec("temperature", DataType.DOUBLE, "Cel", "air");
+        assertEquals(List.of(temperature), SparkplugMetrics.of(CML, false));
+        assertEquals(List.of(temperature, new MetricSpec("write", DataType.DOUBLE, "kW", "set the limit", 0.0, 10.0,
+                "value")), SparkplugMetrics.of(CML, true));
+    }
+
+    private record Write(String sensor, String command, String argument, String value) {}
+
+    @Test
+    void aDeviceCommandToAWriteMetricExecutesItByNameOrAliasAndOthersAreRefused() throws Exception {
+        List<Write> writes = new ArrayList<>();
+        SparkplugNode writable = new SparkplugNode(new SparkplugTopics("plant", "agent-1"), CLOCK,
+                (sensor, command, argument, value) -> writes.add(new Write(sensor, command, argument, value)));
+        writable.define("meter/1", SparkplugMetrics.of(CML, true));
+        writable.nextWill();
+        writable.control(out, true);
+        Payload.Metric born = metric(out.sent.get(1).payload(), "write");
+        assertEquals(10.0, born.getProperties().getValues(born.getProperties().getKeysList().indexOf("engHigh"))
+                .getDoubleValue());
+
+        String dcmd = "spBv1.0/plant/DCMD/agent-1/meter_1";
+        writable.arrived(dcmd, Payload.newBuilder().addMetrics(Payload.Metric.newBuilder().setName("write")
+                .setDoubleValue(7.5)).build().toByteArray());
+        writable.arrived(dcmd, Payload.newBuilder().addMetrics(Payload.Metric.newBuilder().setAlias(born.getAlias())
+                .setLongValue(3)).build().toByteArray());
+        writable.arrived(dcmd, Payload.newBuilder().addMetrics(Payload.Metric.newBuilder().setName("temperature")
+                .setDoubleValue(99)).build().toByteArray());
+        writable.arrived("spBv1.0/plant/DCMD/agent-1/other", Payload.newBuilder().addMetrics(Payload.Metric
+                .newBuilder().setName("write").setDoubleValue(1)).build().toByteArray());
+
+        assertEquals(List.of(new Write("meter/1", "write", "value", "7.5"), new Write("meter/1", "write", "value", "3")),
+                writes);
     }
 
     @Test

@@ -5,14 +5,18 @@ import java.util.Objects;
 
 /**
  * One metric of a device as its DBIRTH declares it: a sensor command whose readings the bridge
- * publishes.
+ * publishes, or, when hosts may write, a write command of the sensor.
  *
  * @param name the metric name: the command id, such as {@code temperature}
  * @param type its Sparkplug datatype
  * @param unit the UCUM unit of its values (the {@code engUnit} property), possibly empty
  * @param description one line saying what it is (the {@code description} property), possibly empty
+ * @param low the lowest value a write may set (the {@code engLow} property), or null
+ * @param high the highest value a write may set (the {@code engHigh} property), or null
+ * @param writeArgument for a write command, the one argument a DCMD value is given to; null for a reading
  */
-public record MetricSpec(String name, DataType type, String unit, String description) {
+public record MetricSpec(String name, DataType type, String unit, String description, Double low, Double high,
+                         String writeArgument) {
 
     /** The Sparkplug datatypes the bridge publishes, with their codes (Sparkplug 3.0.0, 6.4.16). */
     public enum DataType {
@@ -50,5 +54,15 @@ public record MetricSpec(String name, DataType type, String unit, String descrip
         Objects.requireNonNull(type, "type");
         unit = unit == null ? "" : unit;
         description = description == null ? "" : description;
+    }
+
+    /** A metric of readings. */
+    public MetricSpec(String name, DataType type, String unit, String description) {
+        this(name, type, unit, description, null, null, null);
+    }
+
+    /** Whether a DCMD may set it: it is a write command. */
+    public boolean writable() {
+        return writeArgument != null;
     }
 }

@@ -31,13 +31,20 @@ import org.slf4j.LoggerFactory;
  * DDATA; a stored reading becomes a DDATA naming its metric by alias only. {@code seq} runs from 0
  * at each NBIRTH through 255 and wraps, across all the node's messages. An NCMD
  * {@code Node Control/Rebirth = true} sends all births again; a removed sensor gets a DDEATH.
- * DCMD writes are refused and logged: the bridge does not write to sensors.
+ * A DCMD to a write command's metric executes that command through the {@link Writer} when the
+ * operator allowed writes; otherwise, and for any other metric, it is refused and logged.
  *
  * <p>Threads: the publishing methods run on the bridge's sender thread; devices are defined and
  * removed from the bridge's session threads, and commands arrive on Paho's: the shared state is
  * guarded by this object.
  */
 public final class SparkplugNode implements MqttConvention {
+
+    /** Executes a sensor's write command as a client would; the agent checks the value against the command's bounds. */
+    @FunctionalInterface
+    public interface Writer {
+        void write(String sensorId, String commandId, String argument, String value);
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(SparkplugNode.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,6 +62,8 @@ public final class SparkplugNode implements MqttConvention {
 
     private final SparkplugTopics topics;
     private final Clock clock;
+    /** Null when hosts may not write. */
+    private final Writer writer;
     private final Sequence seq = new Sequence();
     private final Sequence bdSeq = new Sequence();
     private final AtomicBoolean rebirth = new AtomicBoolean();
@@ -69,9 +78,16 @@ public final class SparkplugNode implements MqttConvention {
     private final Set<String> removed = new java.util.HashSet<>();
     private long nextAlias = 1;
 
+    /** A node whose hosts may not write: every DCMD is refused. */
     public SparkplugNode(SparkplugTopics topics, Clock clock) {
+        this(topics, clock, null);
+    }
+
+    /** A node whose hosts' DCMDs to write commands go to {@code writer} (null: refused). */
+    public SparkplugNode(SparkplugTopics topics, Clock clock, Writer writer) {
         this.topics = topics;
         this.clock = clock;
+        this.writer = writer;
     }
 
     public SparkplugTopics topics() {
@@ -145,10 +161,56 @@ public final class SparkplugNode implements MqttConvention {
                             SparkplugPayloads.REBIRTH);
                 }
             }
+        } else if (writer == null) {
+            LOG.warn("refused a Sparkplug device command on {} ({} metrics): writes are off; --sparkplug-writes lets"
+                    + " hosts execute the sensors' write commands", topic, p.getMetricsCount());
         } else {
-            LOG.warn("refused a Sparkplug device command on {} ({} metrics): the MQTT bridge does not write to"
-                    + " sensors", topic, p.getMetricsCount());
+            String device = topics.deviceOf(topic, "DCMD");
+            for (Payload.Metric m : p.getMetricsList()) {
+                write(device, m);
+            }
         }
+    }
+
+    /** Executes a DCMD metric when it names a write command of the device; otherwise refuses it with a line saying why. */
+    private void write(String device, Payload.Metric m) {
+        String sensor = null;
+        MetricSpec spec = null;
+        synchronized (this) {
+            for (Device d : devices.values()) {
+                if (SparkplugTopics.device(d.id).equals(device)) {
+                    sensor = d.id;
+                    for (MetricSpec s : d.metrics.values()) {
+                        if (s.name().equals(m.getName())
+                                || !m.hasName() && m.hasAlias() && Long.valueOf(m.getAlias()).equals(aliases.get(key(d.id, s.name())))) {
+                            spec = s;
+                        }
+                    }
+                }
+            }
+        }
+        String metric = m.hasName() ? m.getName() : "alias " + m.getAlias();
+        String value = valueText(m);
+        if (sensor == null || spec == null || !spec.writable() || value == null) {
+            LOG.warn("refused a Sparkplug write to {} of device {}: {}", metric, device, sensor == null ? "no such device"
+                    : spec == null ? "no such metric" : !spec.writable() ? "it is not a write command" : "no value");
+            return;
+        }
+        LOG.info("Sparkplug host writes {}={} to {} ({} {})", spec.writeArgument(), value, sensor, spec.name(), metric);
+        writer.write(sensor, spec.name(), spec.writeArgument(), value);
+    }
+
+    /** A metric's value as an argument's text, or null when it has none. */
+    private static String valueText(Payload.Metric m) {
+        return switch (m.getValueCase()) {
+            case DOUBLE_VALUE -> java.math.BigDecimal.valueOf(m.getDoubleValue()).toPlainString();
+            case FLOAT_VALUE -> Float.toString(m.getFloatValue());
+            case LONG_VALUE -> Long.toString(m.getLongValue());
+            case INT_VALUE -> Integer.toUnsignedString(m.getIntValue());
+            case BOOLEAN_VALUE -> Boolean.toString(m.getBooleanValue());
+            case STRING_VALUE -> m.getStringValue();
+            default -> null;
+        };
     }
 
     @Override

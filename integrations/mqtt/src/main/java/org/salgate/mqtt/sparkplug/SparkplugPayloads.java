@@ -53,6 +53,12 @@ final class SparkplugPayloads {
             if (!spec.description().isEmpty()) {
                 props.addKeys("description").addValues(text(spec.description()));
             }
+            if (spec.low() != null) {
+                props.addKeys("engLow").addValues(number(spec.low()));
+            }
+            if (spec.high() != null) {
+                props.addKeys("engHigh").addValues(number(spec.high()));
+            }
             if (props.getKeysCount() > 0) {
                 m.setProperties(props);
             }
@@ -110,6 +116,10 @@ final class SparkplugPayloads {
             case STRING -> m.setStringValue(v.asText());
             default -> m.setIsNull(true);
         }
+    }
+
+    private static Payload.PropertyValue number(double d) {
+        return Payload.PropertyValue.newBuilder().setType(DataType.DOUBLE.code()).setDoubleValue(d).build();
     }
 
     private static Payload.PropertyValue text(String s) {
