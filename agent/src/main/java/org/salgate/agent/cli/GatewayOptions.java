@@ -73,6 +73,15 @@ public final class GatewayOptions {
     @Option(names = "--mqtt-no-events", description = "Do not publish agent events.")
     boolean mqttNoEvents;
 
+    @Option(names = "--mqtt-homeassistant",
+            description = "Publish a Home Assistant discovery document (retained) for every stream, so that Home"
+                    + " Assistant's MQTT integration makes a sensor entity of it; off by default.")
+    boolean mqttHomeAssistant;
+
+    @Option(names = "--mqtt-homeassistant-prefix", defaultValue = "homeassistant", paramLabel = "PREFIX",
+            description = "Discovery prefix Home Assistant listens on (default: ${DEFAULT-VALUE}).")
+    String mqttHomeAssistantPrefix;
+
     @Option(names = "--mqtt-store", paramLabel = "FILE",
             description = "Store-and-forward file (default: mqtt-<client id>.mv.db in --state-dir).")
     Path mqttStore;
@@ -163,7 +172,7 @@ public final class GatewayOptions {
     private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics, Path stateDir) throws IOException {
         if (mqttUrl == null) {
             if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null
-                    || mqttCa != null || "sparkplug".equals(mqttFormat) || sparkplugNode != null
+                    || mqttCa != null || mqttHomeAssistant || "sparkplug".equals(mqttFormat) || sparkplugNode != null
                     || !"salgate".equals(sparkplugGroup) || sparkplugWrites) {
                 throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
             }
@@ -171,6 +180,7 @@ public final class GatewayOptions {
         }
         MqttBridgeConfig.Builder b = MqttBridgeConfig.builder(mqttUrl).clientId(mqttClientId).qos(mqttQos)
                 .topicPrefix(mqttTopicPrefix).events(!mqttNoEvents).storeFile(mqttStore).storeDirectory(stateDir)
+                .homeAssistant(mqttHomeAssistant ? mqttHomeAssistantPrefix : null)
                 .maxStored(mqttStoreMax)
                 .maxAge(duration(mqttStoreMaxAge, "--mqtt-store-max-age"))
                 .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"));

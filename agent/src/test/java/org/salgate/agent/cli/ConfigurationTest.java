@@ -110,6 +110,8 @@ class ConfigurationTest {
             new Row("mqtt-topic-prefix", Kind.ONE, "plant"),
             new Row("mqtt-stream", Kind.LIST, "DUMMY_0@1s"),
             new Row("mqtt-no-events", Kind.FLAG, "true"),
+            new Row("mqtt-homeassistant", Kind.FLAG, "true"),
+            new Row("mqtt-homeassistant-prefix", Kind.ONE, "ha"),
             new Row("mqtt-store", Kind.ONE, "/var/lib/salgate/store.mv.db"),
             new Row("mqtt-store-max", Kind.ONE, "500"),
             new Row("mqtt-store-max-age", Kind.ONE, "2h"),

@@ -70,6 +70,11 @@ class GatewayOptionsTest {
         assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "xml"));
         assertTrue(err.toString().contains("--mqtt-format must be json or sparkplug, not 'xml'"), err.toString());
         err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "sparkplug",
+                "--mqtt-homeassistant"));
+        assertTrue(err.toString().contains("use --mqtt-homeassistant or --mqtt-format sparkplug, not both"),
+                err.toString());
+        err.getBuffer().setLength(0);
         assertEquals(2, run("--port", "0", "--mqtt-format", "sparkplug"));
         assertTrue(err.toString().contains("need --mqtt-url"), err.toString());
     }

@@ -33,6 +33,13 @@ final class BridgeStreams implements AutoCloseable {
         <T extends Result> T call(Call call, Class<T> expected, String what) throws IOException;
     }
 
+    /** Told of each stream the bridge starts on the agent and of each that ends, whoever ends it. */
+    interface Watcher {
+        void started(StreamSpec spec);
+
+        void ended(StreamSpec spec);
+    }
+
     /** One stream on the agent: what it publishes, and the stream asked for that made it. */
     record Target(StreamSpec spec, StreamSpec origin, String topic) {}
 
@@ -44,6 +51,7 @@ final class BridgeStreams implements AutoCloseable {
     private final Calls calls;
     private final Topics topics;
     private final Path file;
+    private final Watcher watcher;
     private final Map<Long, Target> targets = new ConcurrentHashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "sal-mqtt-streams");
@@ -54,10 +62,11 @@ final class BridgeStreams implements AutoCloseable {
     private List<StreamSpec> fromFile = List.of();
     private String fileProblem;
 
-    BridgeStreams(Calls calls, Topics topics, Path file) {
+    BridgeStreams(Calls calls, Topics topics, Path file, Watcher watcher) {
         this.calls = calls;
         this.topics = topics;
         this.file = file;
+        this.watcher = watcher;
     }
 
     /** Whether the bridge must follow the agent's events to keep its streams: some are patterns, or may become so. */
@@ -91,7 +100,11 @@ final class BridgeStreams implements AutoCloseable {
 
     /** The agent ended this stream; returns what it was, or null when the bridge had stopped it. */
     Target ended(long streamId) {
-        return targets.remove(streamId);
+        Target t = targets.remove(streamId);
+        if (t != null) {
+            watcher.ended(t.spec());
+        }
+        return t;
     }
 
     /** How many streams the bridge has on the agent. */
@@ -213,10 +226,12 @@ final class BridgeStreams implements AutoCloseable {
                 spec.intervalMs()), Result.StreamHandle.class, "setting up " + what);
         targets.put(handle.streamId(), new Target(spec, origin, topics.reading(spec.sensorId(), spec.commandId())));
         calls.call(new Call.StartStream(handle.streamId()), Result.Ack.class, "starting " + what);
+        watcher.started(spec);
     }
 
     private void stop(long streamId, Target t) {
         targets.remove(streamId);
+        watcher.ended(t.spec());
         try {
             calls.call(new Call.StopStream(streamId), Result.Ack.class, "stopping stream " + t.spec());
         } catch (IOException e) {

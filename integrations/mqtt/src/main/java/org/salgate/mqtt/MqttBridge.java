@@ -21,6 +21,8 @@ import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
+import org.salgate.sensorml.DocumentException;
+import org.salgate.sensorml.SensorMl;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
 import org.salgate.mqtt.sparkplug.SparkplugMetrics;
@@ -53,20 +55,38 @@ public final class MqttBridge implements AutoCloseable {
     private final ForwardStore store;
     private final MqttPublisher publisher;
     private final BridgeStreams streams;
+    /** Home Assistant's discovery documents, or null when not asked for. */
+    private final HomeAssistant homeAssistant;
     private final AtomicLong queued = new AtomicLong();
     private final AtomicBoolean closing = new AtomicBoolean();
     /** The Sparkplug B edge node the bridge publishes as, or null for salgate's own topics. */
     private final SparkplugNode sparkplug;
     private volatile BridgeSession session;
 
-    private MqttBridge(MqttBridgeConfig config, Topics topics, ForwardStore store, MqttPublisher publisher,
-                       SparkplugNode sparkplug) {
+    private MqttBridge(MqttBridgeConfig config, String agentId, Topics topics, ForwardStore store,
+                       MqttPublisher publisher, SparkplugNode sparkplug) {
         this.config = config;
         this.sparkplug = sparkplug;
         this.topics = topics;
         this.store = store;
         this.publisher = publisher;
-        this.streams = new BridgeStreams(this::call, topics, config.streamsFile());
+        this.homeAssistant = config.homeAssistantPrefix() == null ? null
+                : new HomeAssistant(config.homeAssistantPrefix(), agentId, topics, publisher::retain);
+        this.streams = new BridgeStreams(this::call, topics, config.streamsFile(), new BridgeStreams.Watcher() {
+            @Override
+            public void started(StreamSpec spec) {
+                if (homeAssistant != null) {
+                    homeAssistant.streamStarted(spec);
+                }
+            }
+
+            @Override
+            public void ended(StreamSpec spec) {
+                if (homeAssistant != null) {
+                    homeAssistant.streamEnded(spec);
+                }
+            }
+        });
     }
 
     /**
@@ -115,7 +135,7 @@ public final class MqttBridge implements AutoCloseable {
             store.close();
             throw new IOException("cannot use the MQTT broker URL " + config.serverUri() + ": " + e.getMessage(), e);
         }
-        MqttBridge bridge = new MqttBridge(config, topics, store, publisher, sparkplug);
+        MqttBridge bridge = new MqttBridge(config, agentId, topics, store, publisher, sparkplug);
         self.set(bridge);
         try {
             publisher.start();
@@ -152,16 +172,25 @@ public final class MqttBridge implements AutoCloseable {
                     count(streams.size(), "stream"));
             return;
         }
-        LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}", config.serverUri(),
+        LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}{}", config.serverUri(),
                 count(sensors.sensors().size(), "sensor"), topics.all(), count(streams.size(), "stream"),
                 config.streamsFile() != null ? " (with those of " + config.streamsFile() + ")" : "",
-                config.events() ? ", events on " + topics.events() : "");
+                config.events() ? ", events on " + topics.events() : "",
+                homeAssistant != null ? ", Home Assistant discovery under " + config.homeAssistantPrefix() + "/" : "");
     }
 
     private void describe(String sensorId) {
         session.call(new Call.DescribeSensor(sensorId)).whenComplete((r, error) -> {
             if (r instanceof Result.Document doc) {
                 publisher.retain(topics.description(sensorId), Payloads.text(doc.xml()));
+                if (homeAssistant != null) {
+                    try {
+                        homeAssistant.described(SensorMl.read(doc.xml()));
+                    } catch (DocumentException e) {
+                        LOG.warn("no Home Assistant entity for {}: its description does not read: {}", sensorId,
+                                e.getMessage());
+                    }
+                }
             } else if (error == null) {
                 LOG.warn("no description of {} for MQTT: {}", sensorId, r);
             }
@@ -273,6 +302,9 @@ public final class MqttBridge implements AutoCloseable {
                     streams.sensorAdded(e.subject());
                 } else if (e.type() == Event.Type.SENSOR_REMOVED) {
                     publisher.retain(topics.description(e.subject()), new byte[0]);
+                    if (homeAssistant != null) {
+                        homeAssistant.sensorRemoved(e.subject());
+                    }
                 }
             } else if (message instanceof StreamEnded ended) {
                 BridgeStreams.Target t = streams.ended(ended.streamId());

@@ -34,6 +34,7 @@ public final class MqttBridgeConfig {
     private final String sparkplugGroup;
     private final String sparkplugNode;
     private final boolean sparkplugWrites;
+    private final String homeAssistantPrefix;
 
     private MqttBridgeConfig(Builder b) {
         this.sparkplugWrites = b.sparkplugWrites;
@@ -55,6 +56,7 @@ public final class MqttBridgeConfig {
         this.reconnectMin = b.reconnectMin;
         this.reconnectMax = b.reconnectMax;
         this.tls = b.serverUri.startsWith("ssl://") && b.tls == null ? TlsConfig.clientTrustingSystem() : b.tls;
+        this.homeAssistantPrefix = b.homeAssistantPrefix;
     }
 
     /** A builder for a broker at {@code serverUri} ({@code tcp://host:1883} or {@code ssl://host:8883}). */
@@ -152,6 +154,11 @@ public final class MqttBridgeConfig {
         return sparkplugWrites;
     }
 
+    /** The prefix of Home Assistant's discovery documents, or null when the bridge publishes none. */
+    public String homeAssistantPrefix() {
+        return homeAssistantPrefix;
+    }
+
     /** Sets the bridge's options; every setter checks its argument. */
     public static final class Builder {
         private final String serverUri;
@@ -173,6 +180,7 @@ public final class MqttBridgeConfig {
         private String sparkplugGroup;
         private String sparkplugNode;
         private boolean sparkplugWrites;
+        private String homeAssistantPrefix;
 
         private Builder(String serverUri) {
             Objects.requireNonNull(serverUri, "serverUri");
@@ -311,7 +319,21 @@ public final class MqttBridgeConfig {
             return this;
         }
 
+        /**
+         * Publishes a Home Assistant discovery document per stream under {@code prefix}
+         * ({@code homeassistant} unless Home Assistant's MQTT integration was told otherwise); null for none.
+         */
+        public Builder homeAssistant(String prefix) {
+            this.homeAssistantPrefix = prefix == null ? null : HomeAssistant.checkPrefix(prefix);
+            return this;
+        }
+
         public MqttBridgeConfig build() {
+            if (sparkplugGroup != null && homeAssistantPrefix != null) {
+                throw new IllegalArgumentException("Home Assistant discovery points at salgate's JSON topics, which"
+                        + " Sparkplug B mode does not publish: use --mqtt-homeassistant or --mqtt-format sparkplug,"
+                        + " not both");
+            }
             return new MqttBridgeConfig(this);
         }
     }
