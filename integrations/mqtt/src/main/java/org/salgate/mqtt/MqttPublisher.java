@@ -340,13 +340,18 @@ final class MqttPublisher implements AutoCloseable {
         }
     }
 
-    /** Publishes on connection {@code l} only: once it is gone the client refuses. */
+    /**
+     * Publishes on connection {@code l} only: once it is gone the client refuses. Returns once the
+     * client has written the message (QoS 0) or the broker took it, so that a stored message leaves
+     * the store only then, and a broken connection loses at most the message being written.
+     */
     private MqttConvention.Sender sender(Link l) {
         return (topic, payload, qos, retained) -> {
             if (link != l) {
                 throw new MqttException(org.eclipse.paho.mqttv5.client.MqttClientException.REASON_CODE_CLIENT_NOT_CONNECTED);
             }
-            client.publish(topic, message(payload, qos, retained));
+            client.publish(topic, message(payload, qos, retained)).waitForCompletion(
+                    TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S));
         };
     }
 
