@@ -105,6 +105,24 @@ public final class GatewayOptions {
             description = "After a (re)connect, send the messages that waited at most N a second, so that a broker"
                     + " limiting a client's rate does not disconnect the bridge (default: ${DEFAULT-VALUE}; 0: no limit).")
     String mqttDrainRate;
+    @Option(names = "--mqtt-format", defaultValue = "json", paramLabel = "json|sparkplug",
+            description = "What the MQTT bridge publishes: salgate's JSON under --mqtt-topic-prefix, or Sparkplug B 3.0"
+                    + " (spBv1.0/GROUP/.../NODE/SENSOR, protobuf; see docs/sparkplug.md) (default: ${DEFAULT-VALUE}).")
+    String mqttFormat;
+
+    @Option(names = "--sparkplug-group", defaultValue = "salgate", paramLabel = "GROUP",
+            description = "Sparkplug B group id of the agent, with --mqtt-format sparkplug (default: ${DEFAULT-VALUE}).")
+    String sparkplugGroup;
+
+    @Option(names = "--sparkplug-node", paramLabel = "NODE",
+            description = "Sparkplug B edge node id of the agent, with --mqtt-format sparkplug (default: the agent id).")
+    String sparkplugNode;
+
+    @Option(names = "--sparkplug-writes",
+            description = "Let Sparkplug hosts write: a DCMD to a sensor's write command (a command of one argument, such"
+                    + " as a Modbus channel's write) executes it, the agent checking the value against its bounds;"
+                    + " without this option DCMDs are refused and logged.")
+    boolean sparkplugWrites;
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
@@ -161,7 +179,8 @@ public final class GatewayOptions {
     private void configureMqtt(AgentBuilder builder, GatewayMetrics metrics, Path stateDir) throws IOException {
         if (mqttUrl == null) {
             if (!mqttStreams.isEmpty() || mqttUsername != null || mqttPasswordFile != null || mqttStore != null
-                    || mqttCa != null || mqttHomeAssistant) {
+                    || mqttCa != null || mqttHomeAssistant || "sparkplug".equals(mqttFormat) || sparkplugNode != null
+                    || !"salgate".equals(sparkplugGroup) || sparkplugWrites) {
                 throw new IllegalArgumentException("the --mqtt-* options need --mqtt-url to say which broker to use");
             }
             return;
@@ -202,6 +221,7 @@ public final class GatewayOptions {
                 }
             }
         }
+        configureSparkplug(b);
         MqttBridgeConfig config = b.build();
         builder.extension(MqttBridge.extension(config, bridge -> {
             if (metrics != null) {
@@ -215,6 +235,17 @@ public final class GatewayOptions {
                         + " deadband, or folded into a window aggregate", bridge::suppressed);
             }
         }));
+    }
+
+    private void configureSparkplug(MqttBridgeConfig.Builder b) {
+        if ("sparkplug".equals(mqttFormat)) {
+            b.sparkplug(sparkplugGroup, sparkplugNode).sparkplugWrites(sparkplugWrites);
+        } else if (!"json".equals(mqttFormat)) {
+            throw new IllegalArgumentException("--mqtt-format must be json or sparkplug, not '" + mqttFormat + "'");
+        } else if (sparkplugNode != null || !"salgate".equals(sparkplugGroup) || sparkplugWrites) {
+            throw new IllegalArgumentException("--sparkplug-group, --sparkplug-node and --sparkplug-writes need"
+                    + " --mqtt-format sparkplug");
+        }
     }
 
     private void configureAnnouncement(AgentBuilder builder) throws UnknownHostException {

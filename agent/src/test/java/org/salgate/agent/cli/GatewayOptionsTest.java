@@ -63,6 +63,32 @@ class GatewayOptionsTest {
     }
 
     @Test
+    void sparkplugIdsThatAreNotOneTopicLevelAndSparkplugOptionsWithoutItsFormatAreRefused() {
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "sparkplug",
+                "--sparkplug-group", "plant/east"));
+        assertTrue(err.toString().contains("Sparkplug group id 'plant/east' is not usable")
+                && err.toString().contains("without / + #"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--sparkplug-writes"));
+        assertTrue(err.toString().contains("need --mqtt-format sparkplug"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--sparkplug-node", "gw1"));
+        assertTrue(err.toString().contains("need --mqtt-format sparkplug"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "xml"));
+        assertTrue(err.toString().contains("--mqtt-format must be json or sparkplug, not 'xml'"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "sparkplug",
+                "--mqtt-homeassistant"));
+        assertTrue(err.toString().contains("use --mqtt-homeassistant or --mqtt-format sparkplug, not both"),
+                err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--port", "0", "--mqtt-format", "sparkplug"));
+        assertTrue(err.toString().contains("need --mqtt-url"), err.toString());
+    }
+
+    @Test
     void aBrokerUrlOfAnotherSchemeIsRefused() {
         assertEquals(2, run("--port", "0", "--mqtt-url", "http://127.0.0.1:1883"));
         assertTrue(err.toString().contains("tcp:// or ssl://"), err.toString());

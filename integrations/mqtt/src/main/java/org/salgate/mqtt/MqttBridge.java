@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.salgate.agent.AgentExtension;
 import org.salgate.transport.bridge.BridgeSession;
@@ -26,6 +27,9 @@ import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
+import org.salgate.mqtt.sparkplug.SparkplugMetrics;
+import org.salgate.mqtt.sparkplug.SparkplugNode;
+import org.salgate.mqtt.sparkplug.SparkplugTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,11 +62,14 @@ public final class MqttBridge implements AutoCloseable {
     private final AtomicLong queued = new AtomicLong();
     private final ReportStats reports = new ReportStats();
     private final AtomicBoolean closing = new AtomicBoolean();
-    private BridgeSession session;
+    /** The Sparkplug B edge node the bridge publishes as, or null for salgate's own topics. */
+    private final SparkplugNode sparkplug;
+    private volatile BridgeSession session;
 
     private MqttBridge(MqttBridgeConfig config, String agentId, Topics topics, ForwardStore store,
-                       MqttPublisher publisher) {
+                       MqttPublisher publisher, SparkplugNode sparkplug) {
         this.config = config;
+        this.sparkplug = sparkplug;
         this.topics = topics;
         this.store = store;
         this.publisher = publisher;
@@ -120,13 +127,20 @@ public final class MqttBridge implements AutoCloseable {
                 : config.storeDirectory().resolve("mqtt-" + Topics.level(clientId) + ".mv.db");
         ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
         MqttPublisher publisher;
+        AtomicReference<MqttBridge> self = new AtomicReference<>();
+        SparkplugNode sparkplug = config.sparkplugGroup() == null ? null : new SparkplugNode(new SparkplugTopics(
+                config.sparkplugGroup(), config.sparkplugNode() != null ? config.sparkplugNode()
+                        : SparkplugTopics.device(agentId)), Clock.systemUTC(),
+                config.sparkplugWrites() ? (sensor, command, argument, value) -> self.get().write(sensor, command,
+                        argument, value) : null);
         try {
-            publisher = new MqttPublisher(config, clientId, topics, store);
+            publisher = new MqttPublisher(config, clientId, topics, store, sparkplug);
         } catch (MqttException | IllegalArgumentException e) {
             store.close();
             throw new IOException("cannot use the MQTT broker URL " + config.serverUri() + ": " + e.getMessage(), e);
         }
-        MqttBridge bridge = new MqttBridge(config, agentId, topics, store, publisher);
+        MqttBridge bridge = new MqttBridge(config, agentId, topics, store, publisher, sparkplug);
+        self.set(bridge);
         try {
             publisher.start();
             bridge.open(opener, codec, credentials);
@@ -143,14 +157,25 @@ public final class MqttBridge implements AutoCloseable {
         if (!reply.accepted()) {
             throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
         }
-        if (config.events() || BridgeStreams.followsEvents(config)) {
+        if (config.events() || BridgeStreams.followsEvents(config) || sparkplug != null) {
             call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
         }
         Result.Sensors sensors = call(new Call.ListSensors(false), Result.Sensors.class, "listing sensors");
         for (SensorInfo s : sensors.sensors()) {
-            describe(s.id());
+            if (sparkplug != null) {
+                sparkplug.define(s.id(), SparkplugMetrics.of(call(new Call.ListCommands(s.id()), Result.Document.class,
+                        "listing the commands of " + s.id()).xml(), config.sparkplugWrites()));
+            } else {
+                describe(s.id());
+            }
         }
         streams.start(config.streams());
+        if (sparkplug != null) {
+            LOG.info("MQTT bridge to {} in Sparkplug B: edge node {} of group {}, {} as devices, {}", config.serverUri(),
+                    sparkplug.topics().node(), sparkplug.topics().group(), count(sensors.sensors().size(), "sensor"),
+                    count(streams.size(), "stream"));
+            return;
+        }
         LOG.info("MQTT bridge to {}: {} described under {}, {}{}{}{}", config.serverUri(),
                 count(sensors.sensors().size(), "sensor"), topics.all(), count(streams.size(), "stream"),
                 config.streamsFile() != null ? " (with those of " + config.streamsFile() + ")" : "",
@@ -273,12 +298,17 @@ public final class MqttBridge implements AutoCloseable {
             if (message instanceof StreamData d) {
                 BridgeStreams.Target t = streams.target(d.streamId());
                 if (t != null) {
+                    String topic = sparkplug != null ? sparkplug.dataTopic(d.reading().sensorId()) : t.topic();
                     for (Report r : t.filter().offer(d.reading())) {
-                        enqueue(t.topic(), Payloads.report(r, t.spec().commandId()));
+                        enqueue(topic, Payloads.report(r, t.spec().commandId()));
                     }
                 }
             } else if (message instanceof EventNotice n) {
                 Event e = n.event();
+                if (sparkplug != null) {
+                    sparkplugEvent(e);
+                    return;
+                }
                 if (config.events()) {
                     enqueue(topics.events(), Payloads.event(e));
                 }
@@ -307,6 +337,42 @@ public final class MqttBridge implements AutoCloseable {
                 LOG.warn("the agent closed the MQTT bridge's session; nothing more is published");
             }
         }
+    }
+
+    /** A sensor added becomes a device (born once its commands are listed), a sensor removed a DDEATH. */
+    private void sparkplugEvent(Event e) {
+        if (e.type() == Event.Type.SENSOR_ADDED) {
+            session.call(new Call.ListCommands(e.subject())).whenComplete((r, error) -> {
+                if (r instanceof Result.Document doc) {
+                    sparkplug.define(e.subject(), SparkplugMetrics.of(doc.xml(), config.sparkplugWrites()));
+                    publisher.queued();
+                } else {
+                    LOG.warn("no commands of {} for its Sparkplug DBIRTH: {}", e.subject(), error != null ? error : r);
+                }
+            });
+            streams.sensorAdded(e.subject());
+        } else if (e.type() == Event.Type.SENSOR_REMOVED) {
+            sparkplug.remove(e.subject());
+            publisher.queued();
+        }
+    }
+
+    /** A Sparkplug host's write: the sensor's command executed as a client would; the agent checks the value. */
+    private void write(String sensor, String command, String argument, String value) {
+        BridgeSession s = session;
+        if (s == null) {
+            LOG.warn("refused a Sparkplug write to {} of {}: the bridge's session is not open", command, sensor);
+            return;
+        }
+        s.call(new Call.Execute(sensor, command, java.util.Map.of(argument, value))).whenComplete((r, error) -> {
+            if (r instanceof Result.Failure f) {
+                LOG.warn("the agent refused the Sparkplug write {}={} to {} ({}): {} ({})", argument, value, sensor,
+                        command, f.message(), f.code());
+            } else if (error != null) {
+                LOG.warn("the Sparkplug write {}={} to {} ({}) failed: {}", argument, value, sensor, command,
+                        error.getMessage());
+            }
+        });
     }
 
     /** "1 sensor", "2 sensors": a count for a log line. */

@@ -37,9 +37,15 @@ public final class MqttBridgeConfig {
     private final Duration reconnectMax;
     private final TlsConfig tls;
     private final int drainRate;
+    private final String sparkplugGroup;
+    private final String sparkplugNode;
+    private final boolean sparkplugWrites;
     private final String homeAssistantPrefix;
 
     private MqttBridgeConfig(Builder b) {
+        this.sparkplugWrites = b.sparkplugWrites;
+        this.sparkplugGroup = b.sparkplugGroup;
+        this.sparkplugNode = b.sparkplugNode;
         this.serverUri = b.serverUri;
         this.clientId = b.clientId;
         this.username = b.username;
@@ -145,6 +151,21 @@ public final class MqttBridgeConfig {
         return tls;
     }
 
+    /** The Sparkplug B group id when the bridge publishes Sparkplug B instead of its own topics, else null. */
+    public String sparkplugGroup() {
+        return sparkplugGroup;
+    }
+
+    /** The Sparkplug B edge node id, or null for the agent id. */
+    public String sparkplugNode() {
+        return sparkplugNode;
+    }
+
+    /** Whether Sparkplug hosts may execute the sensors' write commands by DCMD. */
+    public boolean sparkplugWrites() {
+        return sparkplugWrites;
+    }
+
     /** The prefix of Home Assistant's discovery documents, or null when the bridge publishes none. */
     public String homeAssistantPrefix() {
         return homeAssistantPrefix;
@@ -169,6 +190,9 @@ public final class MqttBridgeConfig {
         private Duration reconnectMax = Duration.ofSeconds(10);
         private TlsConfig tls;
         private int drainRate = DrainRate.parse(DEFAULT_DRAIN_RATE);
+        private String sparkplugGroup;
+        private String sparkplugNode;
+        private boolean sparkplugWrites;
         private String homeAssistantPrefix;
 
         private Builder(String serverUri) {
@@ -300,6 +324,26 @@ public final class MqttBridgeConfig {
         }
 
         /**
+         * Publishes Sparkplug B 3.0 instead of salgate's own topics: the agent is edge node
+         * {@code node} (null: the agent id) of group {@code group}, each sensor a device.
+         */
+        public Builder sparkplug(String group, String node) {
+            new org.salgate.mqtt.sparkplug.SparkplugTopics(group, node == null ? "check" : node);
+            this.sparkplugGroup = group;
+            this.sparkplugNode = node;
+            return this;
+        }
+
+        /**
+         * Lets Sparkplug hosts write: a DCMD to a metric that is a sensor's write command executes
+         * it, the agent checking the value against the command's bounds. Off, DCMDs are refused.
+         */
+        public Builder sparkplugWrites(boolean allowed) {
+            this.sparkplugWrites = allowed;
+            return this;
+        }
+
+        /**
          * Publishes a Home Assistant discovery document per stream under {@code prefix}
          * ({@code homeassistant} unless Home Assistant's MQTT integration was told otherwise); null for none.
          */
@@ -309,6 +353,11 @@ public final class MqttBridgeConfig {
         }
 
         public MqttBridgeConfig build() {
+            if (sparkplugGroup != null && homeAssistantPrefix != null) {
+                throw new IllegalArgumentException("Home Assistant discovery points at salgate's JSON topics, which"
+                        + " Sparkplug B mode does not publish: use --mqtt-homeassistant or --mqtt-format sparkplug,"
+                        + " not both");
+            }
             return new MqttBridgeConfig(this);
         }
     }

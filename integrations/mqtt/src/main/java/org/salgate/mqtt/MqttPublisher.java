@@ -46,6 +46,8 @@ final class MqttPublisher implements AutoCloseable {
     private static final int KEEP_ALIVE_S = 30;
     static final String ONLINE = "online";
     static final String OFFLINE = "offline";
+    /** MQTT 5's DISCONNECT reason code asking the broker to publish the will. */
+    private static final int DISCONNECT_WITH_WILL = 0x04;
 
     /** One connection's window; acknowledgements of an earlier connection do not touch the current one. */
     private static final class Link {
@@ -68,10 +70,18 @@ final class MqttPublisher implements AutoCloseable {
     private final DrainRate drainRate;
     private volatile Link link;
     private volatile boolean running = true;
+    /** The convention published in, or null for the bridge's own topics. */
+    private final MqttConvention convention;
     private long backoffMs;
 
     MqttPublisher(MqttBridgeConfig config, String clientId, Topics topics, ForwardStore store) throws MqttException {
+        this(config, clientId, topics, store, null);
+    }
+
+    MqttPublisher(MqttBridgeConfig config, String clientId, Topics topics, ForwardStore store,
+                  MqttConvention convention) throws MqttException {
         this.config = config;
+        this.convention = convention;
         this.topics = topics;
         this.store = store;
         this.client = new MqttAsyncClient(config.serverUri(), clientId, new MemoryPersistence());
@@ -137,9 +147,19 @@ final class MqttPublisher implements AutoCloseable {
             o.setSocketFactory(tls.sslContext().getSocketFactory());
             o.setHttpsHostnameVerificationEnabled(tls.verifiesHostname());
         }
-        o.setWill(topics.status(), message(Payloads.text(OFFLINE), config.qos(), true));
+        if (convention != null) {
+            MqttConvention.Message will = convention.nextWill();
+            o.setWill(will.topic(), message(will.payload(), will.qos(), will.retained()));
+        } else {
+            o.setWill(topics.status(), message(Payloads.text(OFFLINE), config.qos(), true));
+        }
         try {
             client.connect(o).waitForCompletion(TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S + 1));
+            if (convention != null) {
+                for (String filter : convention.subscriptions()) {
+                    client.subscribe(filter, 1).waitForCompletion(TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S));
+                }
+            }
         } catch (MqttException | RuntimeException e) {
             long n = failedAttempts.incrementAndGet();
             String refusal = refusal(e);
@@ -223,6 +243,7 @@ final class MqttPublisher implements AutoCloseable {
         long cursor = 0;
         long backlogEnd = 0;
         Queue<String[]> greeting = new ArrayDeque<>();
+        boolean unborn = false;
         while (running) {
             try {
                 Link l = link;
@@ -239,7 +260,16 @@ final class MqttPublisher implements AutoCloseable {
                     changedRetained.clear();
                     greeting.clear();
                     retained.keySet().forEach(t -> greeting.add(new String[] {t}));
-                    greeting.add(new String[] {topics.status(), ONLINE});
+                    if (convention == null) {
+                        greeting.add(new String[] {topics.status(), ONLINE});
+                    }
+                    unborn = convention != null;
+                }
+                if (convention != null) {
+                    if (!control(l, unborn)) {
+                        continue;
+                    }
+                    unborn = false;
                 }
                 String[] retainedNext = greeting.peek();
                 String changed = retainedNext == null ? changedRetained.peek() : null;
@@ -283,7 +313,12 @@ final class MqttPublisher implements AutoCloseable {
                     continue;
                 }
                 try {
-                    if (config.qos() == 0) {
+                    if (convention != null) {
+                        convention.forward(sender(l), e.topic(), e.payload());
+                        l.window.release();
+                        store.remove(e.key());
+                        published.incrementAndGet();
+                    } else if (config.qos() == 0) {
                         // Nothing acknowledges QoS 0: a message handed to the client is as sent as it gets.
                         client.publish(e.topic(), message(e.payload(), 0, false));
                         l.window.release();
@@ -306,6 +341,33 @@ final class MqttPublisher implements AutoCloseable {
                 LOG.error("the MQTT sender failed; it goes on with the next message", ex);
             }
         }
+    }
+
+    /** Lets the convention publish its births and control messages; false when the client refused (wait, try again). */
+    private boolean control(Link l, boolean newConnection) throws InterruptedException {
+        try {
+            convention.control(sender(l), newConnection);
+            return true;
+        } catch (MqttException ex) {
+            LOG.debug("MQTT publish refused by the client: {}", ex.getMessage());
+            awaitWork();
+            return false;
+        }
+    }
+
+    /**
+     * Publishes on connection {@code l} only: once it is gone the client refuses. Returns once the
+     * client has written the message (QoS 0) or the broker took it, so that a stored message leaves
+     * the store only then, and a broken connection loses at most the message being written.
+     */
+    private MqttConvention.Sender sender(Link l) {
+        return (topic, payload, qos, retained) -> {
+            if (link != l) {
+                throw new MqttException(org.eclipse.paho.mqttv5.client.MqttClientException.REASON_CODE_CLIENT_NOT_CONNECTED);
+            }
+            client.publish(topic, message(payload, qos, retained)).waitForCompletion(
+                    TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S));
+        };
     }
 
     private MqttActionListener acknowledged(Link l, long key) {
@@ -382,7 +444,10 @@ final class MqttPublisher implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         try {
-            if (l != null && client.isConnected()) {
+            if (l != null && client.isConnected() && convention != null) {
+                // MQTT 5's "disconnect with will message": the broker publishes the convention's will.
+                client.disconnect(2000, null, null, DISCONNECT_WITH_WILL, new MqttProperties()).waitForCompletion(3000);
+            } else if (l != null && client.isConnected()) {
                 client.publish(topics.status(), message(Payloads.text(OFFLINE), config.qos(), true))
                         .waitForCompletion(2000);
                 client.disconnect(2000).waitForCompletion(3000);
@@ -430,6 +495,14 @@ final class MqttPublisher implements AutoCloseable {
                 connector.execute(MqttPublisher.this::scheduleConnect);
             } catch (RejectedExecutionException e) {
                 // closing
+            }
+        }
+
+        @Override
+        public void messageArrived(String topic, MqttMessage message) {
+            if (convention != null) {
+                convention.arrived(topic, message.getPayload());
+                wake.release();
             }
         }
 
