@@ -31,6 +31,15 @@ public final class MqttBridgeConfig {
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final TlsConfig tls;
+    private final PayloadFormat payloadFormat;
+
+    /** How readings are written in MQTT payloads. */
+    public enum PayloadFormat {
+        /** salgate's JSON object (see the MQTT page of the documentation). */
+        JSON,
+        /** One InfluxDB line-protocol line, nanosecond timestamp ({@link LineProtocol}), as Telegraf's {@code influx} parser reads it. */
+        INFLUX
+    }
 
     private MqttBridgeConfig(Builder b) {
         this.serverUri = b.serverUri;
@@ -49,6 +58,7 @@ public final class MqttBridgeConfig {
         this.reconnectMin = b.reconnectMin;
         this.reconnectMax = b.reconnectMax;
         this.tls = b.serverUri.startsWith("ssl://") && b.tls == null ? TlsConfig.clientTrustingSystem() : b.tls;
+        this.payloadFormat = b.payloadFormat;
     }
 
     /** A builder for a broker at {@code serverUri} ({@code tcp://host:1883} or {@code ssl://host:8883}). */
@@ -131,6 +141,11 @@ public final class MqttBridgeConfig {
         return tls;
     }
 
+    /** How readings are written in MQTT payloads (default JSON); events are JSON either way. */
+    public PayloadFormat payloadFormat() {
+        return payloadFormat;
+    }
+
     /** Sets the bridge's options; every setter checks its argument. */
     public static final class Builder {
         private final String serverUri;
@@ -149,6 +164,7 @@ public final class MqttBridgeConfig {
         private Duration reconnectMin = Duration.ofMillis(500);
         private Duration reconnectMax = Duration.ofSeconds(10);
         private TlsConfig tls;
+        private PayloadFormat payloadFormat = PayloadFormat.JSON;
 
         private Builder(String serverUri) {
             Objects.requireNonNull(serverUri, "serverUri");
@@ -264,6 +280,12 @@ public final class MqttBridgeConfig {
                 }
             }
             this.tls = config;
+            return this;
+        }
+
+        /** How readings are written in MQTT payloads: JSON (the default) or InfluxDB line protocol. */
+        public Builder payloadFormat(PayloadFormat format) {
+            this.payloadFormat = Objects.requireNonNull(format, "format");
             return this;
         }
 
