@@ -20,11 +20,13 @@ import org.salgate.mqtt.StreamSpec;
 import org.salgate.transport.tls.TlsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The agent's options for what lies past the gateway: the MQTT bridge, the Prometheus metrics
- * endpoint and the mDNS announcement. Nothing is opened unless its options are given.
+ * The agent's options for what lies past the gateway: the MQTT bridge, the InfluxDB writer
+ * ({@link InfluxOptions}), the Prometheus metrics endpoint and the mDNS announcement. Nothing is
+ * opened unless its options are given.
  */
 public final class GatewayOptions {
 
@@ -60,8 +62,8 @@ public final class GatewayOptions {
             description = "First topic level(s) (default: ${DEFAULT-VALUE}): topics are PREFIX/<agent id>/...")
     String mqttTopicPrefix;
 
-    /** Before a path, a {@code --mqtt-stream} names a file of streams rather than one stream. */
-    private static final String MQTT_STREAMS_FILE = "file:";
+    /** Before a path, a {@code --mqtt-stream} (or {@code --influx-stream}) names a file of streams rather than one stream. */
+    static final String STREAMS_FILE = "file:";
 
     @Option(names = "--mqtt-stream", paramLabel = "SENSOR[:COMMAND]@INTERVAL",
             description = "Publish a sensor command's readings at an interval, e.g. DUMMY_0@100ms, FREE_MEMORY:read@1s;"
@@ -88,6 +90,14 @@ public final class GatewayOptions {
     @Option(names = "--mqtt-reconnect-max", defaultValue = "10s", paramLabel = "DURATION",
             description = "Longest wait between attempts to reach the broker; waits double from 500ms (default: ${DEFAULT-VALUE}).")
     String mqttReconnectMax;
+
+    @Option(names = "--mqtt-format", defaultValue = "json", paramLabel = "json|influx",
+            description = "Payload of readings: salgate's JSON, or one InfluxDB line-protocol line (nanosecond"
+                    + " timestamps, as Telegraf's influx parser reads) (default: ${DEFAULT-VALUE}).")
+    String mqttFormat;
+
+    @Mixin
+    InfluxOptions influx = new InfluxOptions();
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
@@ -119,6 +129,7 @@ public final class GatewayOptions {
     void apply(AgentBuilder builder, Function<String, BindPolicy> bindRule, Path stateDir) throws IOException {
         GatewayMetrics metrics = configureMetrics(builder, bindRule);
         configureMqtt(builder, metrics, stateDir);
+        influx.apply(builder, metrics, stateDir);
         configureAnnouncement(builder);
     }
 
@@ -153,7 +164,8 @@ public final class GatewayOptions {
                 .topicPrefix(mqttTopicPrefix).events(!mqttNoEvents).storeFile(mqttStore).storeDirectory(stateDir)
                 .maxStored(mqttStoreMax)
                 .maxAge(duration(mqttStoreMaxAge, "--mqtt-store-max-age"))
-                .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"));
+                .reconnect(Duration.ofMillis(500), duration(mqttReconnectMax, "--mqtt-reconnect-max"))
+                .payloadFormat(payloadFormat(mqttFormat));
         if (mqttCa != null) {
             if (!mqttUrl.startsWith("ssl://")) {
                 throw new IllegalArgumentException("--mqtt-ca is for an ssl:// broker; --mqtt-url is " + mqttUrl);
@@ -164,13 +176,14 @@ public final class GatewayOptions {
                 throw new IOException("cannot read the MQTT broker's CA file " + mqttCa + ": " + e.getMessage(), e);
             }
         }
-        byte[] password = password();
+        String secret = secret(mqttPasswordFile, PASSWORD_ENV, "MQTT password");
+        byte[] password = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
         if (mqttUsername != null || password != null) {
             b.credentials(mqttUsername, password);
         }
         for (String s : mqttStreams) {
-            if (s.startsWith(MQTT_STREAMS_FILE)) {
-                b.streamsFile(Path.of(s.substring(MQTT_STREAMS_FILE.length())));
+            if (s.startsWith(STREAMS_FILE)) {
+                b.streamsFile(Path.of(s.substring(STREAMS_FILE.length())));
             } else {
                 b.stream(StreamSpec.parse(s));
             }
@@ -197,18 +210,25 @@ public final class GatewayOptions {
         builder.extension(DiscoveryExtension.announcing(chosen));
     }
 
-    private byte[] password() throws IOException {
-        if (mqttPasswordFile != null) {
+    /** The first line of {@code file} when given, else the variable {@code env}, else null; {@code what} names it in errors. */
+    static String secret(Path file, String env, String what) throws IOException {
+        if (file != null) {
             try {
-                List<String> lines = Files.readAllLines(mqttPasswordFile, StandardCharsets.UTF_8);
-                return (lines.isEmpty() ? "" : lines.get(0)).getBytes(StandardCharsets.UTF_8);
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                return lines.isEmpty() ? "" : lines.get(0);
             } catch (IOException e) {
-                throw new IOException("cannot read the MQTT password file " + mqttPasswordFile + ": " + e.getMessage(),
-                        e);
+                throw new IOException("cannot read the " + what + " file " + file + ": " + e.getMessage(), e);
             }
         }
-        String env = System.getenv(PASSWORD_ENV);
-        return env == null ? null : env.getBytes(StandardCharsets.UTF_8);
+        return System.getenv(env);
+    }
+
+    private static MqttBridgeConfig.PayloadFormat payloadFormat(String text) {
+        return switch (text) {
+            case "json" -> MqttBridgeConfig.PayloadFormat.JSON;
+            case "influx" -> MqttBridgeConfig.PayloadFormat.INFLUX;
+            default -> throw new IllegalArgumentException("--mqtt-format '" + text + "' is not json or influx");
+        };
     }
 
     /** A duration written as a number and a unit (ms, s, m, h, d), or in ISO-8601 (PT30S). */

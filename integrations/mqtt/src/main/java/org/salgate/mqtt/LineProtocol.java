@@ -25,7 +25,9 @@ import org.salgate.model.Value;
  * Escaping follows the line protocol reference: in the measurement, commas and spaces; in tag keys,
  * tag values and field keys, commas, equals signs and spaces; in string field values, double quotes
  * and backslashes. Line protocol cannot carry a line break outside a string field, so a line break
- * in a name or tag value becomes a space, and a backslash ending one is doubled. Immutable and thread-safe.
+ * in a name or tag value becomes a space. InfluxDB keeps other backslashes of names and tag values
+ * as they are, but cannot read one that ends a name or stands before an escaped character: such a
+ * backslash becomes {@code _}. Immutable and thread-safe.
  */
 public final class LineProtocol {
 
@@ -167,18 +169,18 @@ public final class LineProtocol {
     private static String escape(String s, String special) {
         StringBuilder b = new StringBuilder(s.length() + 8);
         for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\n' || c == '\r') {
-                c = ' ';
-            }
-            if (special.indexOf(c) >= 0) {
+            char c = lineBreakAsSpace(s.charAt(i));
+            if (c == '\\' && (i == s.length() - 1 || special.indexOf(lineBreakAsSpace(s.charAt(i + 1))) >= 0)) {
+                c = '_'; // InfluxDB reads backslashes literally, but one here would escape what follows
+            } else if (special.indexOf(c) >= 0) {
                 b.append('\\');
             }
             b.append(c);
         }
-        if (b.length() > 0 && b.charAt(b.length() - 1) == '\\') {
-            b.append('\\'); // else it would escape the separator that follows
-        }
         return b.toString();
+    }
+
+    private static char lineBreakAsSpace(char c) {
+        return c == '\n' || c == '\r' ? ' ' : c;
     }
 }
