@@ -234,6 +234,9 @@ final class InfluxWriter implements AutoCloseable {
     }
 
     private static String describe(Throwable e) {
+        if (e instanceof java.net.ConnectException && e.getMessage() == null) {
+            return "connection refused";
+        }
         String m = e.getMessage();
         return m != null ? m : e.getClass().getSimpleName();
     }
