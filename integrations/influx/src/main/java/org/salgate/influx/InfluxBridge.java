@@ -52,6 +52,7 @@ public final class InfluxBridge implements AutoCloseable {
         this.lines = new LineProtocol(config.measurement(), agentId, config.precision());
         this.store = store;
         this.writer = new InfluxWriter(config, store);
+        // BridgeStreams names an MQTT topic for each stream; the writer has one URL and ignores it
         this.streams = new BridgeStreams(this::call, new Topics("influx", agentId), config.streamsFile());
     }
 

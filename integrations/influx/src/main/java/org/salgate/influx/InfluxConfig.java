@@ -85,7 +85,10 @@ public final class InfluxConfig {
         return bucket != null;
     }
 
-    /** The URL points are posted to: 1.x {@code /write?db=&precision=}, 2.x {@code /api/v2/write?org=&bucket=&precision=}. */
+    /**
+     * The URL points are posted to: 1.x {@code /write?db=&precision=}, 2.x
+     * {@code /api/v2/write?org=&bucket=&precision=}.
+     */
     public URI writeUri() {
         String base = url.toString().endsWith("/") ? url.toString() : url + "/";
         String query = isV2()
@@ -239,7 +242,10 @@ public final class InfluxConfig {
             return this;
         }
 
-        /** How to trust an https server (such as {@link TlsConfig#clientTrustingCa}); without it, the JVM's trust store. */
+        /**
+         * How to trust an https server (such as {@link TlsConfig#clientTrustingCa}); without it, the
+         * JVM's trust store.
+         */
         public Builder tls(TlsConfig config) {
             if (config != null && config.isServer()) {
                 throw new IllegalArgumentException("the InfluxDB writer needs a client's TLS config (whom to trust),"

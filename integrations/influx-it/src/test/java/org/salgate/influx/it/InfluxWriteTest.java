@@ -126,7 +126,7 @@ class InfluxWriteTest {
         }
     }
 
-    /** Waits until every sensor's points are numbered without gaps up to the last, and none came after the restart for a second. */
+    /** Waits until every sensor's points are numbered without a gap up to the last, the last read after the restart. */
     private void awaitDrained(Duration limit) throws Exception {
         long deadline = System.nanoTime() + limit.toNanos();
         long restarted = nowMicros();

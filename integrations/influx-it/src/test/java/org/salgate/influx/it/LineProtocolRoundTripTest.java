@@ -18,7 +18,10 @@ import org.salgate.model.Reading;
 import org.salgate.model.Value;
 import org.salgate.mqtt.LineProtocol;
 
-/** The encoder's escaping as InfluxDB 1.x reads it: names, tags and strings with every special character come back as they were. */
+/**
+ * The encoder's escaping as InfluxDB 1.x reads it: names, tags and strings with every special
+ * character come back as they were.
+ */
 @Tag("influx")
 class LineProtocolRoundTripTest {
 
