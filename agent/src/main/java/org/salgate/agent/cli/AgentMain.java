@@ -118,8 +118,8 @@ public final class AgentMain implements Callable<Integer> {
     boolean printConfig;
 
     @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "Where the agent keeps what it writes: the MQTT store (unless --mqtt-store) and the"
-            + " --tls-self-signed certificate (default: .salgate in the home directory of the agent's user).")
+            description = "Where the agent keeps what it writes: the MQTT store (unless --mqtt-store), the InfluxDB"
+            + " store (unless --influx-store) and the --tls-self-signed certificate (default: .salgate in the home directory of the agent's user).")
     Path stateDir;
 
     @Option(names = "--log-level", defaultValue = "info", paramLabel = "LEVEL",

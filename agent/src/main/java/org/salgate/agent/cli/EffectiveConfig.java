@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.OptionSpec;
 final class EffectiveConfig {
 
     /** Options whose value may hold a secret (a URL's password), masked when printed. */
-    static final Set<String> MASKED_URLS = Set.of("mqtt-url");
+    static final Set<String> MASKED_URLS = Set.of("mqtt-url", "influx-url");
 
     private static final YAMLMapper YAML = YAMLMapper.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)

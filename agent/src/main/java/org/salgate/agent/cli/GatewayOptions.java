@@ -20,11 +20,13 @@ import org.salgate.mqtt.StreamSpec;
 import org.salgate.transport.tls.TlsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The agent's options for what lies past the gateway: the MQTT bridge, the Prometheus metrics
- * endpoint and the mDNS announcement. Nothing is opened unless its options are given.
+ * The agent's options for what lies past the gateway: the MQTT bridge, the InfluxDB writer
+ * ({@link InfluxOptions}), the Prometheus metrics endpoint and the mDNS announcement. Nothing is
+ * opened unless its options are given.
  */
 public final class GatewayOptions {
 
@@ -60,8 +62,8 @@ public final class GatewayOptions {
             description = "First topic level(s) (default: ${DEFAULT-VALUE}): topics are PREFIX/<agent id>/...")
     String mqttTopicPrefix;
 
-    /** Before a path, a {@code --mqtt-stream} names a file of streams rather than one stream. */
-    private static final String MQTT_STREAMS_FILE = "file:";
+    /** Before a path, a {@code --mqtt-stream} (or {@code --influx-stream}) names a file of streams rather than one stream. */
+    static final String STREAMS_FILE = "file:";
 
     @Option(names = "--mqtt-stream", paramLabel = "SENSOR[:COMMAND]@INTERVAL [OPTION=VALUE...]",
             description = "Publish a sensor command's readings at an interval, e.g. DUMMY_0@100ms, FREE_MEMORY:read@1s;"
@@ -105,9 +107,12 @@ public final class GatewayOptions {
             description = "After a (re)connect, send the messages that waited at most N a second, so that a broker"
                     + " limiting a client's rate does not disconnect the bridge (default: ${DEFAULT-VALUE}; 0: no limit).")
     String mqttDrainRate;
-    @Option(names = "--mqtt-format", defaultValue = "json", paramLabel = "json|sparkplug",
-            description = "What the MQTT bridge publishes: salgate's JSON under --mqtt-topic-prefix, or Sparkplug B 3.0"
-                    + " (spBv1.0/GROUP/.../NODE/SENSOR, protobuf; see docs/sparkplug.md) (default: ${DEFAULT-VALUE}).")
+
+    @Option(names = "--mqtt-format", defaultValue = "json", paramLabel = "json|influx|sparkplug",
+            description = "What the MQTT bridge publishes: salgate's JSON under --mqtt-topic-prefix; readings as InfluxDB"
+                    + " line protocol (one line each, nanosecond timestamps, as Telegraf's influx parser reads); or"
+                    + " Sparkplug B 3.0 (spBv1.0/GROUP/.../NODE/SENSOR, protobuf; see docs/sparkplug.md)"
+                    + " (default: ${DEFAULT-VALUE}).")
     String mqttFormat;
 
     @Option(names = "--sparkplug-group", defaultValue = "salgate", paramLabel = "GROUP",
@@ -123,6 +128,9 @@ public final class GatewayOptions {
                     + " as a Modbus channel's write) executes it, the agent checking the value against its bounds;"
                     + " without this option DCMDs are refused and logged.")
     boolean sparkplugWrites;
+
+    @Mixin
+    InfluxOptions influx = new InfluxOptions();
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics at http://HOST:PORT/metrics; off unless given (0 picks a free port).")
@@ -154,6 +162,7 @@ public final class GatewayOptions {
     void apply(AgentBuilder builder, Function<String, BindPolicy> bindRule, Path stateDir) throws IOException {
         GatewayMetrics metrics = configureMetrics(builder, bindRule);
         configureMqtt(builder, metrics, stateDir);
+        influx.apply(builder, metrics, stateDir);
         configureAnnouncement(builder);
     }
 
@@ -206,13 +215,14 @@ public final class GatewayOptions {
                 throw new IOException("cannot read the MQTT broker's CA file " + mqttCa + ": " + e.getMessage(), e);
             }
         }
-        byte[] password = password();
+        String secret = secret(mqttPasswordFile, PASSWORD_ENV, "MQTT password");
+        byte[] password = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
         if (mqttUsername != null || password != null) {
             b.credentials(mqttUsername, password);
         }
         for (String s : mqttStreams) {
-            if (s.startsWith(MQTT_STREAMS_FILE)) {
-                b.streamsFile(Path.of(s.substring(MQTT_STREAMS_FILE.length())));
+            if (s.startsWith(STREAMS_FILE)) {
+                b.streamsFile(Path.of(s.substring(STREAMS_FILE.length())));
             } else {
                 try {
                     b.stream(StreamSpec.parse(s));
@@ -221,7 +231,7 @@ public final class GatewayOptions {
                 }
             }
         }
-        configureSparkplug(b);
+        configureFormat(b);
         MqttBridgeConfig config = b.build();
         builder.extension(MqttBridge.extension(config, bridge -> {
             if (metrics != null) {
@@ -237,12 +247,17 @@ public final class GatewayOptions {
         }));
     }
 
-    private void configureSparkplug(MqttBridgeConfig.Builder b) {
-        if ("sparkplug".equals(mqttFormat)) {
-            b.sparkplug(sparkplugGroup, sparkplugNode).sparkplugWrites(sparkplugWrites);
-        } else if (!"json".equals(mqttFormat)) {
-            throw new IllegalArgumentException("--mqtt-format must be json or sparkplug, not '" + mqttFormat + "'");
-        } else if (sparkplugNode != null || !"salgate".equals(sparkplugGroup) || sparkplugWrites) {
+    /** --mqtt-format: salgate's JSON or line protocol as payloads, or Sparkplug B's topics and payloads. */
+    private void configureFormat(MqttBridgeConfig.Builder b) {
+        switch (mqttFormat) {
+            case "json" -> b.payloadFormat(MqttBridgeConfig.PayloadFormat.JSON);
+            case "influx" -> b.payloadFormat(MqttBridgeConfig.PayloadFormat.INFLUX);
+            case "sparkplug" -> b.sparkplug(sparkplugGroup, sparkplugNode).sparkplugWrites(sparkplugWrites);
+            default -> throw new IllegalArgumentException("--mqtt-format must be json, influx or sparkplug, not '"
+                    + mqttFormat + "'");
+        }
+        if (!"sparkplug".equals(mqttFormat) && (sparkplugNode != null || !"salgate".equals(sparkplugGroup)
+                || sparkplugWrites)) {
             throw new IllegalArgumentException("--sparkplug-group, --sparkplug-node and --sparkplug-writes need"
                     + " --mqtt-format sparkplug");
         }
@@ -259,18 +274,17 @@ public final class GatewayOptions {
         builder.extension(DiscoveryExtension.announcing(chosen));
     }
 
-    private byte[] password() throws IOException {
-        if (mqttPasswordFile != null) {
+    /** The first line of {@code file} when given, else the variable {@code env}, else null; {@code what} names it in errors. */
+    static String secret(Path file, String env, String what) throws IOException {
+        if (file != null) {
             try {
-                List<String> lines = Files.readAllLines(mqttPasswordFile, StandardCharsets.UTF_8);
-                return (lines.isEmpty() ? "" : lines.get(0)).getBytes(StandardCharsets.UTF_8);
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                return lines.isEmpty() ? "" : lines.get(0);
             } catch (IOException e) {
-                throw new IOException("cannot read the MQTT password file " + mqttPasswordFile + ": " + e.getMessage(),
-                        e);
+                throw new IOException("cannot read the " + what + " file " + file + ": " + e.getMessage(), e);
             }
         }
-        String env = System.getenv(PASSWORD_ENV);
-        return env == null ? null : env.getBytes(StandardCharsets.UTF_8);
+        return System.getenv(env);
     }
 
     /** A duration written as a number and a unit (ms, s, m, h, d), or in ISO-8601 (PT30S). */

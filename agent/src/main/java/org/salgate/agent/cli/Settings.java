@@ -42,9 +42,10 @@ final class Settings {
     static final Set<String> COMMAND_LINE_ONLY = Set.of("help", "version", "list-transports", "config-file",
             "config-dir", "check", "print-config");
     /** Options naming a file whose content is a secret: the file must not be readable by every user. */
-    static final Set<String> SECRET_FILES = Set.of("tokens", "mqtt-password-file", "tls-key");
+    static final Set<String> SECRET_FILES = Set.of("tokens", "mqtt-password-file", "tls-key", "influx-token-file",
+            "influx-password-file");
     /** Path options naming what the agent creates, so need not exist beforehand. */
-    static final Set<String> CREATED = Set.of("state-dir", "mqtt-store");
+    static final Set<String> CREATED = Set.of("state-dir", "mqtt-store", "influx-store");
 
     private static final Pattern OPTION_IN_MESSAGE = Pattern.compile("--([a-z][a-z0-9-]*)");
     private static final Pattern PICOCLI_PREFIX = Pattern.compile("^Invalid value for option '[^']+': ");

@@ -27,23 +27,35 @@ import org.slf4j.LoggerFactory;
  * for sensors added later too; a removed sensor's stream is ended by the agent. Thread-safe: changes
  * are made one at a time, on the caller's thread at start and on the bridge's own thread after.
  */
-final class BridgeStreams implements AutoCloseable {
+public final class BridgeStreams implements AutoCloseable {
 
     /** How the bridge asks the agent: one call, awaited. */
     @FunctionalInterface
-    interface Calls {
+    public interface Calls {
+        /** Makes one call on the agent and awaits its answer; throws when the agent refuses it. */
         <T extends Result> T call(Call call, Class<T> expected, String what) throws IOException;
     }
 
     /** Told of each stream the bridge starts on the agent and of each that ends, whoever ends it. */
-    interface Watcher {
+    public interface Watcher {
+        /** Watches nothing. */
+        Watcher NONE = new Watcher() {
+            @Override
+            public void started(StreamSpec spec) {
+            }
+
+            @Override
+            public void ended(StreamSpec spec) {
+            }
+        };
+
         void started(StreamSpec spec);
 
         void ended(StreamSpec spec);
     }
 
     /** One stream on the agent: what it publishes, the stream asked for that made it, and its report filter. */
-    record Target(StreamSpec spec, StreamSpec origin, String topic, ReportFilter filter) {}
+    public record Target(StreamSpec spec, StreamSpec origin, String topic, ReportFilter filter) {}
 
     /** How often the streams file is read again. */
     static final long REREAD_SECONDS = 1;
@@ -65,7 +77,11 @@ final class BridgeStreams implements AutoCloseable {
     private List<StreamSpec> fromFile = List.of();
     private String fileProblem;
 
-    BridgeStreams(Calls calls, Topics topics, Path file, ReportStats reports, Watcher watcher) {
+    /**
+     * Streams made through {@code calls}, published to {@code topics}, with those of {@code file}
+     * (or null); their report filters count into {@code reports}.
+     */
+    public BridgeStreams(Calls calls, Topics topics, Path file, ReportStats reports, Watcher watcher) {
         this.calls = calls;
         this.topics = topics;
         this.file = file;
@@ -75,7 +91,12 @@ final class BridgeStreams implements AutoCloseable {
 
     /** Whether the bridge must follow the agent's events to keep its streams: some are patterns, or may become so. */
     static boolean followsEvents(MqttBridgeConfig config) {
-        return config.streamsFile() != null || config.streams().stream().anyMatch(StreamSpec::isPattern);
+        return followsEvents(config.streams(), config.streamsFile());
+    }
+
+    /** Whether streams need the agent's events: some are patterns, or a streams file may make them so. */
+    public static boolean followsEvents(List<StreamSpec> streams, Path file) {
+        return file != null || streams.stream().anyMatch(StreamSpec::isPattern);
     }
 
     /**
@@ -83,7 +104,7 @@ final class BridgeStreams implements AutoCloseable {
      *
      * @throws IOException when the agent refuses a stream of one named sensor, or the file is unreadable
      */
-    synchronized void start(List<StreamSpec> configured) throws IOException {
+    public synchronized void start(List<StreamSpec> configured) throws IOException {
         fixed = List.copyOf(configured);
         if (file != null) {
             fromFile = readFile();
@@ -98,12 +119,12 @@ final class BridgeStreams implements AutoCloseable {
     }
 
     /** The stream on the agent of this id, or null. */
-    Target target(long streamId) {
+    public Target target(long streamId) {
         return targets.get(streamId);
     }
 
     /** The agent ended this stream; returns what it was, or null when the bridge had stopped it. */
-    Target ended(long streamId) {
+    public Target ended(long streamId) {
         Target t = targets.remove(streamId);
         if (t != null) {
             watcher.ended(t.spec());
@@ -112,12 +133,12 @@ final class BridgeStreams implements AutoCloseable {
     }
 
     /** How many streams the bridge has on the agent. */
-    int size() {
+    public int size() {
         return targets.size();
     }
 
     /** The agent has a new sensor: the patterns that match it get a stream of it. */
-    void sensorAdded(String sensorId) {
+    public void sensorAdded(String sensorId) {
         try {
             thread.execute(() -> startMatching(sensorId));
         } catch (RejectedExecutionException closing) {

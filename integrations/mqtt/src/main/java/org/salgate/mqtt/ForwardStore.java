@@ -15,15 +15,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bridge's store-and-forward queue: messages wait here, in order, until the broker has taken
- * them. It is an H2 MVStore file (one map from a growing key to the message), so what waits
- * survives a restart of the agent; MVStore commits in the background about once a second, so a
+ * The bridges' store-and-forward queue: messages wait here, in order, until the broker (or the
+ * InfluxDB server) has taken them. It is an H2 MVStore file (one map from a growing key to the
+ * message), so what waits survives a restart of the agent; MVStore commits in the background about once a second, so a
  * hard kill may lose the last second of appended messages.
  *
  * <p>Bounded by a count: when full, the oldest message is dropped to make room. Messages older
  * than the age limit are dropped when their turn comes. Both are counted and logged.
  */
-final class ForwardStore implements AutoCloseable {
+public final class ForwardStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ForwardStore.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -31,7 +31,7 @@ final class ForwardStore implements AutoCloseable {
     private static final long LOG_EVERY = 1000;
 
     /** A message waiting to be published. */
-    record Entry(long key, String topic, byte[] payload, long storedAtMillis) {}
+    public record Entry(long key, String topic, byte[] payload, long storedAtMillis) {}
 
     /** The stored form; the payload is UTF-8 JSON or text, kept as a string. */
     private record Stored(@JsonProperty("topic") String topic, @JsonProperty("payload") String payload,
@@ -61,7 +61,7 @@ final class ForwardStore implements AutoCloseable {
      *
      * @throws IOException when the file cannot be created or is not an MVStore file, or is in use
      */
-    static ForwardStore open(Path file, long maxMessages, Duration maxAge, Clock clock) throws IOException {
+    public static ForwardStore open(Path file, long maxMessages, Duration maxAge, Clock clock) throws IOException {
         if (maxMessages <= 0) {
             throw new IllegalArgumentException("the store must hold at least one message, got " + maxMessages);
         }
@@ -86,7 +86,7 @@ final class ForwardStore implements AutoCloseable {
     }
 
     /** Appends a message, dropping the oldest when full. */
-    void append(String topic, byte[] payload) {
+    public void append(String topic, byte[] payload) {
         String value;
         try {
             value = JSON.writeValueAsString(new Stored(topic, new String(payload, java.nio.charset.StandardCharsets.UTF_8),
@@ -111,7 +111,7 @@ final class ForwardStore implements AutoCloseable {
     }
 
     /** The first message with a key at or after {@code fromKey}, or null. Expired ones on the way are dropped. */
-    Entry next(long fromKey) {
+    public Entry next(long fromKey) {
         long now = clock.millis();
         Long key = queue.ceilingKey(fromKey);
         while (key != null) {
@@ -136,7 +136,7 @@ final class ForwardStore implements AutoCloseable {
     }
 
     /** The key of the oldest message, or the next key to be given when empty. */
-    long firstKey() {
+    public long firstKey() {
         Long k = queue.firstKey();
         return k == null ? nextKey.get() : k;
     }
@@ -147,22 +147,22 @@ final class ForwardStore implements AutoCloseable {
     }
 
     /** Removes a message the broker has taken. */
-    void remove(long key) {
+    public void remove(long key) {
         queue.remove(key);
     }
 
     /** How many messages wait. */
-    long size() {
+    public long size() {
         return queue.sizeAsLong();
     }
 
     /** How many messages were dropped because the store was full. */
-    long dropped() {
+    public long dropped() {
         return dropped.get();
     }
 
     /** How many messages were dropped because they waited longer than the age limit. */
-    long expired() {
+    public long expired() {
         return expired.get();
     }
 

@@ -5,9 +5,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -50,7 +47,7 @@ public final class MqttBridge implements AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(MqttBridge.class);
-    private static final long CALL_TIMEOUT_S = 30;
+    private static final String WHO = "the MQTT bridge";
 
     private final MqttBridgeConfig config;
     private final Topics topics;
@@ -65,6 +62,8 @@ public final class MqttBridge implements AutoCloseable {
     /** The Sparkplug B edge node the bridge publishes as, or null for salgate's own topics. */
     private final SparkplugNode sparkplug;
     private volatile BridgeSession session;
+    /** The readings' line protocol when the payload format is InfluxDB's, else null. */
+    private LineProtocol lines;
 
     private MqttBridge(MqttBridgeConfig config, String agentId, Topics topics, ForwardStore store,
                        MqttPublisher publisher, SparkplugNode sparkplug) {
@@ -141,6 +140,9 @@ public final class MqttBridge implements AutoCloseable {
         }
         MqttBridge bridge = new MqttBridge(config, agentId, topics, store, publisher, sparkplug);
         self.set(bridge);
+        if (config.payloadFormat() == MqttBridgeConfig.PayloadFormat.INFLUX) {
+            bridge.lines = new LineProtocol(LineProtocol.DEFAULT_MEASUREMENT, agentId, LineProtocol.Precision.NS);
+        }
         try {
             publisher.start();
             bridge.open(opener, codec, credentials);
@@ -153,7 +155,7 @@ public final class MqttBridge implements AutoCloseable {
 
     private void open(SessionOpener opener, String codec, String credentials) throws IOException {
         session = opener.open(new Sink());
-        HelloReply reply = await(session.hello("mqtt-bridge", codec, credentials), "the hello");
+        HelloReply reply = SessionCalls.await(session.hello("mqtt-bridge", codec, credentials), "the hello", WHO);
         if (!reply.accepted()) {
             throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
         }
@@ -202,31 +204,7 @@ public final class MqttBridge implements AutoCloseable {
     }
 
     private <T extends Result> T call(Call c, Class<T> type, String what) throws IOException {
-        return expect(await(session.call(c), what), type, what);
-    }
-
-    private static <T> T await(java.util.concurrent.CompletableFuture<T> f, String what) throws IOException {
-        try {
-            return f.get(CALL_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IOException("the MQTT bridge's session failed on " + what + ": " + e.getCause().getMessage(),
-                    e.getCause());
-        } catch (TimeoutException e) {
-            throw new IOException("the agent did not answer " + what + " within " + CALL_TIMEOUT_S + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted waiting for " + what, e);
-        }
-    }
-
-    private static <T extends Result> T expect(Result r, Class<T> type, String what) throws IOException {
-        if (type.isInstance(r)) {
-            return type.cast(r);
-        }
-        if (r instanceof Result.Failure f) {
-            throw new IOException("the agent refused " + what + ": " + f.message() + " (" + f.code() + ")");
-        }
-        throw new IOException("the agent answered " + what + " with an unexpected " + r.getClass().getSimpleName());
+        return SessionCalls.expect(SessionCalls.await(session.call(c), what, WHO), type, what);
     }
 
     /** Messages published and acknowledged by the broker since the start. */
@@ -299,8 +277,9 @@ public final class MqttBridge implements AutoCloseable {
                 BridgeStreams.Target t = streams.target(d.streamId());
                 if (t != null) {
                     String topic = sparkplug != null ? sparkplug.dataTopic(d.reading().sensorId()) : t.topic();
+                    String command = t.spec().commandId();
                     for (Report r : t.filter().offer(d.reading())) {
-                        enqueue(topic, Payloads.report(r, t.spec().commandId()));
+                        enqueue(topic, lines != null ? lines.report(r, command) : Payloads.report(r, command));
                     }
                 }
             } else if (message instanceof EventNotice n) {

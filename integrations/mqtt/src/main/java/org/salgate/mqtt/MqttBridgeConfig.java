@@ -41,6 +41,15 @@ public final class MqttBridgeConfig {
     private final String sparkplugNode;
     private final boolean sparkplugWrites;
     private final String homeAssistantPrefix;
+    private final PayloadFormat payloadFormat;
+
+    /** How readings are written in MQTT payloads. */
+    public enum PayloadFormat {
+        /** salgate's JSON object (see the MQTT page of the documentation). */
+        JSON,
+        /** One InfluxDB line-protocol line, nanosecond timestamp ({@link LineProtocol}), as Telegraf's {@code influx} parser reads it. */
+        INFLUX
+    }
 
     private MqttBridgeConfig(Builder b) {
         this.sparkplugWrites = b.sparkplugWrites;
@@ -64,6 +73,7 @@ public final class MqttBridgeConfig {
         this.drainRate = b.drainRate;
         this.tls = b.serverUri.startsWith("ssl://") && b.tls == null ? TlsConfig.clientTrustingSystem() : b.tls;
         this.homeAssistantPrefix = b.homeAssistantPrefix;
+        this.payloadFormat = b.payloadFormat;
     }
 
     /** A builder for a broker at {@code serverUri} ({@code tcp://host:1883} or {@code ssl://host:8883}). */
@@ -171,6 +181,11 @@ public final class MqttBridgeConfig {
         return homeAssistantPrefix;
     }
 
+    /** How readings are written in MQTT payloads (default JSON); events are JSON either way. */
+    public PayloadFormat payloadFormat() {
+        return payloadFormat;
+    }
+
     /** Sets the bridge's options; every setter checks its argument. */
     public static final class Builder {
         private final String serverUri;
@@ -194,6 +209,7 @@ public final class MqttBridgeConfig {
         private String sparkplugNode;
         private boolean sparkplugWrites;
         private String homeAssistantPrefix;
+        private PayloadFormat payloadFormat = PayloadFormat.JSON;
 
         private Builder(String serverUri) {
             Objects.requireNonNull(serverUri, "serverUri");
@@ -349,6 +365,12 @@ public final class MqttBridgeConfig {
          */
         public Builder homeAssistant(String prefix) {
             this.homeAssistantPrefix = prefix == null ? null : HomeAssistant.checkPrefix(prefix);
+            return this;
+        }
+
+        /** How readings are written in MQTT payloads: JSON (the default) or InfluxDB line protocol. */
+        public Builder payloadFormat(PayloadFormat format) {
+            this.payloadFormat = Objects.requireNonNull(format, "format");
             return this;
         }
 
