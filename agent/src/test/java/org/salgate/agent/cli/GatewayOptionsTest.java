@@ -77,7 +77,7 @@ class GatewayOptionsTest {
         assertTrue(err.toString().contains("need --mqtt-format sparkplug"), err.toString());
         err.getBuffer().setLength(0);
         assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "xml"));
-        assertTrue(err.toString().contains("--mqtt-format must be json or sparkplug, not 'xml'"), err.toString());
+        assertTrue(err.toString().contains("--mqtt-format must be json, influx or sparkplug, not 'xml'"), err.toString());
         err.getBuffer().setLength(0);
         assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "sparkplug",
                 "--mqtt-homeassistant"));

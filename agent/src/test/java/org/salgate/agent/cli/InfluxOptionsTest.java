@@ -68,10 +68,4 @@ class InfluxOptionsTest {
                 "--influx-bucket", "b", "--influx-token-file", "no-such.token"));
         assertTrue(err.toString().contains("cannot read the InfluxDB token file no-such.token"), err.toString());
     }
-
-    @Test
-    void anUnknownMqttFormatIsRefused() {
-        assertEquals(2, run("--port", "0", "--mqtt-url", "tcp://127.0.0.1:1", "--mqtt-format", "xml"));
-        assertTrue(err.toString().contains("--mqtt-format 'xml' is not json or influx"), err.toString());
-    }
 }

@@ -27,6 +27,10 @@ final class MqttCommand extends BaseCommand {
     @Option(names = "--qos", split = ",", defaultValue = "0,1", paramLabel = "Q", description = "QoS levels (default: ${DEFAULT-VALUE}).")
     List<Integer> qos;
 
+    @Option(names = "--format", split = ",", defaultValue = "json", paramLabel = "F",
+            description = "Payload formats: json, influx, sparkplug (default: ${DEFAULT-VALUE}; Sparkplug at QoS 0 only).")
+    List<String> formats;
+
     @Option(names = "--warmup", defaultValue = "3s", paramLabel = "DURATION", description = "Warm-up per row (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
@@ -39,7 +43,13 @@ final class MqttCommand extends BaseCommand {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--sensors and --interval-ms must be positive and --qos 0, 1 or 2");
         }
-        MqttBench.Config config = new MqttBench.Config(broker, sensors, intervalMs, warmup, measure, qos);
+        List<MqttBench.Format> parsed;
+        try {
+            parsed = formats.stream().map(MqttBench.Format::parse).toList();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--format " + e.getMessage());
+        }
+        MqttBench.Config config = new MqttBench.Config(broker, sensors, intervalMs, warmup, measure, qos, parsed);
         List<MqttBench.Row> rows = new MqttBench(config, System.out).run();
         out().println();
         out().print(MqttBench.table(rows));

@@ -1,6 +1,5 @@
 package org.salgate.bench.mqtt;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,19 +27,27 @@ import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 import org.salgate.agent.Agent;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
+import org.salgate.mqtt.LineProtocol;
 import org.salgate.mqtt.MqttBridge;
 import org.salgate.mqtt.MqttBridgeConfig;
 import org.salgate.mqtt.MqttCallbackAdapter;
 import org.salgate.mqtt.StreamSpec;
 import org.salgate.mqtt.Topics;
+import org.salgate.mqtt.sparkplug.MetricSpec;
+import org.salgate.mqtt.sparkplug.proto.SparkplugB.Payload;
 import org.salgate.sensorml.PlatformConfig;
 import org.salgate.sensorml.ProtocolConfig;
 
 /**
  * Readings per second and end-to-end latency through the MQTT bridge (agent stream, store and
- * forward, broker, a subscriber on the same broker), against a Paho client publishing the same
- * JSON readings straight to the broker as fast as it can with the same window (the ceiling).
- * Latency runs from the reading's timestamp to its arrival at the subscriber, on one clock.
+ * forward, broker, a subscriber on the same broker), against a Paho client publishing readings of
+ * the same format straight to the broker as fast as it can with the same window (the ceiling), in
+ * each payload format: salgate's JSON, InfluxDB line protocol, Sparkplug B (whose data goes at
+ * QoS 0 whatever the QoS asked, as the specification says). Latency runs from the reading's
+ * timestamp to its arrival at the subscriber, on one clock (Sparkplug's timestamps are in
+ * milliseconds); the bytes per reading are the payloads' mean size.
  */
 public final class MqttBench {
 
@@ -54,12 +61,37 @@ public final class MqttBench {
 
     /** What to run. */
     public record Config(String brokerUrl, int sensors, long intervalMs, Duration warmup, Duration measure,
-                         List<Integer> qos) {}
+                         List<Integer> qos, List<Format> formats) {}
+
+    /** A payload format of the bridge, as {@code --mqtt-format} names it. */
+    public enum Format {
+        JSON, INFLUX, SPARKPLUG;
+
+        /** Its name on the command line. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** json, influx or sparkplug. */
+        public static Format parse(String text) {
+            for (Format f : values()) {
+                if (f.label().equals(text)) {
+                    return f;
+                }
+            }
+            throw new IllegalArgumentException("'" + text + "' is not json, influx or sparkplug");
+        }
+    }
 
     /** One measured row. */
-    public record Row(String path, int qos, long readings, double seconds, Histogram latencyMicros) {
+    public record Row(String path, Format format, int qos, long readings, double seconds, Histogram latencyMicros,
+                      long payloadBytes) {
         double perSecond() {
             return readings / seconds;
+        }
+
+        double bytesPerReading() {
+            return readings == 0 ? 0 : (double) payloadBytes / readings;
         }
     }
 
@@ -71,22 +103,34 @@ public final class MqttBench {
         this.log = log;
     }
 
-    /** Warms up and measures the bridge and the ceiling at each QoS. */
+    /** Warms up and measures the bridge and the ceiling in each format at each QoS (Sparkplug's once, at 0). */
     public List<Row> run() throws Exception {
         List<Row> rows = new ArrayList<>();
-        for (int qos : config.qos()) {
-            rows.add(bridge(qos));
-            rows.add(ceiling(qos));
+        for (Format format : config.formats()) {
+            for (int qos : format == Format.SPARKPLUG ? List.of(0) : config.qos()) {
+                rows.add(bridge(format, qos));
+                rows.add(ceiling(format, qos));
+            }
         }
         return rows;
     }
 
-    private Row bridge(int qos) throws Exception {
-        String agentId = "bench-bridge-q" + qos + "-" + ProcessHandle.current().pid();
+    private Row bridge(Format format, int qos) throws Exception {
+        String agentId = "bench-" + format.label() + "-q" + qos + "-" + ProcessHandle.current().pid();
         Topics topics = new Topics("salgate", agentId);
         Path store = Files.createTempDirectory("salgate-bench-mqtt").resolve("store.mv.db");
         MqttBridgeConfig.Builder b = MqttBridgeConfig.builder(config.brokerUrl()).qos(qos).events(false)
                 .storeFile(store);
+        String filter = topics.all().replace("#", "sensors/+/read");
+        switch (format) {
+            case JSON -> b.payloadFormat(MqttBridgeConfig.PayloadFormat.JSON);
+            case INFLUX -> b.payloadFormat(MqttBridgeConfig.PayloadFormat.INFLUX);
+            case SPARKPLUG -> {
+                b.sparkplug("bench", agentId);
+                filter = "spBv1.0/bench/DDATA/" + agentId + "/+";
+            }
+            default -> throw new IllegalStateException(format.name());
+        }
         for (int i = 0; i < config.sensors(); i++) {
             b.stream(new StreamSpec("DUMMY_" + i, "read", config.intervalMs()));
         }
@@ -94,14 +138,15 @@ public final class MqttBench {
         PlatformConfig platform = new PlatformConfig(List.of(new ProtocolConfig("dummy", "dummy", "virtual",
                 Map.of("sensors", Integer.toString(config.sensors())))));
         AtomicReference<MqttBridge> bridge = new AtomicReference<>();
-        try (Subscriber sub = new Subscriber(config.brokerUrl(), topics.all().replace("#", "sensors/+/read"), qos);
+        try (Subscriber sub = new Subscriber(config.brokerUrl(), filter, qos, format);
              Agent agent = Agent.builder().port(0).agentId(agentId).platform(platform)
                      .extension(a -> {
                          bridge.set(MqttBridge.start(bridgeConfig, a.agentId(), a.codecName(), a.inProcessCredentials(),
                                  sink -> a.openSession("mqtt", () -> true, sink)));
                          return bridge.get();
                      }).start()) {
-            log.printf("bridge, QoS %d: %d sensors every %d ms%n", qos, config.sensors(), config.intervalMs());
+            log.printf("bridge, %s, QoS %d: %d sensors every %d ms%n", format.label(), qos, config.sensors(),
+                    config.intervalMs());
             awaitCaughtUp(bridge.get());
             return sub.measure("bridge", qos);
         }
@@ -121,16 +166,18 @@ public final class MqttBench {
         }
     }
 
-    private Row ceiling(int qos) throws Exception {
-        String topic = "salgate/bench-ceiling-q" + qos + "-" + ProcessHandle.current().pid() + "/sensors/DUMMY_0/read";
-        try (Subscriber sub = new Subscriber(config.brokerUrl(), topic, qos)) {
+    private Row ceiling(Format format, int qos) throws Exception {
+        String topic = "salgate/bench-ceiling-" + format.label() + "-q" + qos + "-" + ProcessHandle.current().pid()
+                + "/sensors/DUMMY_0/read";
+        try (Subscriber sub = new Subscriber(config.brokerUrl(), topic, qos, format)) {
             MqttAsyncClient pub = new MqttAsyncClient(config.brokerUrl(), "salgate-bench-ceiling-" + qos,
                     new MemoryPersistence());
             pub.connect(new MqttConnectionOptions()).waitForCompletion(10_000);
             Semaphore window = new Semaphore(CEILING_WINDOW);
-            Thread publisher = new Thread(() -> publishFlatOut(pub, topic, qos, window), "bench-ceiling");
+            Thread publisher = new Thread(() -> publishFlatOut(pub, topic, qos, window, format), "bench-ceiling");
             publisher.setDaemon(true);
-            log.printf("ceiling, QoS %d: one Paho client publishing as fast as its window allows%n", qos);
+            log.printf("ceiling, %s, QoS %d: one Paho client publishing as fast as its window allows%n",
+                    format.label(), qos);
             publisher.start();
             try {
                 return sub.measure("Paho direct", qos);
@@ -143,7 +190,9 @@ public final class MqttBench {
         }
     }
 
-    private static void publishFlatOut(MqttAsyncClient pub, String topic, int qos, Semaphore window) {
+    private static void publishFlatOut(MqttAsyncClient pub, String topic, int qos, Semaphore window, Format format) {
+        LineProtocol lines = new LineProtocol(LineProtocol.DEFAULT_MEASUREMENT, "bench-ceiling",
+                LineProtocol.Precision.NS);
         long seq = 0;
         MqttActionListener release = new MqttActionListener() {
             @Override
@@ -161,11 +210,17 @@ public final class MqttBench {
                 window.acquire();
                 Instant now = Instant.now();
                 long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-                String json = "{\"sensor\":\"DUMMY_0\",\"command\":\"read\",\"sequence\":" + seq++
-                        + ",\"timestamp\":\"" + now + "\",\"timestampMicros\":" + micros
-                        + ",\"status\":\"OK\",\"value\":42.0,\"unit\":\"1\"}";
-                pub.publish(topic, new MqttMessage(json.getBytes(StandardCharsets.UTF_8), qos, false, new MqttProperties()), null,
-                        release);
+                byte[] payload = switch (format) {
+                    case JSON -> ("{\"sensor\":\"DUMMY_0\",\"command\":\"read\",\"sequence\":" + seq
+                            + ",\"timestamp\":\"" + now + "\",\"timestampMicros\":" + micros
+                            + ",\"status\":\"OK\",\"value\":42.0,\"unit\":\"1\"}").getBytes(StandardCharsets.UTF_8);
+                    case INFLUX -> lines.payload(Reading.ok("DUMMY_0", micros, seq, Value.of(42.0)).withUnit("1"), "read");
+                    case SPARKPLUG -> Payload.newBuilder().setTimestamp(micros / 1000).setSeq(seq & 0xFF)
+                            .addMetrics(Payload.Metric.newBuilder().setAlias(1).setTimestamp(micros / 1000)
+                                    .setDatatype(MetricSpec.DataType.DOUBLE.code()).setDoubleValue(42.0)).build().toByteArray();
+                };
+                seq++;
+                pub.publish(topic, new MqttMessage(payload, qos, false, new MqttProperties()), null, release);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -179,8 +234,11 @@ public final class MqttBench {
         private final MqttAsyncClient client;
         private final Recorder latency = new Recorder(HISTOGRAM_MAX_MICROS, 3);
         private final AtomicLong received = new AtomicLong();
+        private final AtomicLong bytes = new AtomicLong();
+        private final Format format;
 
-        Subscriber(String url, String filter, int qos) throws MqttException {
+        Subscriber(String url, String filter, int qos, Format format) throws MqttException {
+            this.format = format;
             client = new MqttAsyncClient(url, "salgate-bench-sub-" + System.nanoTime(), new MemoryPersistence());
             client.connect(new MqttConnectionOptions()).waitForCompletion(10_000);
             client.setCallback(new MqttCallbackAdapter() {
@@ -188,8 +246,9 @@ public final class MqttBench {
                 public void messageArrived(String topic, MqttMessage message) {
                     Instant now = Instant.now();
                     long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-                    long sent = timestampMicros(message.getPayload());
+                    long sent = timestampMicros(message.getPayload(), Subscriber.this.format);
                     received.incrementAndGet();
+                    bytes.addAndGet(message.getPayload().length);
                     latency.recordValue(Math.max(1, Math.min(HISTOGRAM_MAX_MICROS, nowMicros - sent)));
                 }
 
@@ -202,11 +261,13 @@ public final class MqttBench {
             latency.getIntervalHistogram();
             long start = System.nanoTime();
             long before = received.get();
+            long bytesBefore = bytes.get();
             Thread.sleep(config.measure().toMillis());
             long n = received.get() - before;
+            long size = bytes.get() - bytesBefore;
             double seconds = (System.nanoTime() - start) / 1e9;
             Histogram h = latency.getIntervalHistogram();
-            return new Row(path, qos, n, seconds, h);
+            return new Row(path, format, qos, n, seconds, h, size);
         }
 
         @Override
@@ -216,24 +277,42 @@ public final class MqttBench {
         }
     }
 
-    private static long timestampMicros(byte[] payload) {
+    /** When the reading was taken, as its payload says. */
+    private static long timestampMicros(byte[] payload, Format format) {
         try {
-            JsonNode n = JSON.readTree(payload);
-            return n.get("timestampMicros").asLong();
-        } catch (IOException e) {
-            throw new IllegalStateException("a reading on the broker is not the bridge's JSON", e);
+            return switch (format) {
+                case JSON -> JSON.readTree(payload).get("timestampMicros").asLong();
+                case INFLUX -> {
+                    String line = new String(payload, StandardCharsets.UTF_8);
+                    yield Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)) / 1000;
+                }
+                case SPARKPLUG -> Payload.parseFrom(payload).getMetrics(0).getTimestamp() * 1000;
+            };
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("a reading on the broker is not the bridge's " + format.label(), e);
         }
     }
 
-    /** The rows as a Markdown table. */
+    /**
+     * The rows as a Markdown table; a bridge row's ratio is its readings/s over those of the Paho
+     * row of the same format and QoS, measured just after it.
+     */
     public static String table(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| path | QoS | readings/s | latency p50 (ms) | p99 (ms) | max (ms) |\n");
-        sb.append("|---|---|---|---|---|---|\n");
+        sb.append("| path | format | QoS | readings/s | of Paho direct | latency p50 (ms) | p99 (ms) | max (ms) |"
+                + " bytes/reading |\n");
+        sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             Histogram h = r.latencyMicros();
-            sb.append(String.format("| %s | %d | %.0f | %.2f | %.2f | %.2f |%n", r.path(), r.qos(), r.perSecond(),
-                    h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0));
+            String ratio = "";
+            if (r.path().equals("bridge")) {
+                ratio = rows.stream().filter(c -> !c.path().equals("bridge") && c.format() == r.format()
+                        && c.qos() == r.qos()).findFirst()
+                        .map(c -> String.format("%.2f", r.perSecond() / c.perSecond())).orElse("");
+            }
+            sb.append(String.format("| %s | %s | %d | %.0f | %s | %.2f | %.2f | %.2f | %.0f |%n", r.path(),
+                    r.format().label(), r.qos(), r.perSecond(), ratio, h.getValueAtPercentile(50) / 1000.0,
+                    h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0, r.bytesPerReading()));
         }
         return sb.toString();
     }

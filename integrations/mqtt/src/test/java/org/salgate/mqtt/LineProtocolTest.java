@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.salgate.model.Reading;
 import org.salgate.model.Value;
+import org.salgate.mqtt.report.Report;
 
 class LineProtocolTest {
 
@@ -109,6 +110,14 @@ class LineProtocolTest {
     void measurementThatWouldBeACommentIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new LineProtocol("#m", "a", LineProtocol.Precision.US));
         assertThrows(IllegalArgumentException.class, () -> new LineProtocol(" ", "a", LineProtocol.Precision.US));
+    }
+
+    @Test
+    void aWindowIsOnePointTaggedAsAnAggregateWithItsFiguresAtItsEnd() {
+        Report.Window w = new Report.Window("T1", 1_600_000_000_000_000L, java.time.Duration.ofSeconds(10), 4, 20.0,
+                23.0, 21.25, "Cel");
+        assertEquals("salgate,agent=gw-1,sensor=T1,command=read,unit=Cel,aggregate=window value=21.25,count=4i,"
+                + "min=20.0,max=23.0,mean=21.25,status=\"OK\" 1600000010000000", us.line(w, "read"));
     }
 
     @Test

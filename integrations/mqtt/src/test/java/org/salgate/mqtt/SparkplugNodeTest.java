@@ -14,6 +14,7 @@ import org.eclipse.paho.mqttv5.common.MqttException;
 import org.junit.jupiter.api.Test;
 import org.salgate.model.Reading;
 import org.salgate.model.Value;
+import org.salgate.mqtt.report.Report;
 import org.salgate.mqtt.sparkplug.MetricSpec;
 import org.salgate.mqtt.sparkplug.MetricSpec.DataType;
 import org.salgate.mqtt.sparkplug.SparkplugMetrics;
@@ -212,6 +213,19 @@ class SparkplugNodeTest {
         Payload.Metric m = out.sent.get(2).payload().getMetrics(0);
         assertTrue(m.getIsNull());
         assertFalse(m.hasDoubleValue());
+    }
+
+    @Test
+    void aWindowsAggregateIsADdataOfItsMeanAtTheWindowsEnd() throws Exception {
+        defineThermometer();
+        node.nextWill();
+        node.control(out, true);
+        Report.Window w = new Report.Window("lab/thermo", 1_700_000_000_000_000L, java.time.Duration.ofSeconds(10), 4,
+                20.0, 23.0, 21.25, "Cel");
+        node.forward(out, "t", Payloads.report(w, "temperature"));
+        Payload.Metric m = out.sent.get(2).payload().getMetrics(0);
+        assertEquals(21.25, m.getDoubleValue());
+        assertEquals(1_700_000_010_000L, m.getTimestamp());
     }
 
     private static final String CML = Cml.write("s", List.of(
