@@ -356,17 +356,21 @@ final class MqttPublisher implements AutoCloseable {
     }
 
     /**
-     * Publishes on connection {@code l} only: once it is gone the client refuses. Returns once the
-     * client has written the message (QoS 0) or the broker took it, so that a stored message leaves
-     * the store only then, and a broken connection loses at most the message being written.
+     * Publishes on connection {@code l} only: once it is gone the client refuses. A QoS 0 message
+     * (Sparkplug's births and data) is sent once the client takes it, as the bridge's own QoS 0
+     * messages are: nothing acknowledges it, and the client writes what it took in order, so births
+     * still go before the data queued after them; a connection that breaks loses what the client
+     * held unwritten, as at QoS 0 it would anyway. Other QoS return once the broker took the message.
      */
     private MqttConvention.Sender sender(Link l) {
         return (topic, payload, qos, retained) -> {
             if (link != l) {
                 throw new MqttException(org.eclipse.paho.mqttv5.client.MqttClientException.REASON_CODE_CLIENT_NOT_CONNECTED);
             }
-            client.publish(topic, message(payload, qos, retained)).waitForCompletion(
-                    TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S));
+            IMqttToken sent = client.publish(topic, message(payload, qos, retained));
+            if (qos > 0) {
+                sent.waitForCompletion(TimeUnit.SECONDS.toMillis(CONNECT_TIMEOUT_S));
+            }
         };
     }
 
