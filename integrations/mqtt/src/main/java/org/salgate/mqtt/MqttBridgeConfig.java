@@ -380,6 +380,10 @@ public final class MqttBridgeConfig {
                         + " Sparkplug B mode does not publish: use --mqtt-homeassistant or --mqtt-format sparkplug,"
                         + " not both");
             }
+            if (payloadFormat == PayloadFormat.INFLUX && homeAssistantPrefix != null) {
+                throw new IllegalArgumentException("Home Assistant discovery reads readings as salgate's JSON, not line"
+                        + " protocol: use --mqtt-homeassistant with --mqtt-format json");
+            }
             return new MqttBridgeConfig(this);
         }
     }

@@ -3,6 +3,7 @@ package org.salgate.mqtt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -90,5 +91,13 @@ class HomeAssistantTest {
                 .homeAssistant("home/#"));
         assertThrows(IllegalArgumentException.class, () -> MqttBridgeConfig.builder("tcp://127.0.0.1:1883")
                 .homeAssistant("/homeassistant"));
+    }
+
+    @Test
+    void discoveryIsRefusedWithLineProtocolPayloadsWhichItsTemplatesCannotRead() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MqttBridgeConfig
+                .builder("tcp://127.0.0.1:1883").homeAssistant("homeassistant")
+                .payloadFormat(MqttBridgeConfig.PayloadFormat.INFLUX).build());
+        assertTrue(e.getMessage().contains("--mqtt-homeassistant with --mqtt-format json"), e.getMessage());
     }
 }
