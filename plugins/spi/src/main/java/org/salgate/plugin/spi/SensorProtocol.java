@@ -2,6 +2,7 @@ package org.salgate.plugin.spi;
 
 import java.util.List;
 import java.util.Map;
+import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.model.Value;
@@ -109,12 +110,32 @@ public interface SensorProtocol extends AutoCloseable {
     }
 
     /**
+     * The channels the device says it has, found by asking it: an OPC UA subtree browsed, an SNMP
+     * table walked, a 1-Wire bus listed. The agent calls it on the device's lane after each connect
+     * and, when the protocol sets parameter {@code discover-interval-ms}, at that interval; it serves
+     * each channel found as a sensor {@code <protocol>.<channel>}, as it serves configured ones: a
+     * channel found for the first time is added (a SENSOR_ADDED event), one found before and missing
+     * now is reported DISCONNECTED until it is found again. A configured channel of the same name
+     * wins, and discovered sensors are never written to the saved configuration (they are found again
+     * at the next start). What to discover is the driver's parameter, set by the operator; with none,
+     * return an empty list, as this default does.
+     *
+     * @return the channels found, each named uniquely within the protocol
+     * @throws SensorDisconnectedException when the connection to the device is lost meanwhile
+     * @throws Exception when discovery failed (logged, and tried again at the next connect or
+     *                   interval; the channels found before are kept)
+     */
+    default List<ChannelConfig> discover() throws Exception {
+        return List.of();
+    }
+
+    /**
      * Whether the device reports this channel's value by itself, through the context's
      * {@link PluginContext#push() push sink}, rather than being asked: the agent then never reads
      * the channel with {@link #read(List)}, and serves the latest value pushed (UNAVAILABLE until
      * the first). False by default.
      */
-    default boolean pushes(org.salgate.sensorml.ChannelConfig channel) {
+    default boolean pushes(ChannelConfig channel) {
         return false;
     }
 
@@ -125,7 +146,7 @@ public interface SensorProtocol extends AutoCloseable {
      * @throws SensorDisconnectedException when the connection to the device is lost
      * @throws Exception when the device refused the write
      */
-    default void write(org.salgate.sensorml.ChannelConfig channel, Value raw) throws Exception {
+    default void write(ChannelConfig channel, Value raw) throws Exception {
         throw new PluginException("this protocol cannot write channels");
     }
 
