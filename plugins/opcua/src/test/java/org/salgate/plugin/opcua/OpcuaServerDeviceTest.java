@@ -14,7 +14,6 @@ import java.security.cert.X509Certificate;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -27,9 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.salgate.model.Value;
 import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
-import org.salgate.plugin.spi.DeviceAddress;
-import org.salgate.plugin.spi.Endpoint;
-import org.salgate.plugin.spi.PluginContext;
 import org.salgate.plugin.spi.PushSink;
 import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.salgate.plugin.spi.SensorProtocol;
@@ -76,33 +72,7 @@ class OpcuaServerDeviceTest {
                 List.of(TEMPERATURE, COUNTER, SET_POINT, MISSING));
         PushSink sink = (channel, value) -> pushed.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>())
                 .add(value);
-        String address = server.url().substring("opc.tcp:".length());
-        Endpoint endpoint = new Endpoint() {
-            public String type() {
-                return "opc.tcp";
-            }
-
-            public String address() {
-                return address;
-            }
-
-            public Optional<DeviceAddress> target() {
-                return Optional.of(OpcuaPlugin.OPC_TCP.parse(address));
-            }
-        };
-        protocol = new OpcuaPlugin().open(config, new PluginContext() {
-            public Endpoint endpoint() {
-                return endpoint;
-            }
-
-            public long nowMicros() {
-                return System.currentTimeMillis() * 1000;
-            }
-
-            public PushSink push() {
-                return sink;
-            }
-        });
+        protocol = TestProtocols.open(config, sink);
         return protocol;
     }
 
