@@ -154,6 +154,26 @@ class OpcuaServerDeviceTest {
         assertInstanceOf(Value.Num.class, p.read(List.of(new ChannelRead(TEMPERATURE))).get(0).value());
     }
 
+    @Test
+    void browsingTheServersDeviceObjectFindsItsVariablesWithTheirUnitsRangesAndAccess() throws Exception {
+        SensorProtocol p = open(Map.of("browse", "ns=1;s=Device"));
+        p.connect();
+        Map<String, ChannelConfig> found = new java.util.TreeMap<>();
+        p.discover().forEach(c -> found.put(c.name(), c));
+        assertEquals(java.util.Set.of("Temperature", "Pressure", "Counter", "SetPoint"), found.keySet(),
+                found.toString());
+        assertEquals("Cel", found.get("Temperature").unit());
+        assertTrue(found.get("Temperature").description().contains("Double, range -40 to 150"),
+                found.get("Temperature").description());
+        assertEquals("bar", found.get("Pressure").unit());
+        assertEquals("ns=1;s=Pressure", found.get("Pressure").attributes().get("node"));
+        assertEquals("", found.get("Counter").unit());
+        assertEquals(ChannelConfig.Access.READ_WRITE, found.get("SetPoint").access());
+        assertEquals(ChannelConfig.Access.READ, found.get("Counter").access());
+        ChannelValue pressure = p.read(List.of(new ChannelRead(found.get("Pressure")))).get(0);
+        assertTrue(pressure.ok() && pressure.value() instanceof Value.Num, pressure.toString());
+    }
+
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
