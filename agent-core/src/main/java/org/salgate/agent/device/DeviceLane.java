@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * with a DISCONNECTED reading saying why and when the next attempt is, and connects again after a backoff that
  * doubles from {@value #RECONNECT_MIN} to {@value #RECONNECT_MAX} (defaults 1 s and 60 s); the
  * listener hears when it is back. Each change of state is logged once, not each attempt.
+ *
+ * <p>Discovery: after each connect, and every {@value #DISCOVER_INTERVAL} when the protocol sets it,
+ * the lane asks the protocol for the channels its device lists ({@link SensorProtocol#discover()})
+ * in its turn, and tells the listener what was found.
  */
 public final class DeviceLane implements AutoCloseable {
 
@@ -49,6 +53,8 @@ public final class DeviceLane implements AutoCloseable {
     public static final String RECONNECT_MAX = "reconnect-max-ms";
     /** Protocol parameter: how long a stream's read waits for the other streams' reads of its tick, in milliseconds. */
     public static final String GATHER = "stream-gather-ms";
+    /** Protocol parameter: how often to ask the device for its channels again, in milliseconds; 0 for at connect only. */
+    public static final String DISCOVER_INTERVAL = "discover-interval-ms";
     static final long DEFAULT_GATHER_MS = 2;
     private static final long GATHER_LOOK_MICROS = 100;
     static final long DEFAULT_TIMEOUT_MS = 5_000;
@@ -64,6 +70,13 @@ public final class DeviceLane implements AutoCloseable {
 
         /** The connection is back after being lost. */
         void reconnected();
+
+        /**
+         * The device listed these channels when asked ({@link SensorProtocol#discover()}), after a
+         * connect or at the discovery interval. Nothing to do by default.
+         */
+        default void discovered(List<ChannelConfig> channels) {
+        }
     }
 
     /** A request that is not a read of channels: it runs alone, in its turn. */
@@ -74,18 +87,19 @@ public final class DeviceLane implements AutoCloseable {
 
     /** The lane's timing and bound, from the protocol's parameters and channels. */
     public record Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs, int maxWaiting,
-                           long gatherMs) {
+                           long gatherMs, long discoverIntervalMs) {
         public Settings {
             if (requestTimeoutMs <= 0 || reconnectMinMs <= 0 || reconnectMaxMs < reconnectMinMs || maxWaiting < 1
-                    || gatherMs < 0 || gatherMs >= requestTimeoutMs) {
+                    || gatherMs < 0 || gatherMs >= requestTimeoutMs || discoverIntervalMs < 0) {
                 throw new IllegalArgumentException("the lane needs a positive request timeout, 0 < "
-                        + RECONNECT_MIN + " <= " + RECONNECT_MAX + " and 0 <= " + GATHER + " < " + REQUEST_TIMEOUT);
+                        + RECONNECT_MIN + " <= " + RECONNECT_MAX + ", 0 <= " + GATHER + " < " + REQUEST_TIMEOUT
+                        + " and 0 <= " + DISCOVER_INTERVAL);
             }
         }
 
         /** Settings with the default bound of {@value #MAX_WAITING} waiting requests and gathering. */
         public Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs) {
-            this(requestTimeoutMs, reconnectMinMs, reconnectMaxMs, MAX_WAITING, DEFAULT_GATHER_MS);
+            this(requestTimeoutMs, reconnectMinMs, reconnectMaxMs, MAX_WAITING, DEFAULT_GATHER_MS, 0);
         }
 
         /**
@@ -96,7 +110,7 @@ public final class DeviceLane implements AutoCloseable {
         public static Settings of(ProtocolConfig p) {
             return new Settings(millis(p, REQUEST_TIMEOUT, DEFAULT_TIMEOUT_MS, 1), millis(p, RECONNECT_MIN, 1_000, 1),
                     millis(p, RECONNECT_MAX, 60_000, 1), Math.max(MAX_WAITING, 2 * p.channels().size()),
-                    millis(p, GATHER, DEFAULT_GATHER_MS, 0));
+                    millis(p, GATHER, DEFAULT_GATHER_MS, 0), millis(p, DISCOVER_INTERVAL, 0, 0));
         }
 
         private static long millis(ProtocolConfig p, String name, long fallback, long least) {
@@ -141,6 +155,8 @@ public final class DeviceLane implements AutoCloseable {
     private volatile String cause = "";
     private volatile long nextAttemptNanos;
     private long backoffMs;
+    private long nextDiscoveryNanos;
+    private String lastDiscoveryFailure;
 
     /**
      * @param protocolName the protocol's name, for the thread's name and messages
@@ -254,8 +270,10 @@ public final class DeviceLane implements AutoCloseable {
                     connect();
                     continue;
                 }
-                Request first = waiting.takeFirst();
-                if (first instanceof Read read) {
+                Request first = next();
+                if (first == null) {
+                    discover();
+                } else if (first instanceof Read read) {
                     List<Read> batch = new ArrayList<>();
                     batch.add(read);
                     if (read.tick()) {
@@ -276,6 +294,46 @@ public final class DeviceLane implements AutoCloseable {
             closed = true;
         }
         failWaiting();
+    }
+
+    /** The next request, or null when the discovery interval is up first. */
+    private Request next() throws InterruptedException {
+        if (settings.discoverIntervalMs() == 0) {
+            return waiting.takeFirst();
+        }
+        long left = nextDiscoveryNanos - System.nanoTime();
+        return left <= 0 ? null : waiting.pollFirst(left, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Asks the device for its channels and tells the listener; a failure is logged once (until
+     * discovery works again) and the channels found before are kept, a lost connection handled as
+     * any call's.
+     */
+    private void discover() {
+        nextDiscoveryNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.discoverIntervalMs());
+        List<ChannelConfig> found;
+        try {
+            found = protocol.discover();
+        } catch (Exception | LinkageError | AssertionError e) {
+            if (e instanceof SensorDisconnectedException) {
+                lost(e);
+            } else if (!message(e).equals(lastDiscoveryFailure)) {
+                lastDiscoveryFailure = message(e);
+                LOG.warn("{} could not list its channels: {}; its channels found before are kept", device,
+                        lastDiscoveryFailure);
+            }
+            return;
+        }
+        lastDiscoveryFailure = null;
+        if (found == null) {
+            return;
+        }
+        try {
+            listener.discovered(List.copyOf(found));
+        } catch (RuntimeException e) {
+            LOG.error("{}: the channels it listed could not be served", device, e);
+        }
     }
 
     /**
@@ -331,6 +389,7 @@ public final class DeviceLane implements AutoCloseable {
         } else {
             LOG.info("{} is connected", device);
         }
+        discover();
     }
 
     /** The connection is lost: disconnect, tell the listener the first time, and plan the next attempt. */

@@ -96,7 +96,7 @@ class DeviceLaneTest {
 
     /** A lane that is connected and idle, whose stream reads gather for {@code gatherMs}. */
     private void idleLane(long gatherMs) throws Exception {
-        start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, gatherMs));
+        start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, gatherMs, 0));
         device.gate.countDown();
         device.registers.put("c0", Value.of(0L));
         assertEquals(Reading.Status.OK, lane.read("meter.c0", ChannelConfig.read("c0", "", Map.of()))

@@ -54,6 +54,12 @@ public final class FakeDevice implements SensorProtocol {
     public volatile CountDownLatch atGate = new CountDownLatch(1);
     /** Time each read and write takes, in milliseconds. */
     public volatile long callMillis;
+    /** The channels the device lists when asked for them. */
+    public volatile List<ChannelConfig> listed = List.of();
+    /** How many times the device was asked for its channels. */
+    public final AtomicInteger discoveries = new AtomicInteger();
+    /** Discoveries left that throw an IllegalStateException. */
+    public final AtomicInteger failingDiscoveries = new AtomicInteger();
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
@@ -130,6 +136,15 @@ public final class FakeDevice implements SensorProtocol {
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    @Override
+    public List<ChannelConfig> discover() {
+        discoveries.incrementAndGet();
+        if (failingDiscoveries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IllegalStateException("the device's directory is garbled");
+        }
+        return listed;
     }
 
     @Override
