@@ -142,27 +142,33 @@ class DeviceLaneTest {
                 Map.of(DeviceLane.GATHER, "0"))).gatherMs(), "0 turns gathering off");
     }
 
-    @Test
-    void aDeviceThatTakesConcurrentRequestsHasUpToTheBoundInFlightAndAWriteRunsAlone() throws Exception {
-        device.concurrent = true;
-        device.callMillis = 100;
+    /** Starts the lane on a device of channels c0..c7, and reads c0..c{n-1}, each arriving alone while the ones before are in flight. */
+    private List<CompletableFuture<Reading>> readEachAlone(int n) throws InterruptedException {
         for (int i = 0; i < 8; i++) {
             device.registers.put("c" + i, Value.of((long) i));
         }
         start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, 0, 0, 3));
         device.gate.countDown();
         List<CompletableFuture<Reading>> reads = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < n; i++) {
             reads.add(lane.read("meter.c" + i, ChannelConfig.read("c" + i, "", Map.of())));
-            Thread.sleep(10); // each arrives alone, while the ones before are in flight
+            Thread.sleep(10);
         }
+        return reads;
+    }
+
+    @Test
+    void aDeviceThatTakesConcurrentRequestsHasUpToTheBoundInFlightAndAWriteRunsAlone() throws Exception {
+        device.concurrent = true;
+        device.callMillis = 100;
+        List<CompletableFuture<Reading>> reads = readEachAlone(6);
         CompletableFuture<Reading> write = lane.call("meter.c7", () -> {
             device.write(ChannelConfig.read("c7", "", Map.of()), Value.of(70L));
             return Reading.ok("meter.c7", 0, 0, Value.of(70L));
         });
         reads.add(lane.read("meter.c7", ChannelConfig.read("c7", "", Map.of())));
-        for (int i = 0; i < reads.size(); i++) {
-            Reading r = reads.get(i).get(10, TimeUnit.SECONDS);
+        for (CompletableFuture<Reading> read : reads) {
+            Reading r = read.get(10, TimeUnit.SECONDS);
             assertEquals(Reading.Status.OK, r.status(), r.error());
         }
         assertEquals(Reading.Status.OK, write.get(10, TimeUnit.SECONDS).status());
@@ -174,17 +180,7 @@ class DeviceLaneTest {
     @Test
     void aDeviceThatTakesOneRequestAtATimeNeverHasTwoInFlight() throws Exception {
         device.callMillis = 20;
-        for (int i = 0; i < 6; i++) {
-            device.registers.put("c" + i, Value.of((long) i));
-        }
-        start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, 0, 0, 3));
-        device.gate.countDown();
-        List<CompletableFuture<Reading>> reads = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            reads.add(lane.read("meter.c" + i, ChannelConfig.read("c" + i, "", Map.of())));
-            Thread.sleep(5);
-        }
-        for (CompletableFuture<Reading> r : reads) {
+        for (CompletableFuture<Reading> r : readEachAlone(6)) {
             assertEquals(Reading.Status.OK, r.get(10, TimeUnit.SECONDS).status());
         }
         assertEquals(1, device.maxConcurrentCalls());
