@@ -1,5 +1,9 @@
 package org.salgate.plugin.opcua;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +12,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.model.Call;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
 import org.salgate.model.Value;
 import org.salgate.plugin.tck.AbstractDevicePluginConformanceTest;
+import org.salgate.plugin.tck.KitAgent;
+import org.salgate.plugin.tck.KitSession;
 import org.salgate.plugin.tck.SilentServer;
 import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.ChannelConfig.Access;
@@ -101,6 +110,28 @@ class OpcuaPluginConformanceDeviceTest extends AbstractDevicePluginConformanceTe
     private BadConfiguration bad(String named, Map<String, String> parameters, List<ChannelConfig> channels) {
         return new BadConfiguration(new ProtocolConfig("bad-" + named, "opcua", server.url(), parameters, List.of(),
                 List.of(), channels), named);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aVariableFoundByBrowsingIsServedAsASensorWithItsEngineeringUnit() throws Exception {
+        ProtocolConfig browsing = new ProtocolConfig("found", "opcua", server.url(),
+                Map.of("timeout-ms", "3000", "browse", "ns=1;s=Device"), List.of(), List.of(), List.of());
+        KitAgent agent = start(browsing);
+        KitSession s = agent.session();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!sensorsOf(agent, "found").contains("found.Pressure")) {
+            assertTrue(System.nanoTime() < deadline, "no sensor found.Pressure: " + sensorsOf(agent, "found"));
+            Thread.sleep(50);
+        }
+        assertEquals(List.of("found.Counter", "found.Pressure", "found.SetPoint", "found.Temperature"),
+                sensorsOf(agent, "found"));
+        String sensorMl = s.ok(new Call.DescribeSensor("found.Pressure"), Result.Document.class).xml();
+        assertTrue(sensorMl.contains("code=\"bar\"") && sensorMl.contains("range 0 to 10"), sensorMl);
+        Reading pressure = s.read("found.Pressure", "read", Map.of());
+        assertEquals(Reading.Status.OK, pressure.status(), pressure.toString());
+        assertEquals("bar", pressure.unit());
+        assertInstanceOf(Value.Num.class, pressure.value());
+        assertEquals("Cel", s.read("found.Temperature", "read", Map.of()).unit());
     }
 
     /**
