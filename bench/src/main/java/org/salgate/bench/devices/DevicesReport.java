@@ -191,6 +191,7 @@ public final class DevicesReport {
                 .append(" | ").append(fmt(r.stat(lat, "changes_missed"))).append(" | ")
                 .append(fmt(r.stat(lat, "latency_p50_ms"))).append(" | ").append(fmt(r.stat(lat, "latency_p99_ms")))
                 .append(" | ").append(fmt(r.stat(lat, "latency_max_ms"))).append(" |\n");
+        OpcuaRow.report(r, s);
 
         s.append("\nEvery figure of every repetition: `").append(CSV).append("`.\n");
         if (!r.errorReadings().isEmpty()) {
@@ -204,7 +205,7 @@ public final class DevicesReport {
         return s.toString();
     }
 
-    private static String fmt(Stat st) {
+    static String fmt(Stat st) {
         if (st.n() == 0) {
             return "n/a";
         }

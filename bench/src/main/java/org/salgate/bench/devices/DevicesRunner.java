@@ -99,6 +99,7 @@ public final class DevicesRunner {
                 for (int m : config.deviceCounts()) {
                     stream(rep, m, config.registers());
                 }
+                opcua(rep);
             }
         } finally {
             server.close();
@@ -121,6 +122,15 @@ public final class DevicesRunner {
             latency(rep, client);
         } catch (ModbusException | ExecutionException | TimeoutException e) {
             problems.add("rep " + rep + ", device 0: " + message(e));
+        }
+    }
+
+    /** The OPC UA row: its own server, the agent against Milo's client alone ({@link OpcuaRow}). */
+    private void opcua(int rep) {
+        try {
+            new OpcuaRow(config, console).run(rep, this::record);
+        } catch (Exception e) {
+            problems.add("rep " + rep + ", opcua: " + message(e));
         }
     }
 
