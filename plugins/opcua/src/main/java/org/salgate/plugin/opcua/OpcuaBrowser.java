@@ -23,6 +23,7 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
 import org.eclipse.milo.opcua.stack.core.types.builtin.ExtensionObject;
 import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
+import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UByte;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.BrowseDirection;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.BrowseResultMask;
@@ -34,6 +35,7 @@ import org.eclipse.milo.opcua.stack.core.types.structured.EUInformation;
 import org.eclipse.milo.opcua.stack.core.types.structured.Range;
 import org.eclipse.milo.opcua.stack.core.types.structured.ReadValueId;
 import org.eclipse.milo.opcua.stack.core.types.structured.ReferenceDescription;
+import org.salgate.plugin.spi.PluginException;
 import org.salgate.sensorml.ChannelConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,8 +82,9 @@ final class OpcuaBrowser {
      * The variables below {@code root}, as channels carrying their node id in attribute {@code node}.
      *
      * @throws UaException when a service call failed as a whole
+     * @throws PluginException when the server cannot browse {@code root} (no such node), naming why
      */
-    List<ChannelConfig> variables(NodeId root, int depth, int limit) throws UaException {
+    List<ChannelConfig> variables(NodeId root, int depth, int limit) throws UaException, PluginException {
         List<Node> variables = new ArrayList<>();
         Set<NodeId> seen = new HashSet<>();
         seen.add(root);
@@ -92,6 +95,11 @@ final class OpcuaBrowser {
             // the last level is browsed only for its variables' properties
             boolean last = d >= depth || cut;
             List<BrowseResult> results = browse(level, NodeIds.HierarchicalReferences);
+            StatusCode status = results.get(0).getStatusCode();
+            if (d == 0 && status != null && status.isBad()) {
+                throw new PluginException("the server cannot browse node " + root.toParseableString()
+                        + " (parameter browse): " + OpcuaProtocol.statusName(status));
+            }
             List<Node> next = new ArrayList<>();
             for (int i = 0; i < level.size(); i++) {
                 Node parent = level.get(i);
@@ -205,8 +213,7 @@ final class OpcuaBrowser {
     /** {@code r} with the references behind its continuation points. */
     private BrowseResult whole(BrowseResult r) throws UaException {
         if (r.getStatusCode() != null && r.getStatusCode().isBad()) {
-            log.debug("{}: a browse gave {}", where, OpcuaProtocol.statusName(r.getStatusCode()));
-            return null;
+            return r;
         }
         ByteString next = r.getContinuationPoint();
         if (next == null || next.isNull()) {

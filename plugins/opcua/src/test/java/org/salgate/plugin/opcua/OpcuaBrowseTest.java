@@ -113,6 +113,15 @@ class OpcuaBrowseTest {
     }
 
     @Test
+    void aBrowseNodeTheServerDoesNotHaveFailsTheDiscoveryNamingTheNodeAndTheStatus() throws Exception {
+        SensorProtocol p = open(Map.of("browse", "ns=2;s=Nowhere"));
+        p.connect();
+        PluginException e = assertThrows(PluginException.class, p::discover);
+        assertTrue(e.getMessage().contains("node ns=2;s=Nowhere (parameter browse): Bad_NodeIdUnknown"),
+                e.getMessage());
+    }
+
+    @Test
     void discoveredChannelsAreReadWrittenAndMonitoredLikeConfiguredOnes() throws Exception {
         SensorProtocol p = open(Map.of("browse", "ns=2;s=Plant", "sampling-ms", "20", "publishing-interval-ms", "50"));
         p.connect();
