@@ -137,7 +137,7 @@ class OpcuaServerDeviceTest {
     @Test
     void theServerStoppedMidStreamDisconnectsTheProtocolAndAReconnectAfterItsRestartRecreatesTheSubscription()
             throws Exception {
-        SensorProtocol p = open(Map.of("timeout-ms", "2000"));
+        SensorProtocol p = open(Map.of("timeout-ms", "3000"));
         p.connect();
         await("the counter pushed", () -> pushed.getOrDefault("counter", List.of()).size() >= 2);
         server.stop();
