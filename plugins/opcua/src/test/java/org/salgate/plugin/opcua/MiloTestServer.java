@@ -52,7 +52,7 @@ import org.eclipse.milo.opcua.stack.transport.server.tcp.OpcTcpServerTransportCo
  * </pre>
  * {@link #stop()} and {@link #start()} restart it on the same port.
  */
-final class MiloTestServer implements AutoCloseable {
+final class MiloTestServer implements TestServer {
 
     static final String URI = "urn:salgate:test:plant";
 
@@ -62,6 +62,20 @@ final class MiloTestServer implements AutoCloseable {
     private Plant plant;
     private final AtomicLong tick = new AtomicLong();
 
+    private static MiloTestServer shared;
+
+    /**
+     * The server the fast tests share, started at the first call (its threads are daemons, and it
+     * ends with the test JVM); a test that stops it starts it again before it ends.
+     */
+    static synchronized MiloTestServer shared() throws Exception {
+        if (shared == null) {
+            shared = new MiloTestServer(0);
+            shared.start();
+        }
+        return shared;
+    }
+
     /** @param items how many variables {@code Items/Item<i>} to serve */
     MiloTestServer(int items) throws Exception {
         this.items = items;
@@ -70,7 +84,8 @@ final class MiloTestServer implements AutoCloseable {
         }
     }
 
-    String url() {
+    @Override
+    public String url() {
         return "opc.tcp://127.0.0.1:" + port + "/plant";
     }
 
@@ -78,7 +93,8 @@ final class MiloTestServer implements AutoCloseable {
         return port;
     }
 
-    void start() throws Exception {
+    @Override
+    public void start() throws Exception {
         EndpointConfig endpoint = EndpointConfig.newBuilder()
                 .setTransportProfile(TransportProfile.TCP_UASC_UABINARY)
                 .setBindAddress("127.0.0.1").setHostname("127.0.0.1").setBindPort(port).setPath("/plant")
@@ -101,7 +117,8 @@ final class MiloTestServer implements AutoCloseable {
         server.startup().get(30, TimeUnit.SECONDS);
     }
 
-    void stop() throws Exception {
+    @Override
+    public void stop() throws Exception {
         if (server != null) {
             plant.shutdown();
             server.shutdown().get(30, TimeUnit.SECONDS);

@@ -14,9 +14,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.salgate.model.Value;
 import org.salgate.plugin.spi.ChannelRead;
@@ -36,19 +35,13 @@ import org.salgate.sensorml.ProtocolConfig;
  */
 class OpcuaBrowseTest {
 
-    private static MiloTestServer server;
+    private MiloTestServer server;
     private SensorProtocol protocol;
     private final Map<String, List<ChannelValue>> pushed = new ConcurrentHashMap<>();
 
-    @BeforeAll
-    static void startTheServer() throws Exception {
-        server = new MiloTestServer(0);
-        server.start();
-    }
-
-    @AfterAll
-    static void stopTheServer() throws Exception {
-        server.close();
+    @BeforeEach
+    void theServer() throws Exception {
+        server = MiloTestServer.shared();
     }
 
     @AfterEach

@@ -37,12 +37,9 @@ class OpcuaNettyTest {
 
     @Test
     void milosServerSdkServesOnTheSameNetty42() throws Exception {
-        try (MiloTestServer server = new MiloTestServer(0)) {
-            server.start();
-            assertEquals(1, DiscoveryClient.getEndpoints(server.url()).get(30, TimeUnit.SECONDS).size(),
-                    "the in-JVM server's one endpoint (None, on 127.0.0.1)");
-            assertTrue(Version.identify().values().stream().allMatch(v -> v.artifactVersion().startsWith("4.2.")),
-                    "Netty artifacts with milo-sdk-server: " + Version.identify());
-        }
+        assertEquals(1, DiscoveryClient.getEndpoints(MiloTestServer.shared().url()).get(30, TimeUnit.SECONDS).size(),
+                "the in-JVM server's one endpoint (None, on 127.0.0.1)");
+        assertTrue(Version.identify().values().stream().allMatch(v -> v.artifactVersion().startsWith("4.2.")),
+                "Netty artifacts with milo-sdk-server: " + Version.identify());
     }
 }
