@@ -57,15 +57,17 @@ import org.snmp4j.util.TableUtils;
 
 /**
  * One SNMP agent (a device) over UDP: its polled channels are read in GET requests, one per read
- * batch (split at {@code max-oids-per-request}), and its trap channels are set by the traps and
- * informs it sends to {@code trap-port} on the loopback interface.
+ * batch (split at {@code max-oids-per-request}), its trap channels are set by the traps and
+ * informs it sends to {@code trap-port} (on {@code trap-address}, loopback by default), and the
+ * table {@code walk} names, walked with GETBULK, gives channels of their own ({@link #discover()}).
  *
  * <p>UDP has no connection: {@link #connect()} opens the local socket and asks the device for
  * sysUpTime.0, so a device that does not answer (or refuses the credentials) is reported
  * disconnected, with why, before any read. A GET left unanswered after {@code retries} resends of
  * {@code timeout-ms} each means the device is gone: the protocol throws
  * {@link SensorDisconnectedException} and the agent's lane reconnects with its backoff, answering
- * reads at once meanwhile. An OID the device does not have fails that channel alone.
+ * reads at once meanwhile; a v3 user the device refused is named with the device's report. An OID
+ * the device does not have fails that channel alone.
  */
 final class SnmpProtocol implements SensorProtocol {
 
@@ -422,17 +424,27 @@ final class SnmpProtocol implements SensorProtocol {
         return "SNMP device " + device + " did not answer" + tries;
     }
 
-    /** What a report PDU whose first variable is {@code what} says, in words. */
+    /** What a report PDU the device answered with, whose first variable is {@code what}, says in words. */
     private String refused(OID what) {
         String why = refusal(what);
-        return why != null ? refusedUser(why) : "SNMP device " + device + " refused the request: report " + what;
+        if (why != null) {
+            return refusedUser(why);
+        }
+        if (what.startsWith(SnmpConstants.usmStatsNotInTimeWindows)) {
+            return refusedUser("the request stayed outside the device's time window (usmStatsNotInTimeWindows)"
+                    + " after resynchronising; the device's engine boots or time may be wrong");
+        }
+        return "SNMP device " + device + " refused the request: report " + what;
     }
 
     private String refusedUser(String why) {
         return "SNMP device " + device + " refused user '" + settings.user() + "': " + why;
     }
 
-    /** What a report's OID means for the user, or null when it refuses nothing (engine discovery). */
+    /**
+     * What a report's OID means for the user, or null when it refuses nothing by itself (the engine
+     * discovery, a time window to resynchronise with).
+     */
     private static String refusal(OID what) {
         if (what.startsWith(SnmpConstants.usmStatsUnknownUserNames)) {
             return "unknown user (usmStatsUnknownUserNames); check parameter user against the device's users";
@@ -448,10 +460,6 @@ final class SnmpProtocol implements SensorProtocol {
         if (what.startsWith(SnmpConstants.usmStatsUnsupportedSecLevels)) {
             return "the user does not take this security level (usmStatsUnsupportedSecLevels): give both password"
                     + " files for authPriv, only auth-password-file for authNoPriv, as the device's user is set up";
-        }
-        if (what.startsWith(SnmpConstants.usmStatsNotInTimeWindows)) {
-            return "the request stayed outside the device's time window (usmStatsNotInTimeWindows) after"
-                    + " resynchronising; the device's engine boots or time may be wrong";
         }
         return null;
     }

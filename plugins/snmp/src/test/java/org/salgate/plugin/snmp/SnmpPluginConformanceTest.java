@@ -108,7 +108,9 @@ class SnmpPluginConformanceTest extends AbstractDevicePluginConformanceTest {
                 bad("version", Map.of("version", "1", "community-file", community.toString()), CHANNELS),
                 bad("community-file", Map.of("community-file", dir.resolve("missing").toString()), CHANNELS),
                 bad("oid", ok, List.of(Channels.read("x", "oid", "sysUpTime.0"))),
-                bad("trap-port", ok, List.of(Channels.read("x", "trap-oid", "1.3.6.1.6.3.1.1.4.1.0"))));
+                bad("trap-port", ok, List.of(Channels.read("x", "trap-oid", "1.3.6.1.6.3.1.1.4.1.0"))),
+                bad("walk-columns", Map.of("community-file", community.toString(), "walk", "ifTable",
+                        "walk-columns", "ifInOctet"), CHANNELS));
     }
 
     private BadConfiguration bad(String named, Map<String, String> parameters, List<ChannelConfig> channels) {
