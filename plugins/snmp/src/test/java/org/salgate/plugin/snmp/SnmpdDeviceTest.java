@@ -211,6 +211,29 @@ class SnmpdDeviceTest {
     }
 
     @Test
+    void v3TrapsOfTheUserArePushedOnTheTrapAddressAndOnesWithAWrongPasswordAreDropped() throws Exception {
+        int trapPort = FakeSnmpAgent.freeUdpPort();
+        Map<String, String> v3 = new HashMap<>(Map.of("version", "3", "user", Snmpd.USER,
+                "auth-password-file", secret("auth", Snmpd.AUTH).toString(),
+                "priv-password-file", secret("priv", Snmpd.PRIV).toString(),
+                "trap-port", Integer.toString(trapPort), "trap-address", "127.0.0.1"));
+        open(v3, List.of(Channels.read("link-down", "trap-oid", "1.3.6.1.2.1.2.2.1.1")));
+        String to = "127.0.0.1:" + trapPort;
+        // a trap's sender is the authoritative engine: snmptrap names its own engine ID
+        assertEquals(0, Snmpd.run("snmptrap", "-v3", "-e", "0x80001f8880c0ffee01", "-u", Snmpd.USER, "-l",
+                "authPriv", "-a", "SHA", "-A", "not-the-password", "-x", "AES", "-X", Snmpd.PRIV, to, "",
+                "1.3.6.1.6.3.1.1.5.3", "1.3.6.1.2.1.2.2.1.1", "i", "9"));
+        assertEquals(0, Snmpd.run("snmptrap", "-v2c", "-c", Snmpd.COMMUNITY, to, "", "1.3.6.1.6.3.1.1.5.3",
+                "1.3.6.1.2.1.2.2.1.1", "i", "8"));
+        assertEquals(0, Snmpd.run("snmptrap", "-v3", "-e", "0x80001f8880c0ffee01", "-u", Snmpd.USER, "-l",
+                "authPriv", "-a", "SHA", "-A", Snmpd.AUTH, "-x", "AES", "-X", Snmpd.PRIV, to, "",
+                "1.3.6.1.6.3.1.1.5.3", "1.3.6.1.2.1.2.2.1.1", "i", "4"));
+        assertEquals("link-down=" + Value.of(4L), pushed.poll(5, TimeUnit.SECONDS));
+        Thread.sleep(200);
+        assertTrue(pushed.isEmpty(), "a trap with a wrong password or of v2c was pushed: " + pushed);
+    }
+
+    @Test
     void snmpdStoppedMidStreamDisconnectsTheProtocolWhichReadsAgainOnceItIsBack() throws Exception {
         Map<String, String> parameters = new HashMap<>(v2c());
         parameters.put("timeout-ms", "200");
