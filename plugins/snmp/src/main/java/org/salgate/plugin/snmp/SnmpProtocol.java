@@ -31,8 +31,11 @@ import org.snmp4j.ScopedPDU;
 import org.snmp4j.Snmp;
 import org.snmp4j.Target;
 import org.snmp4j.UserTarget;
+import org.snmp4j.event.CounterEvent;
+import org.snmp4j.event.CounterListener;
 import org.snmp4j.event.ResponseEvent;
 import org.snmp4j.mp.MPv2c;
+import org.snmp4j.mp.CounterSupport;
 import org.snmp4j.mp.MPv3;
 import org.snmp4j.mp.PduHandle;
 import org.snmp4j.mp.SnmpConstants;
@@ -108,22 +111,30 @@ final class SnmpProtocol implements SensorProtocol {
         }
         if (traps && settings.trapPort() == 0) {
             throw new IllegalArgumentException("SNMP protocol " + config.name() + " has trap-oid channels but no"
-                    + " parameter trap-port, the loopback UDP port the device sends its traps to (such as 1162)");
+                    + " parameter trap-port, the UDP port the device sends its traps to (such as 1162)");
         }
         if (settings.trapPort() != 0) {
             trapListener = listenForTraps();
         }
     }
 
-    /** A session of its own, with its own USM: protocols share no users or engine times. */
-    private Snmp newSession(DefaultUdpTransportMapping transport) {
+    /**
+     * A session of its own, with its own USM: protocols share no users or engine times.
+     *
+     * @param usmCounters told of each message USM refused (wrong digest, unknown user...), or null
+     */
+    private Snmp newSession(DefaultUdpTransportMapping transport, CounterListener usmCounters) {
         MessageDispatcher dispatcher = new MessageDispatcherImpl();
         if (settings.version().equals("3")) {
             // snmp4j keeps its security protocols in one table per JVM; adding one twice keeps one
             SecurityProtocols protocols = SecurityProtocols.getInstance();
             protocols.addAuthenticationProtocol(new AuthSHA());
             protocols.addPrivacyProtocol(new PrivAES128());
-            USM usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
+            CounterSupport counters = new CounterSupport();
+            if (usmCounters != null) {
+                counters.addCounterListener(usmCounters);
+            }
+            USM usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0, counters);
             usm.addUser(new OctetString(settings.user()), new UsmUser(new OctetString(settings.user()),
                     settings.authPassword() == null ? null : AuthSHA.ID,
                     settings.authPassword() == null ? null : new OctetString(settings.authPassword()),
@@ -153,7 +164,8 @@ final class SnmpProtocol implements SensorProtocol {
     private Snmp listenForTraps() throws PluginException {
         InetAddress on = settings.trapAddress();
         try {
-            Snmp listener = newSession(new DefaultUdpTransportMapping(new UdpAddress(on, settings.trapPort())));
+            Snmp listener = newSession(new DefaultUdpTransportMapping(new UdpAddress(on, settings.trapPort())),
+                    this::refusedNotification);
             listener.addCommandResponder(this::received);
             listener.listen();
             return listener;
@@ -168,7 +180,7 @@ final class SnmpProtocol implements SensorProtocol {
     public synchronized void connect() throws Exception {
         disconnect();
         try {
-            session = newSession(new DefaultUdpTransportMapping());
+            session = newSession(new DefaultUdpTransportMapping(), null);
             session.listen();
         } catch (IOException e) {
             disconnect();
@@ -494,6 +506,14 @@ final class SnmpProtocol implements SensorProtocol {
                 log.warn("SNMP protocol of {} could not answer an inform from {}: {}", device,
                         event.getPeerAddress(), e.toString());
             }
+        }
+    }
+
+    /** Logs a v3 trap or inform the trap port's USM refused (SNMP4J drops it before {@link #received}). */
+    private void refusedNotification(CounterEvent event) {
+        String why = refusal(event.getOid());
+        if (why != null) {
+            log.warn("SNMP protocol of {} dropped a v3 trap or inform on its trap port: {}", device, why);
         }
     }
 
