@@ -75,6 +75,10 @@ final class DevicesCommand extends BaseCommand {
     @Option(names = "--note", paramLabel = "TEXT", description = "A line for the report's header (repeatable).")
     List<String> notes;
 
+    @Option(names = "--snmp", description = "Also the SNMP row: 100 OIDs of Debian's snmpd (on a loopback port)"
+            + " read in one batch through the agent, against SNMP4J's own GET and GETBULK of them.")
+    boolean snmp;
+
     @Option(names = "--quick", description = "A short run for a smoke test (explicit options win).")
     boolean quick;
 
@@ -122,7 +126,7 @@ final class DevicesCommand extends BaseCommand {
                     devices != null ? devices : quick ? List.of(2, 5) : List.of(10, 100), registers, intervalMs,
                     warmup != null ? warmup : quick ? Duration.ofMillis(300) : Duration.ofSeconds(3),
                     duration != null ? duration : quick ? Duration.ofSeconds(1) : Duration.ofSeconds(20), clients,
-                    latencyChanges != null ? latencyChanges : quick ? 5 : 100, quick, dir, commandLineAsTyped());
+                    latencyChanges != null ? latencyChanges : quick ? 5 : 100, quick, dir, commandLineAsTyped(), snmp);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -21,11 +21,12 @@ import java.util.Objects;
  * @param clients client connections the streams of a stream cell are spread over (at most one per device)
  * @param latencyChanges register changes timed per repetition (latency cell)
  * @param commandLine the command as typed, for the report
+ * @param snmp whether to measure the SNMP row too ({@link SnmpRow}: Debian's snmpd, 100 OIDs in one batch)
  */
 public record DevicesConfig(String server, int reps, Duration pollDuration, List<Integer> batchSizes, int polls,
                             List<Integer> deviceCounts, int registers, long intervalMs, Duration warmup,
                             Duration duration, int clients, int latencyChanges, boolean quick, Path out,
-                            String commandLine) {
+                            String commandLine, boolean snmp) {
 
     /** The most registers one Modbus read request asks for (the protocol's limit, and the driver's default). */
     public static final int MAX_REGISTERS_PER_REQUEST = 125;

@@ -193,6 +193,7 @@ public final class DevicesReport {
                 .append(" | ").append(fmt(r.stat(lat, "latency_max_ms"))).append(" |\n");
         OpcuaRow.report(r, s);
 
+        s.append(SnmpRow.markdown(r));
         s.append("\nEvery figure of every repetition: `").append(CSV).append("`.\n");
         if (!r.errorReadings().isEmpty()) {
             s.append("\n## Readings in error (the first 3 of each cell)\n\n");
@@ -213,7 +214,7 @@ public final class DevicesReport {
         return st.n() > 1 && st.min() != st.max() ? m + " [" + one(st.min()) + "-" + one(st.max()) + "]" : m;
     }
 
-    private static String two(Stat st) {
+    static String two(Stat st) {
         if (st.n() == 0) {
             return "n/a";
         }
