@@ -43,7 +43,7 @@ abstract class OpcuaConformance extends AbstractDevicePluginConformanceTest {
     /** The writable Int16 set point (5 at the start) and the counter, as the server names them. */
     abstract List<ChannelConfig> channels();
 
-    private String url() {
+    String url() {
         try {
             return server().url();
         } catch (Exception e) {
