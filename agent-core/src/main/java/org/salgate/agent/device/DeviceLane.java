@@ -153,7 +153,7 @@ public final class DeviceLane implements AutoCloseable {
 
     private enum State { CONNECTING, CONNECTED, DISCONNECTED }
 
-    private sealed interface Request permits Read, Call {
+    private sealed interface Request permits Read, Call, Wake {
         CompletableFuture<Reading> result();
     }
 
@@ -162,6 +162,9 @@ public final class DeviceLane implements AutoCloseable {
             implements Request {}
 
     private record Call(String sensorId, Task task, CompletableFuture<Reading> result) implements Request {}
+
+    /** Wakes the lane's thread to connect again, when a worker found the connection lost. */
+    private record Wake(CompletableFuture<Reading> result) implements Request {}
 
     private final String device;
     private final SensorProtocol protocol;
@@ -327,6 +330,8 @@ public final class DeviceLane implements AutoCloseable {
                 Request first = next();
                 if (first == null) {
                     alone(this::discover);
+                } else if (first instanceof Wake) {
+                    continue; // the loop connects again
                 } else if (first instanceof Read read) {
                     List<Read> batch = new ArrayList<>();
                     batch.add(read);
@@ -514,6 +519,9 @@ public final class DeviceLane implements AutoCloseable {
             }
             lost(e);
         }
+        if (Thread.currentThread() != thread) {
+            waiting.offerFirst(new Wake(new CompletableFuture<>())); // room: lost() answered the waiting ones
+        }
     }
 
     /** The connection is lost: disconnect, tell the listener the first time, and plan the next attempt. */
@@ -545,13 +553,16 @@ public final class DeviceLane implements AutoCloseable {
     }
 
     private void answerNow(Request r) {
+        if (r instanceof Wake) {
+            return;
+        }
         Reading refused = refused(sensorOf(r), Micros.now());
         r.result().complete(refused != null ? refused : Reading.disconnected(sensorOf(r), Micros.now(), 0, device
                 + " is not connected"));
     }
 
     private static String sensorOf(Request r) {
-        return r instanceof Read read ? read.sensorId() : ((Call) r).sensorId();
+        return r instanceof Read read ? read.sensorId() : r instanceof Call call ? call.sensorId() : "";
     }
 
     private void readBatch(List<Read> batch) {
@@ -619,7 +630,9 @@ public final class DeviceLane implements AutoCloseable {
     private void failWaiting() {
         Request r;
         while ((r = waiting.pollFirst()) != null) {
-            r.result().complete(Reading.error(sensorOf(r), Micros.now(), 0, device + " is closed"));
+            if (!(r instanceof Wake)) {
+                r.result().complete(Reading.error(sensorOf(r), Micros.now(), 0, device + " is closed"));
+            }
         }
     }
 

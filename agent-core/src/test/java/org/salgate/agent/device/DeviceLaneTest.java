@@ -185,4 +185,29 @@ class DeviceLaneTest {
         }
         assertEquals(1, device.maxConcurrentCalls());
     }
+
+    @Test
+    void aDeviceThatTakesConcurrentRequestsConnectsAgainWhenAReadInFlightFindsTheConnectionLost() throws Exception {
+        device.concurrent = true;
+        device.droppedReads.set(1);
+        lane = new DeviceLane("meter", "tcp:192.0.2.1:502", device,
+                new DeviceLane.Settings(20_000, 50, 200, DeviceLane.MAX_WAITING, 0, 0, 3), new DeviceLane.Listener() {
+                    @Override
+                    public void disconnected(String why) {
+                    }
+
+                    @Override
+                    public void reconnected() {
+                    }
+                });
+        lane.start();
+        device.registers.put("c0", Value.of(1L));
+        Reading lost = lane.read("meter.c0", ChannelConfig.read("c0", "", Map.of())).get(10, TimeUnit.SECONDS);
+        assertEquals(Reading.Status.DISCONNECTED, lost.status(), lost.error());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (device.connectAttempts.size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(2, device.connectAttempts.size(), "the lane connects again with no request asking it to");
+    }
 }

@@ -372,6 +372,15 @@ final class OpcuaProtocol implements SensorProtocol {
         }
     }
 
+    /**
+     * An OPC UA server takes many requests of a session at once (each has its handle, and Milo's
+     * client matches the answers), so a client's read need not wait behind a stream's batch.
+     */
+    @Override
+    public boolean concurrentRequests() {
+        return true;
+    }
+
     @Override
     public boolean pushes(ChannelConfig channel) {
         OpcuaChannel c = channels.get(channel.name());
