@@ -82,7 +82,8 @@ class OnewirePluginConformanceTest extends AbstractDevicePluginConformanceTest {
                         "colour", "blue"))),
                 bad("uncached", Map.of(), List.of(Channels.read("x", "path", "/28.000028D70000/temperature",
                         "uncached", "sometimes"))),
-                bad("timeout-ms", Map.of("timeout-ms", "0"), CHANNELS));
+                bad("timeout-ms", Map.of("timeout-ms", "0"), CHANNELS),
+                bad("discover", Map.of("discover", "bus.0"), CHANNELS));
     }
 
     private BadConfiguration bad(String named, Map<String, String> parameters, List<ChannelConfig> channels) {
