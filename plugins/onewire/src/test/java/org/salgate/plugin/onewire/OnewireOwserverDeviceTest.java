@@ -141,6 +141,30 @@ class OnewireOwserverDeviceTest extends AbstractDevicePluginConformanceTest {
     }
 
     @Test
+    void discoveryFindsTheDevicesOwdirListsEachATemperatureInCelReadFromOwserver() throws Exception {
+        for (String directory : List.of("/", "/bus.0")) {
+            ProtocolConfig config = withParameters(protocol(), Map.of("discover", directory));
+            OnewireSettings settings = OnewireSettings.of(config);
+            try (OnewireProtocol p = new OnewireProtocol(config, settings, config.endpoint(),
+                    () -> new Owserver("127.0.0.1", owserver.port(), 2000, true))) {
+                p.connect();
+                List<ChannelConfig> found = p.discover();
+                assertEquals(owserver.devices().stream().map(d -> d.substring(1).replace('.', '-')).toList(),
+                        found.stream().map(ChannelConfig::name).toList(), directory);
+                String prefix = directory.equals("/") ? "" : directory;
+                assertEquals(List.of(prefix + ds18s20 + "/temperature", prefix + ds18b20 + "/temperature"),
+                        found.stream().map(c -> c.attributes().get("path")).toList());
+                for (ChannelValue v : p.read(Channels.reads(found))) {
+                    assertTrue(v.ok(), v.error());
+                    double t = ((Value.Num) v.value()).value();
+                    assertTrue(t >= -55 && t <= 125, directory + ": read " + t);
+                }
+                assertTrue(found.stream().allMatch(c -> c.unit().equals("Cel")), found.toString());
+            }
+        }
+    }
+
+    @Test
     void aDeviceNotOnTheBusFailsItsChannelNamingItWhileTheOthersRead() throws Exception {
         List<ChannelConfig> channels = List.of(
                 ChannelConfig.read("gone", "Cel", Map.of("path", "/28.000000000000/temperature")),
