@@ -4,6 +4,7 @@ import com.fazecast.jSerialComm.SerialPort;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,6 +60,10 @@ final class SerialProtocol implements SensorProtocol {
     private final AtomicLong rejected = new AtomicLong();
     /** Each channel's value in the latest line that gave it, since the port opened. */
     private final Map<String, ChannelValue> latest = new ConcurrentHashMap<>();
+    /** The channels pushed since the port opened: the agent serves them from their pushes. */
+    private final Set<String> pushed = ConcurrentHashMap.newKeySet();
+    /** Whether this thread is pushing now: the agent asks {@link #pushes} within the push. */
+    private final ThreadLocal<Boolean> pushing = ThreadLocal.withInitial(() -> false);
     /** Notified at the first line since the port opened. */
     private final Object firstLine = new Object();
     private volatile SerialPort port;
@@ -112,6 +117,7 @@ final class SerialProtocol implements SensorProtocol {
                     + p.getLastErrorCode() + "); is the instrument plugged in, and may the agent's user open it?");
         }
         latest.clear();
+        pushed.clear();
         lastLineNanos = 0;
         openedNanos = System.nanoTime();
         lost = null;
@@ -197,11 +203,15 @@ final class SerialProtocol implements SensorProtocol {
     }
 
     private void push(String channel, ChannelValue value) {
+        pushing.set(true);
         try {
             sink.push(channel, value);
+            pushed.add(channel);
         } catch (IllegalArgumentException e) {
             // the agent closing the protocol, or the staleness deadline passed in between: the next line pushes again
             log.debug("serial protocol {}: push of {} refused", name, channel, e);
+        } finally {
+            pushing.set(false);
         }
     }
 
@@ -226,10 +236,20 @@ final class SerialProtocol implements SensorProtocol {
         }
     }
 
+    /**
+     * While the port is open: a count channel, whose counts are this protocol's own, once pushed
+     * since; another once pushed and while lines are fresh. Within a push of this protocol's own, so
+     * that the agent takes it, whether pushed before or not.
+     */
     @Override
     public boolean pushes(ChannelConfig channel) {
-        // the counts are this protocol's own, current whenever the port is open
-        return port != null && lost == null && (channel.attributes().containsKey(SerialSettings.COUNT) || fresh());
+        if (port == null || lost != null) {
+            return false;
+        }
+        if (pushing.get()) {
+            return true;
+        }
+        return pushed.contains(channel.name()) && (channel.attributes().containsKey(SerialSettings.COUNT) || fresh());
     }
 
     private boolean fresh() {
