@@ -22,7 +22,10 @@ import picocli.CommandLine.Option;
                 "poll: 1 device x 1 register read back to back through the agent against j2mod's own client in a"
                         + " tight loop (the ceiling); batch: K registers of 1 device in one poll, Modbus requests per"
                         + " poll counted at the server; stream: M devices x N registers streamed at the interval;"
-                        + " latency: a register change to a client seeing it."})
+                        + " latency: a register change to a client seeing it.",
+                "1-Wire: reads/s of owserver --fake through the agent against the plugin's owserver client alone;"
+                        + " serial: lines/s through a socat pty pair (115200 baud, and flat out) against jSerialComm"
+                        + " alone (Debian: owserver, socat)."})
 final class DevicesCommand extends BaseCommand {
 
     @Option(names = "--server", paramLabel = "jvm|pymodbus", defaultValue = "jvm",

@@ -192,6 +192,8 @@ public final class DevicesReport {
                 .append(fmt(r.stat(lat, "latency_p50_ms"))).append(" | ").append(fmt(r.stat(lat, "latency_p99_ms")))
                 .append(" | ").append(fmt(r.stat(lat, "latency_max_ms"))).append(" |\n");
 
+        OnewireRow.report(r, s);
+        SerialRow.report(r, s);
         s.append("\nEvery figure of every repetition: `").append(CSV).append("`.\n");
         if (!r.errorReadings().isEmpty()) {
             s.append("\n## Readings in error (the first 3 of each cell)\n\n");
@@ -204,7 +206,7 @@ public final class DevicesReport {
         return s.toString();
     }
 
-    private static String fmt(Stat st) {
+    static String fmt(Stat st) {
         if (st.n() == 0) {
             return "n/a";
         }
@@ -212,7 +214,7 @@ public final class DevicesReport {
         return st.n() > 1 && st.min() != st.max() ? m + " [" + one(st.min()) + "-" + one(st.max()) + "]" : m;
     }
 
-    private static String two(Stat st) {
+    static String two(Stat st) {
         if (st.n() == 0) {
             return "n/a";
         }

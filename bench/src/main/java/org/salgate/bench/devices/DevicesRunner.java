@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import org.salgate.agent.Agent;
 import org.salgate.bench.sample.ProcStat;
@@ -99,6 +100,14 @@ public final class DevicesRunner {
                 for (int m : config.deviceCounts()) {
                     stream(rep, m, config.registers());
                 }
+                int r = rep;
+                Consumer<String> problem = p -> {
+                    if (!problems.contains(p)) {
+                        problems.add(p);
+                    }
+                };
+                new OnewireRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
+                new SerialRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
             }
         } finally {
             server.close();
