@@ -75,6 +75,11 @@ final class DevicesCommand extends BaseCommand {
             description = "Register changes timed per repetition (default 100; quick 5).")
     Integer latencyChanges;
 
+    @Option(names = "--rows", split = ",", paramLabel = "ROW",
+            description = "The rows besides Modbus's: onewire (needs Debian's owserver), serial (needs socat), or"
+                    + " none (default onewire,serial).")
+    List<String> rows;
+
     @Option(names = "--note", paramLabel = "TEXT", description = "A line for the report's header (repeatable).")
     List<String> notes;
 
@@ -125,7 +130,8 @@ final class DevicesCommand extends BaseCommand {
                     devices != null ? devices : quick ? List.of(2, 5) : List.of(10, 100), registers, intervalMs,
                     warmup != null ? warmup : quick ? Duration.ofMillis(300) : Duration.ofSeconds(3),
                     duration != null ? duration : quick ? Duration.ofSeconds(1) : Duration.ofSeconds(20), clients,
-                    latencyChanges != null ? latencyChanges : quick ? 5 : 100, quick, dir, commandLineAsTyped());
+                    latencyChanges != null ? latencyChanges : quick ? 5 : 100, quick, dir, commandLineAsTyped(),
+                    rows == null ? DevicesConfig.ROWS : rows.equals(List.of("none")) ? List.of() : rows);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -21,11 +21,16 @@ import java.util.Objects;
  * @param clients client connections the streams of a stream cell are spread over (at most one per device)
  * @param latencyChanges register changes timed per repetition (latency cell)
  * @param commandLine the command as typed, for the report
+ * @param rows the rows measured besides Modbus's: {@code onewire} ({@link OnewireRow}), {@code serial}
+ *             ({@link SerialRow})
  */
 public record DevicesConfig(String server, int reps, Duration pollDuration, List<Integer> batchSizes, int polls,
                             List<Integer> deviceCounts, int registers, long intervalMs, Duration warmup,
                             Duration duration, int clients, int latencyChanges, boolean quick, Path out,
-                            String commandLine) {
+                            String commandLine, List<String> rows) {
+
+    /** The rows {@code --rows} may name. */
+    public static final List<String> ROWS = List.of("onewire", "serial");
 
     /** The most registers one Modbus read request asks for (the protocol's limit, and the driver's default). */
     public static final int MAX_REGISTERS_PER_REQUEST = 125;
@@ -34,6 +39,10 @@ public record DevicesConfig(String server, int reps, Duration pollDuration, List
         Objects.requireNonNull(out, "out");
         batchSizes = List.copyOf(batchSizes);
         deviceCounts = List.copyOf(deviceCounts);
+        rows = List.copyOf(rows);
+        if (!ROWS.containsAll(rows)) {
+            throw new IllegalArgumentException("--rows names onewire, serial or none, not " + rows);
+        }
         if (!server.equals("jvm") && !server.equals("pymodbus")) {
             throw new IllegalArgumentException("--server is jvm or pymodbus, not '" + server + "'");
         }

@@ -192,8 +192,12 @@ public final class DevicesReport {
                 .append(fmt(r.stat(lat, "latency_p50_ms"))).append(" | ").append(fmt(r.stat(lat, "latency_p99_ms")))
                 .append(" | ").append(fmt(r.stat(lat, "latency_max_ms"))).append(" |\n");
 
-        OnewireRow.report(r, s);
-        SerialRow.report(r, s);
+        if (c.rows().contains("onewire")) {
+            OnewireRow.report(r, s);
+        }
+        if (c.rows().contains("serial")) {
+            SerialRow.report(r, s);
+        }
         s.append("\nEvery figure of every repetition: `").append(CSV).append("`.\n");
         if (!r.errorReadings().isEmpty()) {
             s.append("\n## Readings in error (the first 3 of each cell)\n\n");

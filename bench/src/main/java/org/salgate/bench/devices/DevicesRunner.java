@@ -106,8 +106,12 @@ public final class DevicesRunner {
                         problems.add(p);
                     }
                 };
-                new OnewireRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
-                new SerialRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
+                if (config.rows().contains("onewire")) {
+                    new OnewireRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
+                }
+                if (config.rows().contains("serial")) {
+                    new SerialRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
+                }
             }
         } finally {
             server.close();

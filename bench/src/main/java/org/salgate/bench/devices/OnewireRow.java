@@ -49,6 +49,7 @@ final class OnewireRow {
             throws InterruptedException {
         String missing = Commands.missing("the 1-Wire row", "owserver", "owserver");
         if (missing != null) {
+            console.println("  " + missing);
             problem.accept(missing);
             return;
         }

@@ -58,6 +58,7 @@ final class SerialRow {
             throws InterruptedException {
         String missing = Commands.missing("the serial row", "socat", "socat");
         if (missing != null) {
+            console.println("  " + missing);
             problem.accept(missing);
             return;
         }

@@ -19,7 +19,7 @@ import org.salgate.sensorml.ProtocolConfig;
  * answers a second pair on which nothing is written.
  */
 @Tag("devices")
-class SerialPluginConformanceTest extends AbstractDevicePluginConformanceTest {
+class SerialPluginConformanceDeviceTest extends AbstractDevicePluginConformanceTest {
 
     private static final List<ChannelConfig> CHANNELS = List.of(
             new ChannelConfig("temperature", "", "Cel", 1, 0, ChannelConfig.Access.READ, null, null,
