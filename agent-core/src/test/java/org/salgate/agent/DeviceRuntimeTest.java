@@ -454,4 +454,68 @@ class DeviceRuntimeTest {
         assertTrue(DevicePlugin.device("meter").connectAttempts.isEmpty());
         assertFalse(fixture.agent.sensors().stream().anyMatch(i -> i.id().startsWith("meter.")));
     }
+
+    @Test
+    void channelsTheDeviceListsAreServedAsSensorsGoDisconnectedWhenNoLongerListedAndAreNotSaved()
+            throws Exception {
+        FakeDevice meter = DevicePlugin.device("meter");
+        ChannelConfig probe = new ChannelConfig("probe-28A1", "a listed probe", "Cel", 0.1, 0,
+                ChannelConfig.Access.READ, null, null, Map.of("address", "9"));
+        ChannelConfig shadow = ChannelConfig.read("voltage", "the device's own idea of a configured channel",
+                Map.of("address", "99"));
+        meter.listed = List.of(probe, shadow);
+        meter.registers.put("probe-28A1", Value.of(215L));
+        meter.registers.put("voltage", Value.of(2300L));
+        fixture = AgentFixture.start(new PlatformConfig(List.of()), b -> b.deviceTargets(List.of("127.0.0.1:5020")));
+        FakeSession s = fixture.connect();
+        fixture.ok(s, new Call.SubscribeEvents(), Result.Ack.class);
+        fixture.ok(s, new Call.AddProtocol(Pcml.write(new PlatformConfig(List.of(device("meter",
+                Map.of("discover-interval-ms", "50"), VOLTAGE))))), Result.Protocols.class);
+
+        EventNotice added = s.await(EventNotice.class, n -> n.event().type() == Event.Type.SENSOR_ADDED
+                && n.event().subject().equals("meter.probe-28A1"), 1, AgentFixture.WAIT_MS).get(0);
+        assertTrue(added.event().detail().contains("discovered"), added.event().detail());
+        Reading r = read(s, "meter.probe-28A1");
+        assertEquals(Reading.Status.OK, r.status(), r.error());
+        assertEquals(21.5, assertInstanceOf(Value.Num.class, r.value()).value(), 1e-9, "215 * 0.1");
+        assertEquals("Cel", r.unit());
+        String sensorMl = fixture.ok(s, new Call.DescribeSensor("meter.probe-28A1"), Result.Document.class).xml();
+        assertTrue(sensorMl.contains("a listed probe") && sensorMl.contains("code=\"Cel\""), sensorMl);
+        assertEquals(230.0 + 1, assertInstanceOf(Value.Num.class, read(s, "meter.voltage").value()).value(), 1e-9,
+                "the configured channel wins over the one the device lists under its name");
+        await("discoveries at the interval", () -> meter.discoveries.get() >= 3);
+
+        meter.listed = List.of(shadow);
+        EventNotice gone = s.await(EventNotice.class, n -> state(n, "meter.probe-28A1"), 1, AgentFixture.WAIT_MS)
+                .get(0);
+        assertEquals(SensorState.DISCONNECTED, gone.event().state());
+        assertTrue(gone.event().detail().contains("no longer found"), gone.event().detail());
+        int readsBefore = meter.readCalls.size();
+        Reading missing = read(s, "meter.probe-28A1");
+        assertEquals(Reading.Status.DISCONNECTED, missing.status());
+        assertTrue(missing.error().contains("was not found on its device"), missing.error());
+        assertEquals(readsBefore, meter.readCalls.size(), "a channel no longer listed is not asked for");
+        assertEquals(Reading.Status.OK, read(s, "meter.voltage").status(), "the device's other sensors go on");
+
+        meter.failingDiscoveries.set(2);
+        int asked = meter.discoveries.get();
+        await("two failed discoveries and one more", () -> meter.discoveries.get() >= asked + 3);
+        assertEquals(Reading.Status.OK, read(s, "meter.voltage").status(), "a failed discovery stops nothing");
+        meter.listed = List.of(probe);
+        EventNotice back = s.await(EventNotice.class, n -> state(n, "meter.probe-28A1"), 2, AgentFixture.WAIT_MS)
+                .get(1);
+        assertEquals(SensorState.IDLE, back.event().state());
+        assertTrue(back.event().detail().contains("found on its device again"), back.event().detail());
+        assertEquals(Reading.Status.OK, read(s, "meter.probe-28A1").status());
+
+        String saved = fixture.ok(s, new Call.GetPlatformConfig(), Result.Document.class).xml();
+        ProtocolConfig again = Pcml.read(saved).protocols().get(0);
+        assertEquals(List.of(VOLTAGE), again.channels());
+        assertTrue(again.addedSensors().isEmpty() && again.removedSensors().isEmpty(),
+                "a discovered sensor is found again at the next start, not saved: " + saved);
+
+        fixture.ok(s, new Call.RemoveProtocol("meter"), Result.Ack.class);
+        assertFalse(fixture.agent.sensors().stream().anyMatch(i -> i.id().startsWith("meter.")),
+                "no discovered sensor outlives its protocol");
+    }
 }

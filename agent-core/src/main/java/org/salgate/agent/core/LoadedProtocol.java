@@ -22,7 +22,7 @@ import org.salgate.sensorml.SensorDescription;
  * @param opened the sensors the plugin served right after opening it, as the agent registers them
  *               (with the sensors of its channels)
  * @param lane the lane every request to its device goes through, or null when the agent calls the
- *             protocol from any thread (no device target, or a device that takes concurrent requests)
+ *             protocol from any thread (no device target)
  */
 public record LoadedProtocol(ProtocolConfig config, SensorPlugin plugin, Endpoint endpoint, SensorProtocol protocol,
                              List<SensorDescription> opened, DeviceLane lane) {

@@ -203,6 +203,12 @@ public final class ProtocolManager implements AutoCloseable {
                         public void reconnected() {
                             sensors.deviceReconnected(p.name());
                         }
+
+                        @Override
+                        public void discovered(List<ChannelConfig> channels) {
+                            find(p.name()).filter(loaded -> loaded.protocol() == instance).ifPresent(loaded ->
+                                    sensors.discovered(loaded, channels, () -> protocols.get(p.name()) == loaded));
+                        }
                     }, pushed)
                     : null;
             return new Opened(new LoadedProtocol(p, plugin, endpoint, instance, opened, lane), list, commands);
@@ -257,10 +263,10 @@ public final class ProtocolManager implements AutoCloseable {
     }
 
     private void removeLocked(LoadedProtocol p, String reason) {
-        sensors.unregisterProtocol(p.name(), reason);
         Map<String, LoadedProtocol> next = new LinkedHashMap<>(protocols);
         next.remove(p.name());
-        protocols = Collections.unmodifiableMap(next);
+        protocols = Collections.unmodifiableMap(next); // first, so that its lane's discoveries are let go
+        sensors.unregisterProtocol(p.name(), reason);
         closeQuietly(p);
         events.publish(Event.Type.PROTOCOL_REMOVED, p.name(), reason);
     }

@@ -21,13 +21,27 @@ public final class SensorEntry {
     private final LoadedProtocol protocol;
     private final Map<String, CommandDescription> commands;
     private final ChannelConfig channel;
+    private final boolean discovered;
 
     int activeStreams;
     volatile int consecutiveFailures;
     boolean disabled;
     volatile boolean disconnected;
+    /** A discovered channel the device no longer listed at its last discovery. */
+    volatile boolean gone;
 
     SensorEntry(SensorDescription description, LoadedProtocol protocol, List<CommandDescription> commands) {
+        this(description, protocol, commands, protocol.channel(description.id()), false);
+    }
+
+    /** A sensor of a channel the device's protocol discovered ({@code SensorProtocol#discover}). */
+    SensorEntry(SensorDescription description, LoadedProtocol protocol, List<CommandDescription> commands,
+                ChannelConfig discoveredChannel) {
+        this(description, protocol, commands, discoveredChannel, true);
+    }
+
+    private SensorEntry(SensorDescription description, LoadedProtocol protocol, List<CommandDescription> commands,
+                        ChannelConfig channel, boolean discovered) {
         this.description = description;
         this.protocol = protocol;
         Map<String, CommandDescription> byId = new LinkedHashMap<>();
@@ -35,7 +49,16 @@ public final class SensorEntry {
             byId.putIfAbsent(c.id(), c);
         }
         this.commands = java.util.Collections.unmodifiableMap(byId);
-        this.channel = protocol.channel(description.id());
+        this.channel = channel;
+        this.discovered = discovered;
+    }
+
+    /**
+     * Whether the sensor serves a channel its device listed when asked rather than one the
+     * configuration names: it is found again at each start, so a saved configuration leaves it out.
+     */
+    public boolean discovered() {
+        return discovered;
     }
 
     /** The device channel it serves, or null when it is a sensor of the plugin's own. */
@@ -82,7 +105,7 @@ public final class SensorEntry {
 
     /** Its current state. */
     public synchronized SensorState state() {
-        if (disconnected) {
+        if (disconnected || gone) {
             return SensorState.DISCONNECTED;
         }
         if (disabled) {

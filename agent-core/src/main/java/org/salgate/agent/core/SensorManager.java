@@ -2,15 +2,18 @@ package org.salgate.agent.core;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import org.salgate.agent.device.Channels;
 import org.salgate.agent.device.DeviceLane;
 import org.salgate.plugin.spi.ChannelRead;
@@ -24,6 +27,7 @@ import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.Cml;
 import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.DocumentException;
+import org.salgate.sensorml.ProtocolConfig;
 import org.salgate.sensorml.SensorDescription;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.model.ErrorCode;
@@ -99,11 +103,14 @@ public final class SensorManager {
         return n;
     }
 
-    /** The descriptions of a protocol's sensors, in the order they were added. */
+    /**
+     * The descriptions of a protocol's sensors, in the order they were added, without those of
+     * discovered channels (found again at each start, they are not part of its configuration).
+     */
     public List<SensorDescription> descriptionsOf(String protocolName) {
         List<SensorDescription> out = new ArrayList<>();
         for (SensorEntry e : sensors.values()) {
-            if (e.protocol().name().equals(protocolName)) {
+            if (e.protocol().name().equals(protocolName) && !e.discovered()) {
                 out.add(e.description());
             }
         }
@@ -245,6 +252,11 @@ public final class SensorManager {
         DeviceLane lane = sensor.protocol().lane();
         if (lane == null) {
             return CompletableFuture.completedFuture(read(sensor, commandId, arguments));
+        }
+        if (sensor.gone) {
+            readErrors.computeIfAbsent(sensor.id(), k -> new LongAdder()).increment();
+            return CompletableFuture.completedFuture(Reading.disconnected(sensor.id(), Micros.now(), 0, "sensor "
+                    + sensor.id() + " was not found on its device when it was last asked for its channels"));
         }
         CompletableFuture<Reading> reading = sensor.channel() != null && Channels.READ.equals(commandId)
                 ? lane.read(sensor.id(), sensor.channel(), tick)
@@ -412,6 +424,75 @@ public final class SensorManager {
         if (after != before && sensors.get(sensor.id()) == sensor) {
             events.publishState(sensor.id(), after, detail);
         }
+    }
+
+    /**
+     * The channels a protocol's device listed when asked ({@link
+     * org.salgate.plugin.spi.SensorProtocol#discover}): each channel not configured and not known
+     * yet becomes a sensor; a discovered sensor missing from the list is reported DISCONNECTED
+     * until it is listed again. A channel whose sensor id another protocol's sensor has already is
+     * left out, with a warning.
+     *
+     * @param live whether the protocol is still on the agent, asked under the registration lock, so
+     *             that a discovery racing the protocol's removal adds nothing
+     */
+    void discovered(LoadedProtocol protocol, List<ChannelConfig> channels, BooleanSupplier live) {
+        synchronized (writeLock) {
+            if (!live.getAsBoolean()) {
+                return;
+            }
+            ProtocolConfig config = protocol.config();
+            Set<String> listed = new HashSet<>();
+            List<SensorEntry> added = new ArrayList<>();
+            Map<String, SensorEntry> next = new LinkedHashMap<>(sensors);
+            for (ChannelConfig c : channels) {
+                String id = config.sensorId(c);
+                if (!listed.add(id) || protocol.channel(id) != null) {
+                    continue; // listed twice, or configured: the configuration's channel wins
+                }
+                SensorEntry known = next.get(id);
+                if (known == null) {
+                    SensorEntry entry;
+                    try {
+                        entry = new SensorEntry(Channels.description(config, c).withProtocol(protocol.name()),
+                                protocol, Channels.commands(c), c);
+                    } catch (IllegalArgumentException e) {
+                        LOG.warn("protocol {} found channel {} on its device, which cannot be served: {}",
+                                protocol.name(), c.name(), e.getMessage());
+                        continue;
+                    }
+                    next.put(id, entry);
+                    added.add(entry);
+                } else if (known.protocol() != protocol) {
+                    LOG.warn("protocol {} found channel {} on its device, but sensor id {} is taken by protocol {};"
+                            + " the channel is not served", protocol.name(), c.name(), id, known.protocol().name());
+                } else if (known.discovered() && known.gone) {
+                    setGone(known, false, "sensor " + id + " is found on its device again");
+                }
+            }
+            for (SensorEntry e : sensors.values()) {
+                if (e.protocol() == protocol && e.discovered() && !e.gone && !listed.contains(e.id())) {
+                    setGone(e, true, "sensor " + e.id() + " is no longer found on its device");
+                }
+            }
+            if (added.isEmpty()) {
+                return;
+            }
+            sensors = Collections.unmodifiableMap(next);
+            LOG.info("protocol {} found {} on its device", protocol.name(), Counts.of(added.size(), "new channel"));
+            for (SensorEntry e : added) {
+                events.publish(Event.Type.SENSOR_ADDED, e.id(), "protocol " + protocol.name() + ", discovered");
+            }
+        }
+    }
+
+    private void setGone(SensorEntry e, boolean gone, String detail) {
+        synchronized (e) {
+            SensorState before = e.state();
+            e.gone = gone;
+            announce(e, before, detail);
+        }
+        LOG.info("{}", detail);
     }
 
     // ---- registration

@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
@@ -38,6 +41,17 @@ import org.slf4j.LoggerFactory;
  * with a DISCONNECTED reading saying why and when the next attempt is, and connects again after a backoff that
  * doubles from {@value #RECONNECT_MIN} to {@value #RECONNECT_MAX} (defaults 1 s and 60 s); the
  * listener hears when it is back. Each change of state is logged once, not each attempt.
+ *
+ * <p>A device whose protocol says it takes concurrent requests ({@link
+ * SensorProtocol#concurrentRequests()}) has up to {@value #CONCURRENT_REQUESTS} (default
+ * {@value #DEFAULT_CONCURRENT}) batches of reads in flight at once, each on a worker of its lane;
+ * the lane still takes requests in arrival order, and a request that is not a read (a write), a
+ * connect and a discovery each wait for the reads in flight and run alone, so that writes stay
+ * ordered with polls.
+ *
+ * <p>Discovery: after each connect, and every {@value #DISCOVER_INTERVAL} when the protocol sets it,
+ * the lane asks the protocol for the channels its device lists ({@link SensorProtocol#discover()})
+ * in its turn, and tells the listener what was found.
  */
 public final class DeviceLane implements AutoCloseable {
 
@@ -49,6 +63,11 @@ public final class DeviceLane implements AutoCloseable {
     public static final String RECONNECT_MAX = "reconnect-max-ms";
     /** Protocol parameter: how long a stream's read waits for the other streams' reads of its tick, in milliseconds. */
     public static final String GATHER = "stream-gather-ms";
+    /** Protocol parameter: how often to ask the device for its channels again, in milliseconds; 0 for at connect only. */
+    public static final String DISCOVER_INTERVAL = "discover-interval-ms";
+    /** Protocol parameter: how many batches of reads may be in flight at once on a device that takes concurrent requests. */
+    public static final String CONCURRENT_REQUESTS = "concurrent-requests";
+    static final int DEFAULT_CONCURRENT = 4;
     static final long DEFAULT_GATHER_MS = 2;
     private static final long GATHER_LOOK_MICROS = 100;
     static final long DEFAULT_TIMEOUT_MS = 5_000;
@@ -64,6 +83,13 @@ public final class DeviceLane implements AutoCloseable {
 
         /** The connection is back after being lost. */
         void reconnected();
+
+        /**
+         * The device listed these channels when asked ({@link SensorProtocol#discover()}), after a
+         * connect or at the discovery interval. Nothing to do by default.
+         */
+        default void discovered(List<ChannelConfig> channels) {
+        }
     }
 
     /** A request that is not a read of channels: it runs alone, in its turn. */
@@ -74,18 +100,21 @@ public final class DeviceLane implements AutoCloseable {
 
     /** The lane's timing and bound, from the protocol's parameters and channels. */
     public record Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs, int maxWaiting,
-                           long gatherMs) {
+                           long gatherMs, long discoverIntervalMs, int concurrentRequests) {
         public Settings {
             if (requestTimeoutMs <= 0 || reconnectMinMs <= 0 || reconnectMaxMs < reconnectMinMs || maxWaiting < 1
-                    || gatherMs < 0 || gatherMs >= requestTimeoutMs) {
+                    || gatherMs < 0 || gatherMs >= requestTimeoutMs || discoverIntervalMs < 0
+                    || concurrentRequests < 1) {
                 throw new IllegalArgumentException("the lane needs a positive request timeout, 0 < "
-                        + RECONNECT_MIN + " <= " + RECONNECT_MAX + " and 0 <= " + GATHER + " < " + REQUEST_TIMEOUT);
+                        + RECONNECT_MIN + " <= " + RECONNECT_MAX + ", 0 <= " + GATHER + " < " + REQUEST_TIMEOUT
+                        + ", 0 <= " + DISCOVER_INTERVAL + " and 0 < " + CONCURRENT_REQUESTS);
             }
         }
 
         /** Settings with the default bound of {@value #MAX_WAITING} waiting requests and gathering. */
         public Settings(long requestTimeoutMs, long reconnectMinMs, long reconnectMaxMs) {
-            this(requestTimeoutMs, reconnectMinMs, reconnectMaxMs, MAX_WAITING, DEFAULT_GATHER_MS);
+            this(requestTimeoutMs, reconnectMinMs, reconnectMaxMs, MAX_WAITING, DEFAULT_GATHER_MS, 0,
+                    DEFAULT_CONCURRENT);
         }
 
         /**
@@ -96,24 +125,29 @@ public final class DeviceLane implements AutoCloseable {
         public static Settings of(ProtocolConfig p) {
             return new Settings(millis(p, REQUEST_TIMEOUT, DEFAULT_TIMEOUT_MS, 1), millis(p, RECONNECT_MIN, 1_000, 1),
                     millis(p, RECONNECT_MAX, 60_000, 1), Math.max(MAX_WAITING, 2 * p.channels().size()),
-                    millis(p, GATHER, DEFAULT_GATHER_MS, 0));
+                    millis(p, GATHER, DEFAULT_GATHER_MS, 0), millis(p, DISCOVER_INTERVAL, 0, 0),
+                    (int) number(p, CONCURRENT_REQUESTS, DEFAULT_CONCURRENT, 1, 64, "number of batches"));
         }
 
         private static long millis(ProtocolConfig p, String name, long fallback, long least) {
+            return number(p, name, fallback, least, Long.MAX_VALUE, "number of milliseconds");
+        }
+
+        private static long number(ProtocolConfig p, String name, long fallback, long least, long most, String what) {
             String v = p.parameter(name, null);
             if (v == null) {
                 return fallback;
             }
             try {
-                long ms = Long.parseLong(v.strip());
-                if (ms >= least) {
-                    return ms;
+                long n = Long.parseLong(v.strip());
+                if (n >= least && n <= most) {
+                    return n;
                 }
             } catch (NumberFormatException e) {
                 // reported below
             }
             throw new IllegalArgumentException("parameter " + name + " is a " + (least > 0 ? "positive" : "whole")
-                    + " number of milliseconds, not '" + v + "'");
+                    + " " + what + (most < Long.MAX_VALUE ? " up to " + most : "") + ", not '" + v + "'");
         }
     }
 
@@ -135,12 +169,18 @@ public final class DeviceLane implements AutoCloseable {
     private final Listener listener;
     private final BlockingDeque<Request> waiting;
     private final Thread thread;
+    /** The reads in flight on a device that takes concurrent requests; null for one request at a time. */
+    private final Semaphore inFlight;
+    private final ExecutorService workers;
+    private final int concurrent;
     private volatile State state = State.CONNECTING;
     private final PushedValues pushed;
     private volatile boolean closed;
     private volatile String cause = "";
     private volatile long nextAttemptNanos;
     private long backoffMs;
+    private long nextDiscoveryNanos;
+    private String lastDiscoveryFailure;
 
     /**
      * @param protocolName the protocol's name, for the thread's name and messages
@@ -166,6 +206,29 @@ public final class DeviceLane implements AutoCloseable {
         this.listener = listener;
         this.thread = new Thread(this::run, "device-" + protocolName);
         this.thread.setDaemon(true);
+        this.concurrent = takesConcurrentRequests(protocol) ? settings.concurrentRequests() : 1;
+        if (concurrent > 1) {
+            inFlight = new Semaphore(concurrent);
+            int[] n = {0};
+            workers = Executors.newFixedThreadPool(concurrent, r -> {
+                Thread t = new Thread(r, "device-" + protocolName + "-" + (++n[0]));
+                t.setDaemon(true);
+                return t;
+            });
+        } else {
+            inFlight = null;
+            workers = null;
+        }
+    }
+
+    private static boolean takesConcurrentRequests(SensorProtocol protocol) {
+        try {
+            return protocol.concurrentRequests();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.warn("a protocol failed to say whether its device takes concurrent requests; it gets one at a time",
+                    e);
+            return false;
+        }
     }
 
     /** Starts the lane, which connects to the device first. */
@@ -254,8 +317,10 @@ public final class DeviceLane implements AutoCloseable {
                     connect();
                     continue;
                 }
-                Request first = waiting.takeFirst();
-                if (first instanceof Read read) {
+                Request first = next();
+                if (first == null) {
+                    alone(this::discover);
+                } else if (first instanceof Read read) {
                     List<Read> batch = new ArrayList<>();
                     batch.add(read);
                     if (read.tick()) {
@@ -264,9 +329,9 @@ public final class DeviceLane implements AutoCloseable {
                     while (waiting.peekFirst() instanceof Read) {
                         batch.add((Read) waiting.pollFirst());
                     }
-                    readBatch(batch);
+                    inTurn(() -> readBatch(batch));
                 } else {
-                    runCall((Call) first);
+                    alone(() -> runCall((Call) first));
                 }
             }
         } catch (InterruptedException e) {
@@ -276,6 +341,83 @@ public final class DeviceLane implements AutoCloseable {
             closed = true;
         }
         failWaiting();
+    }
+
+    /**
+     * Runs a batch of reads: on the lane's thread when the device takes one request at a time, else
+     * on a worker once fewer than the bound are in flight.
+     */
+    private void inTurn(Runnable reads) throws InterruptedException {
+        if (workers == null) {
+            reads.run();
+            return;
+        }
+        inFlight.acquire();
+        try {
+            workers.execute(() -> {
+                try {
+                    reads.run();
+                } finally {
+                    inFlight.release();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            inFlight.release(); // closed meanwhile: the waiting requests are failed by the close
+        }
+    }
+
+    /** Runs work on the lane's thread once no reads are in flight. */
+    private void alone(Runnable work) throws InterruptedException {
+        if (workers == null) {
+            work.run();
+            return;
+        }
+        inFlight.acquire(concurrent);
+        try {
+            work.run();
+        } finally {
+            inFlight.release(concurrent);
+        }
+    }
+
+    /** The next request, or null when the discovery interval is up first. */
+    private Request next() throws InterruptedException {
+        if (settings.discoverIntervalMs() == 0) {
+            return waiting.takeFirst();
+        }
+        long left = nextDiscoveryNanos - System.nanoTime();
+        return left <= 0 ? null : waiting.pollFirst(left, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Asks the device for its channels and tells the listener; a failure is logged once (until
+     * discovery works again) and the channels found before are kept, a lost connection handled as
+     * any call's.
+     */
+    private void discover() {
+        nextDiscoveryNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.discoverIntervalMs());
+        List<ChannelConfig> found;
+        try {
+            found = protocol.discover();
+        } catch (Exception | LinkageError | AssertionError e) {
+            if (e instanceof SensorDisconnectedException) {
+                lostInCall(e);
+            } else if (!message(e).equals(lastDiscoveryFailure)) {
+                lastDiscoveryFailure = message(e);
+                LOG.warn("{} could not list its channels: {}; its channels found before are kept", device,
+                        lastDiscoveryFailure);
+            }
+            return;
+        }
+        lastDiscoveryFailure = null;
+        if (found == null) {
+            return;
+        }
+        try {
+            listener.discovered(List.copyOf(found));
+        } catch (RuntimeException e) {
+            LOG.error("{}: the channels it listed could not be served", device, e);
+        }
     }
 
     /**
@@ -314,10 +456,21 @@ public final class DeviceLane implements AutoCloseable {
             }
         }
         boolean wasLost = state == State.DISCONNECTED;
+        Throwable failed = null;
+        if (inFlight != null) {
+            inFlight.acquire(concurrent);
+        }
         try {
             protocol.connect();
         } catch (Exception | LinkageError | AssertionError e) {
-            lost(e);
+            failed = e;
+        } finally {
+            if (inFlight != null) {
+                inFlight.release(concurrent);
+            }
+        }
+        if (failed != null) {
+            lost(failed);
             return;
         }
         if (closed) {
@@ -331,10 +484,24 @@ public final class DeviceLane implements AutoCloseable {
         } else {
             LOG.info("{} is connected", device);
         }
+        discover();
+    }
+
+    /**
+     * A call found the connection lost: handled once, by the first of the reads in flight to find
+     * it (the others' readings say it is disconnected).
+     */
+    private void lostInCall(Throwable e) {
+        synchronized (this) {
+            if (state != State.CONNECTED) {
+                return;
+            }
+            lost(e);
+        }
     }
 
     /** The connection is lost: disconnect, tell the listener the first time, and plan the next attempt. */
-    private void lost(Throwable e) {
+    private synchronized void lost(Throwable e) {
         try {
             protocol.disconnect();
         } catch (RuntimeException | LinkageError x) {
@@ -383,7 +550,7 @@ public final class DeviceLane implements AutoCloseable {
             values = protocol.read(reads);
         } catch (Exception | LinkageError | AssertionError e) {
             if (e instanceof SensorDisconnectedException) {
-                lost(e);
+                lostInCall(e);
             }
             for (Read r : live) {
                 r.result().complete(failure(r.sensorId(), e, now));
@@ -415,7 +582,7 @@ public final class DeviceLane implements AutoCloseable {
             c.result().complete(c.task().run());
         } catch (Exception | LinkageError | AssertionError e) {
             if (e instanceof SensorDisconnectedException) {
-                lost(e);
+                lostInCall(e);
             }
             c.result().complete(failure(c.sensorId(), e, now));
         }
@@ -454,6 +621,9 @@ public final class DeviceLane implements AutoCloseable {
     public void close() {
         closed = true;
         thread.interrupt();
+        if (workers != null) {
+            workers.shutdownNow();
+        }
         try {
             protocol.disconnect();
         } catch (RuntimeException | LinkageError e) {
@@ -461,6 +631,9 @@ public final class DeviceLane implements AutoCloseable {
         }
         try {
             thread.join(JOIN_AT_CLOSE_MS);
+            if (workers != null) {
+                workers.awaitTermination(JOIN_AT_CLOSE_MS, TimeUnit.MILLISECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

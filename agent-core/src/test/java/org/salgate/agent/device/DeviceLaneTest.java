@@ -1,6 +1,7 @@
 package org.salgate.agent.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,7 +97,7 @@ class DeviceLaneTest {
 
     /** A lane that is connected and idle, whose stream reads gather for {@code gatherMs}. */
     private void idleLane(long gatherMs) throws Exception {
-        start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, gatherMs));
+        start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, gatherMs, 0, 1));
         device.gate.countDown();
         device.registers.put("c0", Value.of(0L));
         assertEquals(Reading.Status.OK, lane.read("meter.c0", ChannelConfig.read("c0", "", Map.of()))
@@ -139,5 +140,49 @@ class DeviceLaneTest {
         assertTrue(e.getMessage().contains("stream-gather-ms"), e.getMessage());
         assertEquals(0, DeviceLane.Settings.of(new ProtocolConfig("meter", "modbus", "tcp:127.0.0.1:502",
                 Map.of(DeviceLane.GATHER, "0"))).gatherMs(), "0 turns gathering off");
+    }
+
+    /** Starts the lane on a device of channels c0..c7, and reads c0..c{n-1}, each arriving alone while the ones before are in flight. */
+    private List<CompletableFuture<Reading>> readEachAlone(int n) throws InterruptedException {
+        for (int i = 0; i < 8; i++) {
+            device.registers.put("c" + i, Value.of((long) i));
+        }
+        start(new DeviceLane.Settings(20_000, 1_000, 60_000, DeviceLane.MAX_WAITING, 0, 0, 3));
+        device.gate.countDown();
+        List<CompletableFuture<Reading>> reads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            reads.add(lane.read("meter.c" + i, ChannelConfig.read("c" + i, "", Map.of())));
+            Thread.sleep(10);
+        }
+        return reads;
+    }
+
+    @Test
+    void aDeviceThatTakesConcurrentRequestsHasUpToTheBoundInFlightAndAWriteRunsAlone() throws Exception {
+        device.concurrent = true;
+        device.callMillis = 100;
+        List<CompletableFuture<Reading>> reads = readEachAlone(6);
+        CompletableFuture<Reading> write = lane.call("meter.c7", () -> {
+            device.write(ChannelConfig.read("c7", "", Map.of()), Value.of(70L));
+            return Reading.ok("meter.c7", 0, 0, Value.of(70L));
+        });
+        reads.add(lane.read("meter.c7", ChannelConfig.read("c7", "", Map.of())));
+        for (CompletableFuture<Reading> read : reads) {
+            Reading r = read.get(10, TimeUnit.SECONDS);
+            assertEquals(Reading.Status.OK, r.status(), r.error());
+        }
+        assertEquals(Reading.Status.OK, write.get(10, TimeUnit.SECONDS).status());
+        assertEquals(3, device.maxConcurrentCalls(), "three batches in flight at most: " + device.readCalls);
+        assertFalse(device.writeOverlapped, "the write waited for the reads in flight");
+        assertEquals(Value.of(70L), reads.get(6).get().value(), "the read after the write sees it");
+    }
+
+    @Test
+    void aDeviceThatTakesOneRequestAtATimeNeverHasTwoInFlight() throws Exception {
+        device.callMillis = 20;
+        for (CompletableFuture<Reading> r : readEachAlone(6)) {
+            assertEquals(Reading.Status.OK, r.get(10, TimeUnit.SECONDS).status());
+        }
+        assertEquals(1, device.maxConcurrentCalls());
     }
 }

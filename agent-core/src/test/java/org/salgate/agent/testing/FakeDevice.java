@@ -54,6 +54,16 @@ public final class FakeDevice implements SensorProtocol {
     public volatile CountDownLatch atGate = new CountDownLatch(1);
     /** Time each read and write takes, in milliseconds. */
     public volatile long callMillis;
+    /** Whether the device says it takes concurrent requests. */
+    public volatile boolean concurrent;
+    /** Set when a write began while a read was in flight. */
+    public volatile boolean writeOverlapped;
+    /** The channels the device lists when asked for them. */
+    public volatile List<ChannelConfig> listed = List.of();
+    /** How many times the device was asked for its channels. */
+    public final AtomicInteger discoveries = new AtomicInteger();
+    /** Discoveries left that throw an IllegalStateException. */
+    public final AtomicInteger failingDiscoveries = new AtomicInteger();
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
@@ -133,14 +143,31 @@ public final class FakeDevice implements SensorProtocol {
     }
 
     @Override
+    public List<ChannelConfig> discover() {
+        discoveries.incrementAndGet();
+        if (failingDiscoveries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IllegalStateException("the device's directory is garbled");
+        }
+        return listed;
+    }
+
+    @Override
     public boolean pushes(ChannelConfig channel) {
         return "true".equals(channel.attributes().get("pushed"));
+    }
+
+    @Override
+    public boolean concurrentRequests() {
+        return concurrent;
     }
 
     @Override
     public void write(ChannelConfig channel, Value raw) throws Exception {
         enter();
         try {
+            if (inFlight.get() > 1) {
+                writeOverlapped = true;
+            }
             waitAtGate();
             writes.add(channel.name() + "=" + raw);
             registers.put(channel.name(), raw);

@@ -86,11 +86,13 @@ public interface SensorProtocol extends AutoCloseable {
 
     /**
      * Whether the device takes requests from several threads at once; false by default (one
-     * serial bus, one TCP connection). The agent runs every read, write and connect of a protocol
-     * with a device endpoint on one lane, in arrival order, so that writes are ordered with polls;
-     * today it does so whatever this says (a device that takes concurrent requests is served one
-     * request at a time). Protocols without a device endpoint (the machine, software sensors) are
-     * called from several threads at once.
+     * serial bus, one TCP connection). The agent takes every read, write and connect of a protocol
+     * with a device endpoint on one lane, in arrival order. When this says false, it runs them one
+     * at a time; when true, up to the protocol's parameter {@code concurrent-requests} (default 4)
+     * batches of reads are in flight at once, each on a thread of the lane, while a write, a
+     * connect and a discovery wait for them and run alone, so that writes stay ordered with polls.
+     * Protocols without a device endpoint (the machine, software sensors) are called from several
+     * threads at once.
      */
     default boolean concurrentRequests() {
         return false;
