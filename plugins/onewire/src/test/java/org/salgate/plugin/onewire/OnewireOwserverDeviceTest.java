@@ -165,6 +165,22 @@ class OnewireOwserverDeviceTest extends AbstractDevicePluginConformanceTest {
     }
 
     @Test
+    void theAgentServesEachProbeOwserverListsAsASensorInCel() throws Exception {
+        try (KitAgent agent = start(withParameters(protocol(), Map.of("discover", "/")))) {
+            var s = agent.session();
+            for (String device : List.of(ds18s20, ds18b20)) {
+                String id = "bus." + device.substring(1).replace('.', '-');
+                await(id + " found", () -> agent.agent().sensors().stream().anyMatch(i -> i.id().equals(id)));
+                Reading r = s.read(id, "read", Map.of());
+                assertEquals(Reading.Status.OK, r.status(), r.error());
+                assertEquals("Cel", r.unit());
+                double t = ((Value.Num) r.value()).value();
+                assertTrue(t >= -55 && t <= 125, id + " read " + t);
+            }
+        }
+    }
+
+    @Test
     void aDeviceNotOnTheBusFailsItsChannelNamingItWhileTheOthersRead() throws Exception {
         List<ChannelConfig> channels = List.of(
                 ChannelConfig.read("gone", "Cel", Map.of("path", "/28.000000000000/temperature")),
