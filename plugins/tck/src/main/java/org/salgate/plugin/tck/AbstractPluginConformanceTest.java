@@ -415,7 +415,10 @@ public abstract class AbstractPluginConformanceTest {
                     Result.Failure f = s.fails(call, ErrorCode.INVALID_ARGUMENT);
                     assertTrue(f.message().contains("interval"), () -> "the refusal of " + call
                             + " does not name the interval: " + f.message());
-                    assertEquals(before, seen.calls().size(), () -> "the plugin was called for " + call);
+                    List<String> after = seen.calls();
+                    List<String> reached = after.subList(before, after.size()).stream()
+                            .filter(x -> !x.equals("connect")).toList();
+                    assertTrue(reached.isEmpty(), () -> "the plugin was called for " + call + ": " + reached);
                     refused++;
                 }
                 for (Argument a : c.arguments()) {
