@@ -83,7 +83,10 @@ public record DevicesConfig(String server, int reps, Duration pollDuration, List
                 + batchSizes.size() * polls * 0.005
                 + (deviceCounts.size() + batchSizes.stream().filter(k -> k > 1).count())
                         * (warmup.toMillis() + duration.toMillis()) / 1000.0
-                + latencyChanges * 1.5 * intervalMs / 1000.0;
+                + latencyChanges * 1.5 * intervalMs / 1000.0
+                // the 1-Wire row's two sides; the serial row's two cells of two sides, each after a moment to drain
+                + (rows.contains("onewire") ? 2.2 * pollDuration.toMillis() / 1000.0 : 0)
+                + (rows.contains("serial") ? 4 * (pollDuration.toMillis() / 1000.0 + 0.2) : 0);
         return reps * perRep;
     }
 }
