@@ -36,7 +36,8 @@ record OnewireFamily(String chip, String property, String unit, String quantity)
      * The channel of the device at {@code devicePath} ({@code /28.4AEC29CDBAAB}, or under a bus,
      * {@code /bus.0/28.4AEC29CDBAAB}) when its family is known: named from its id made a legal
      * channel name ({@code 28-4AEC29CDBAAB}), its path the device's property; empty for another
-     * entry (owserver's own directories, a family discovery does not know).
+     * entry (owserver's own directories, a family discovery does not know, a path a channel could
+     * not name, which only a broken owserver lists).
      */
     static Optional<ChannelConfig> channel(String devicePath) {
         String path = devicePath.endsWith("/") ? devicePath.substring(0, devicePath.length() - 1) : devicePath;
@@ -48,8 +49,14 @@ record OnewireFamily(String chip, String property, String unit, String quantity)
         if (f == null) {
             return Optional.empty();
         }
-        return Optional.of(new ChannelConfig(id.replace('.', '-'),
+        ChannelConfig c = new ChannelConfig(id.replace('.', '-'),
                 f.quantity + " of 1-Wire device " + id + " (" + f.chip + ")", f.unit, 1, 0, ChannelConfig.Access.READ,
-                null, null, Map.of("path", path + "/" + f.property)));
+                null, null, Map.of("path", path + "/" + f.property));
+        try {
+            OnewireChannel.of(c, false);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        return Optional.of(c);
     }
 }

@@ -122,6 +122,18 @@ class OnewireProtocolTest {
     }
 
     @Test
+    void aListedEntryThatIsNotADeviceOfAKnownFamilyOrNotAPathIsLeftOut() {
+        assertTrue(OnewireFamily.channel("/bus.0").isEmpty());
+        assertTrue(OnewireFamily.channel("/12.0000000000AA").isEmpty(), "a switch");
+        assertTrue(OnewireFamily.channel("/bus 0/28.000028D70000").isEmpty(), "a space");
+        assertTrue(OnewireFamily.channel("28.000028D70000").isEmpty(), "no leading /");
+        ChannelConfig ds1825 = OnewireFamily.channel("/bus.0/3b.000028D70000/").orElseThrow();
+        assertEquals("/bus.0/3b.000028D70000/temperature", ds1825.attributes().get("path"));
+        assertEquals("3b-000028D70000", ds1825.name());
+        assertEquals("Cel", ds1825.unit());
+    }
+
+    @Test
     void withoutTheDiscoverParameterNothingIsDiscovered() throws Exception {
         try (FakeOwserver fake = new FakeOwserver(OnewirePluginConformanceTest.BUS);
              OnewireProtocol p = protocol(fake, Map.of())) {
