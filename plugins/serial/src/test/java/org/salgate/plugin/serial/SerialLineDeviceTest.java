@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -179,6 +180,31 @@ class SerialLineDeviceTest {
             send(GGA.replace("545.4", "546.0").replace("*47", "*" + String.format("%02X",
                     NmeaParserTest.sum(GGA.substring(0, GGA.indexOf('*')).replace("545.4", "546.0")))));
             assertEquals(Value.of(546.0), value("altitude"));
+        }
+    }
+
+    @Test
+    void aReadJustAfterThePortOpenedWaitsForTheFirstLineAndGivesItsValues() throws Exception {
+        ChannelConfig altitude = channel("altitude", "m");
+        ChannelConfig lines = channel("lines", "", "count", "lines");
+        try (SensorProtocol gps = open(Map.of(), altitude, lines)) {
+            gps.connect();
+            Thread instrument = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                    send(GGA);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            instrument.start();
+            long began = System.nanoTime();
+            List<ChannelValue> read = gps.read(List.of(new ChannelRead(altitude), new ChannelRead(lines)));
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+            instrument.join();
+            assertEquals(Value.of(545.4), read.get(0).value(), "the raw value of the line that came meanwhile");
+            assertEquals(Value.of(1L), read.get(1).value());
+            assertTrue(tookMs >= 200 && tookMs < SerialProtocol.FIRST_LINE_MS, tookMs + " ms");
         }
     }
 
