@@ -76,8 +76,9 @@ final class DevicesCommand extends BaseCommand {
     Integer latencyChanges;
 
     @Option(names = "--rows", split = ",", paramLabel = "ROW",
-            description = "The rows besides Modbus's: onewire (needs Debian's owserver), serial (needs socat), or"
-                    + " none (default onewire,serial).")
+            description = "The rows besides Modbus's: onewire (needs Debian's owserver), serial (needs socat), snmp"
+                    + " (100 OIDs of Debian's snmpd read in one batch through the agent, against SNMP4J's own GET and"
+                    + " GETBULK of them), or none (default onewire,serial,snmp).")
     List<String> rows;
 
     @Option(names = "--note", paramLabel = "TEXT", description = "A line for the report's header (repeatable).")

@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param latencyChanges register changes timed per repetition (latency cell)
  * @param commandLine the command as typed, for the report
  * @param rows the rows measured besides Modbus's: {@code onewire} ({@link OnewireRow}), {@code serial}
- *             ({@link SerialRow})
+ *             ({@link SerialRow}), {@code snmp} ({@link SnmpRow}: Debian's snmpd, 100 OIDs in one batch)
  */
 public record DevicesConfig(String server, int reps, Duration pollDuration, List<Integer> batchSizes, int polls,
                             List<Integer> deviceCounts, int registers, long intervalMs, Duration warmup,
@@ -30,7 +30,7 @@ public record DevicesConfig(String server, int reps, Duration pollDuration, List
                             String commandLine, List<String> rows) {
 
     /** The rows {@code --rows} may name. */
-    public static final List<String> ROWS = List.of("onewire", "serial");
+    public static final List<String> ROWS = List.of("onewire", "serial", "snmp");
 
     /** The most registers one Modbus read request asks for (the protocol's limit, and the driver's default). */
     public static final int MAX_REGISTERS_PER_REQUEST = 125;
@@ -41,7 +41,7 @@ public record DevicesConfig(String server, int reps, Duration pollDuration, List
         deviceCounts = List.copyOf(deviceCounts);
         rows = List.copyOf(rows);
         if (!ROWS.containsAll(rows)) {
-            throw new IllegalArgumentException("--rows names onewire, serial or none, not " + rows);
+            throw new IllegalArgumentException("--rows names onewire, serial, snmp or none, not " + rows);
         }
         if (!server.equals("jvm") && !server.equals("pymodbus")) {
             throw new IllegalArgumentException("--server is jvm or pymodbus, not '" + server + "'");

@@ -198,6 +198,7 @@ public final class DevicesReport {
         if (c.rows().contains("serial")) {
             SerialRow.report(r, s);
         }
+        s.append(SnmpRow.markdown(r));
         s.append("\nEvery figure of every repetition: `").append(CSV).append("`.\n");
         if (!r.errorReadings().isEmpty()) {
             s.append("\n## Readings in error (the first 3 of each cell)\n\n");

@@ -116,6 +116,9 @@ public final class DevicesRunner {
         } finally {
             server.close();
         }
+        if (config.rows().contains("snmp")) {
+            SnmpRow.run(config, console, measurements, problems);
+        }
         synchronized (errorReadings) {
             return new DevicesResult(config, described, List.copyOf(measurements), List.copyOf(problems),
                     List.copyOf(errorReadings), started, Instant.now());

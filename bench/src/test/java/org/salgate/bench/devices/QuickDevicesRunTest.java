@@ -19,7 +19,7 @@ class QuickDevicesRunTest {
     @Test
     @Timeout(120)
     void quickRunMeasuresEveryCellWithConsistentCounts(@TempDir Path out) throws Exception {
-        // the Modbus rows alone: the 1-Wire and serial rows need owserver and socat, which Maven cannot fetch
+        // the Modbus rows alone: the 1-Wire, serial and SNMP rows need owserver, socat and snmpd, which Maven cannot fetch
         int code = BenchCommand.commandLine().execute("devices", "--quick", "--devices", "2,5", "--rows", "none",
                 "--out", out.toString());
 
@@ -76,7 +76,7 @@ class QuickDevicesRunTest {
         picocli.CommandLine cli = BenchCommand.commandLine();
         cli.setErr(new java.io.PrintWriter(err));
         assertEquals(2, cli.execute("devices", "--quick", "--rows", "bacnet"));
-        assertTrue(err.toString().contains("--rows names onewire, serial or none"), err.toString());
+        assertTrue(err.toString().contains("--rows names onewire, serial, snmp or none"), err.toString());
     }
 
     /** {@code cell,metric} to the value of the one repetition. */

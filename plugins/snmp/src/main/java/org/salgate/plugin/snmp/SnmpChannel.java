@@ -39,29 +39,34 @@ record SnmpChannel(String name, OID oid, boolean pushed) {
             if (index != null) {
                 throw new IllegalArgumentException(where + "attribute index goes with oid, not trap-oid");
             }
-            return new SnmpChannel(c.name(), parse(where, "trap-oid", trap), true);
+            return new SnmpChannel(c.name(), numeric(where + "attribute trap-oid", trap), true);
         }
-        OID base = parse(where, "oid", oid);
+        OID base = numeric(where + "attribute oid", oid);
         if (index != null) {
-            base = new OID(base).append(parse(where, "index", index));
+            base = new OID(base).append(numeric(where + "attribute index", index));
         }
         return new SnmpChannel(c.name(), base, false);
     }
 
-    /** A numeric OID, dotted ({@code 1.3.6.1.2.1.1.3.0}); a leading dot is allowed. */
-    private static OID parse(String where, String attribute, String text) {
+    /**
+     * A numeric OID, dotted ({@code 1.3.6.1.2.1.1.3.0}); a leading dot is allowed.
+     *
+     * @param what where the text comes from, such as {@code SNMP channel x: attribute oid}
+     * @throws IllegalArgumentException naming {@code what} when the text is no such OID
+     */
+    static OID numeric(String what, String text) {
         String t = text.strip();
         if (t.startsWith(".")) {
             t = t.substring(1);
         }
         if (!t.matches("[0-9]+(\\.[0-9]+)*")) {
-            throw new IllegalArgumentException(where + "attribute " + attribute + " '" + text + "' is not a numeric"
+            throw new IllegalArgumentException(what + " '" + text + "' is not a numeric"
                     + " OID such as 1.3.6.1.2.1.1.3.0 (MIB names are not resolved: snmptranslate -On NAME gives"
                     + " the number)");
         }
         for (String part : t.split("\\.")) {
             if (part.length() > 10 || Long.parseLong(part) > 0xFFFF_FFFFL) {
-                throw new IllegalArgumentException(where + "attribute " + attribute + " '" + text + "' has a part"
+                throw new IllegalArgumentException(what + " '" + text + "' has a part"
                         + " beyond 4294967295");
             }
         }

@@ -18,7 +18,9 @@ import org.salgate.sensorml.ProtocolConfig;
  * {@code <channel>}s are OIDs ({@link SnmpChannel}); its parameters are {@code version} (2c or 3),
  * {@code community-file} (v2c), {@code user}, {@code auth-password-file} (SHA) and
  * {@code priv-password-file} (AES-128) for v3, {@code timeout-ms}, {@code retries},
- * {@code max-oids-per-request} and {@code trap-port} ({@link SnmpSettings}).
+ * {@code max-oids-per-request}, {@code trap-port}, {@code trap-address} and {@code trap-insecure}
+ * ({@link SnmpSettings}), and {@code walk}, {@code walk-columns}, {@code walk-name} and
+ * {@code walk-max-rows} for a table whose rows become channels ({@link SnmpWalk}).
  */
 public final class SnmpPlugin implements SensorPlugin {
 
@@ -31,7 +33,7 @@ public final class SnmpPlugin implements SensorPlugin {
 
     @Override
     public String description() {
-        return "SNMP v2c and v3 devices: GET of OIDs, traps and informs";
+        return "SNMP v2c and v3 devices: GET of OIDs, table walks (GETBULK), traps and informs";
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +31,13 @@ import org.snmp4j.ScopedPDU;
 import org.snmp4j.Snmp;
 import org.snmp4j.Target;
 import org.snmp4j.UserTarget;
+import org.snmp4j.event.CounterEvent;
+import org.snmp4j.event.CounterListener;
 import org.snmp4j.event.ResponseEvent;
 import org.snmp4j.mp.MPv2c;
+import org.snmp4j.mp.CounterSupport;
 import org.snmp4j.mp.MPv3;
+import org.snmp4j.mp.PduHandle;
 import org.snmp4j.mp.SnmpConstants;
 import org.snmp4j.mp.StatusInformation;
 import org.snmp4j.security.AuthSHA;
@@ -42,23 +47,30 @@ import org.snmp4j.security.SecurityModel;
 import org.snmp4j.security.SecurityProtocols;
 import org.snmp4j.security.USM;
 import org.snmp4j.security.UsmUser;
+import org.snmp4j.smi.Address;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.OctetString;
 import org.snmp4j.smi.UdpAddress;
+import org.snmp4j.smi.Variable;
 import org.snmp4j.smi.VariableBinding;
 import org.snmp4j.transport.DefaultUdpTransportMapping;
+import org.snmp4j.util.DefaultPDUFactory;
+import org.snmp4j.util.TableEvent;
+import org.snmp4j.util.TableUtils;
 
 /**
  * One SNMP agent (a device) over UDP: its polled channels are read in GET requests, one per read
- * batch (split at {@code max-oids-per-request}), and its trap channels are set by the traps and
- * informs it sends to {@code trap-port} on the loopback interface.
+ * batch (split at {@code max-oids-per-request}), its trap channels are set by the traps and
+ * informs it sends to {@code trap-port} (on {@code trap-address}, loopback by default), and the
+ * table {@code walk} names, walked with GETBULK, gives channels of their own ({@link #discover()}).
  *
  * <p>UDP has no connection: {@link #connect()} opens the local socket and asks the device for
  * sysUpTime.0, so a device that does not answer (or refuses the credentials) is reported
  * disconnected, with why, before any read. A GET left unanswered after {@code retries} resends of
  * {@code timeout-ms} each means the device is gone: the protocol throws
  * {@link SensorDisconnectedException} and the agent's lane reconnects with its backoff, answering
- * reads at once meanwhile. An OID the device does not have fails that channel alone.
+ * reads at once meanwhile; a v3 user the device refused is named with the device's report. An OID
+ * the device does not have fails that channel alone.
  */
 final class SnmpProtocol implements SensorProtocol {
 
@@ -66,11 +78,18 @@ final class SnmpProtocol implements SensorProtocol {
     /** sysUpTime.0: every SNMP agent has it; asked when connecting. */
     static final OID SYS_UP_TIME = new OID("1.3.6.1.2.1.1.3.0");
 
+    /** GETBULK max-repetitions of a table walk: rows asked for per request. */
+    private static final int WALK_ROWS_PER_REQUEST = 10;
+
     private final String device;
     private final SnmpSettings settings;
     private final UdpAddress address;
     private final Map<String, SnmpChannel> channels = new LinkedHashMap<>();
+    /** The channels the last walk found (a configured channel of the same name is in {@link #channels}). */
+    private volatile Map<String, SnmpChannel> discovered = Map.of();
     private final PushSink sink;
+    /** The first OID of the last report PDU the device sent to the session (set on snmp4j's thread). */
+    private volatile OID lastReport;
     private Snmp session;
     private Snmp trapListener;
 
@@ -92,22 +111,30 @@ final class SnmpProtocol implements SensorProtocol {
         }
         if (traps && settings.trapPort() == 0) {
             throw new IllegalArgumentException("SNMP protocol " + config.name() + " has trap-oid channels but no"
-                    + " parameter trap-port, the loopback UDP port the device sends its traps to (such as 1162)");
+                    + " parameter trap-port, the UDP port the device sends its traps to (such as 1162)");
         }
         if (settings.trapPort() != 0) {
             trapListener = listenForTraps();
         }
     }
 
-    /** A session of its own, with its own USM: protocols share no users or engine times. */
-    private Snmp newSession(DefaultUdpTransportMapping transport) {
+    /**
+     * A session of its own, with its own USM: protocols share no users or engine times.
+     *
+     * @param usmCounters told of each message USM refused (wrong digest, unknown user...), or null
+     */
+    private Snmp newSession(DefaultUdpTransportMapping transport, CounterListener usmCounters) {
         MessageDispatcher dispatcher = new MessageDispatcherImpl();
         if (settings.version().equals("3")) {
             // snmp4j keeps its security protocols in one table per JVM; adding one twice keeps one
             SecurityProtocols protocols = SecurityProtocols.getInstance();
             protocols.addAuthenticationProtocol(new AuthSHA());
             protocols.addPrivacyProtocol(new PrivAES128());
-            USM usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
+            CounterSupport counters = new CounterSupport();
+            if (usmCounters != null) {
+                counters.addCounterListener(usmCounters);
+            }
+            USM usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0, counters);
             usm.addUser(new OctetString(settings.user()), new UsmUser(new OctetString(settings.user()),
                     settings.authPassword() == null ? null : AuthSHA.ID,
                     settings.authPassword() == null ? null : new OctetString(settings.authPassword()),
@@ -117,20 +144,35 @@ final class SnmpProtocol implements SensorProtocol {
         } else {
             dispatcher.addMessageProcessingModel(new MPv2c());
         }
-        return new Snmp(dispatcher, transport);
+        Snmp snmp = new Snmp(dispatcher, transport);
+        // snmp4j drops an unauthenticated report (such as usmStatsWrongDigests) and lets the request time
+        // out, as RFC 3412 asks; the report is noted, so that the timeout can say why the device refused
+        Snmp.ReportHandler standard = snmp.getReportHandler();
+        snmp.setReportHandler(new Snmp.ReportHandler() {
+            @Override
+            public <A extends Address> void processReport(PduHandle handle, CommandResponderEvent<A> event) {
+                PDU report = event.getPDU();
+                if (report != null && report.size() > 0) {
+                    lastReport = report.get(0).getOid();
+                }
+                standard.processReport(handle, event);
+            }
+        });
+        return snmp;
     }
 
     private Snmp listenForTraps() throws PluginException {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
+        InetAddress on = settings.trapAddress();
         try {
-            Snmp listener = newSession(new DefaultUdpTransportMapping(new UdpAddress(loopback, settings.trapPort())));
+            Snmp listener = newSession(new DefaultUdpTransportMapping(new UdpAddress(on, settings.trapPort())),
+                    this::refusedNotification);
             listener.addCommandResponder(this::received);
             listener.listen();
             return listener;
         } catch (IOException e) {
-            throw new PluginException("cannot receive SNMP traps on " + loopback.getHostAddress() + ":"
-                    + settings.trapPort() + " (parameter trap-port): " + e.getMessage()
-                    + "; choose a port no other program or protocol uses", e);
+            throw new PluginException("cannot receive SNMP traps on " + on.getHostAddress() + ":"
+                    + settings.trapPort() + " (parameters trap-address and trap-port): " + e.getMessage()
+                    + "; choose a port no other program or protocol uses, on an address of this host", e);
         }
     }
 
@@ -138,7 +180,7 @@ final class SnmpProtocol implements SensorProtocol {
     public synchronized void connect() throws Exception {
         disconnect();
         try {
-            session = newSession(new DefaultUdpTransportMapping());
+            session = newSession(new DefaultUdpTransportMapping(), null);
             session.listen();
         } catch (IOException e) {
             disconnect();
@@ -147,7 +189,40 @@ final class SnmpProtocol implements SensorProtocol {
         }
         PDU probe = request();
         probe.add(new VariableBinding(SYS_UP_TIME));
-        exchange(probe);
+        try {
+            exchange(probe, target());
+        } catch (SensorDisconnectedException e) {
+            String why = settings.privPassword() != null && lastReport != null ? privacyRefused() : null;
+            if (why != null) {
+                throw new SensorDisconnectedException(why);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Why a v3 device that answered the engine discovery is silent to an authPriv request, when a
+     * wrong privacy password is why: net-snmp drops a request it cannot decrypt without a report, so
+     * the user's request is sent again at authNoPriv (sysUpTime.0); an answer, even a refusal of the
+     * object, shows the authentication password right and the privacy one wrong. Null when that
+     * request is not answered either.
+     */
+    private String privacyRefused() {
+        UserTarget<UdpAddress> authOnly = (UserTarget<UdpAddress>) target();
+        authOnly.setSecurityLevel(SecurityLevel.AUTH_NOPRIV);
+        PDU probe = request();
+        probe.add(new VariableBinding(SYS_UP_TIME));
+        try {
+            PDU answer = exchange(probe, authOnly);
+            log.debug("SNMP device {} answered user {} at authNoPriv: {}", device, settings.user(), answer);
+            return refusedUser("wrong privacy password: the device answered the user's authenticated request"
+                    + " (authNoPriv) and dropped the encrypted one; check priv-password-file, and that the user's"
+                    + " privacy protocol is AES-128");
+        } catch (SensorDisconnectedException e) {
+            return e.getMessage().contains(" refused user ") ? e.getMessage() : null;
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     @Override
@@ -175,7 +250,7 @@ final class SnmpProtocol implements SensorProtocol {
             for (SnmpChannel c : part) {
                 get.add(new VariableBinding(c.oid()));
             }
-            PDU answer = exchange(get);
+            PDU answer = exchange(get, target());
             if (answer.getErrorStatus() != PDU.noError) {
                 // a v2c device answers a GET with errors only for the whole request (tooBig, genErr...)
                 String why = "the device refused the GET: " + answer.getErrorStatusText()
@@ -193,6 +268,58 @@ final class SnmpProtocol implements SensorProtocol {
             }
         }
         return values;
+    }
+
+    /**
+     * The channels of the table parameter {@code walk} names ({@link SnmpWalk}): the table walked
+     * with GETBULK ({@code walk-max-rows} rows at most), one channel per row and column wanted. None
+     * without {@code walk}.
+     */
+    @Override
+    public synchronized List<ChannelConfig> discover() throws Exception {
+        SnmpWalk walk = settings.walk();
+        if (walk == null) {
+            return List.of();
+        }
+        if (session == null) {
+            throw new SensorDisconnectedException("SNMP device " + device + " is not connected");
+        }
+        DefaultPDUFactory bulk = new DefaultPDUFactory(PDU.GETBULK);
+        TableUtils tables = new TableUtils(session, bulk);
+        tables.setMaxNumRowsPerPDU(WALK_ROWS_PER_REQUEST);
+        tables.setRowLimit(walk.maxRows());
+        OID[] walked = walk.walked();
+        lastReport = null;
+        List<SnmpWalk.Row> rows = new ArrayList<>();
+        for (TableEvent e : tables.getTable(target(), walked, null, null)) {
+            switch (e.getStatus()) {
+                case TableEvent.STATUS_OK -> {
+                    Map<OID, Variable> values = new HashMap<>();
+                    VariableBinding[] columns = e.getColumns();
+                    for (int i = 0; i < columns.length && i < walked.length; i++) {
+                        if (columns[i] != null) {
+                            values.put(walked[i], columns[i].getVariable());
+                        }
+                    }
+                    rows.add(new SnmpWalk.Row(e.getIndex(), values));
+                }
+                case TableEvent.STATUS_ROW_LIMIT_REACHED -> log.warn("SNMP device {}: the walk of {} stopped at"
+                        + " {} rows (parameter walk-max-rows); the rows beyond have no channels", device,
+                        walk.entry(), walk.maxRows());
+                case TableEvent.STATUS_TIMEOUT -> throw new SensorDisconnectedException(silent());
+                case TableEvent.STATUS_REPORT -> throw new SensorDisconnectedException(
+                        refused(e.getReportPDU().get(0).getOid()));
+                default -> throw new PluginException("SNMP device " + device + ": the walk of " + walk.entry()
+                        + " failed: " + e.getErrorMessage());
+            }
+        }
+        List<ChannelConfig> found = walk.channels(rows);
+        Map<String, SnmpChannel> byName = new HashMap<>();
+        for (ChannelConfig c : found) {
+            byName.put(c.name(), SnmpChannel.of(c));
+        }
+        discovered = byName;
+        return found;
     }
 
     @Override
@@ -263,14 +390,15 @@ final class SnmpProtocol implements SensorProtocol {
                 : settings.authPassword() != null ? SecurityLevel.AUTH_NOPRIV : SecurityLevel.NOAUTH_NOPRIV;
     }
 
-    /** Sends {@code pdu} and returns the device's answer. */
-    private PDU exchange(PDU pdu) throws Exception {
+    /** Sends {@code pdu} to {@code target} and returns the device's answer. */
+    private PDU exchange(PDU pdu, Target<UdpAddress> target) throws Exception {
         if (session == null) {
             throw new SensorDisconnectedException("SNMP device " + device + " is not connected");
         }
         ResponseEvent<UdpAddress> event;
+        lastReport = null;
         try {
-            event = session.send(pdu, target());
+            event = session.send(pdu, target);
         } catch (IOException e) {
             throw new SensorDisconnectedException("cannot send to SNMP device " + device + ": " + e.getMessage(), e);
         }
@@ -280,39 +408,72 @@ final class SnmpProtocol implements SensorProtocol {
         }
         PDU answer = event.getResponse();
         if (answer == null) {
-            throw new SensorDisconnectedException("SNMP device " + device + " did not answer ("
-                    + (settings.retries() + 1) + " tries of timeout-ms " + settings.timeoutMs() + ")"
-                    + (settings.version().equals("2c") ? "; a v2c device also stays silent when the community is"
-                    + " wrong" : "; an SNMPv3 device also seems silent when the user or a password is wrong"
-                    + " (check user, auth-password-file and priv-password-file against the device's user)"));
+            throw new SensorDisconnectedException(silent());
         }
         if (answer.getType() == PDU.REPORT) {
-            throw new SensorDisconnectedException("SNMP device " + device + " refused the request: "
-                    + report(answer));
+            throw new SensorDisconnectedException(answer.size() == 0
+                    ? "SNMP device " + device + " refused the request with an empty report" : refused(answer.get(0).getOid()));
         }
         return answer;
     }
 
-    /** What an SNMPv3 report PDU says, in words. */
-    private String report(PDU report) {
-        OID what = report.size() == 0 ? null : report.get(0).getOid();
-        if (what == null) {
-            return "an empty report";
+    /** Why the device did not answer a request in time, as far as the reports it sent meanwhile say. */
+    private String silent() {
+        OID heard = lastReport;
+        if (heard != null && refusal(heard) != null) {
+            return refused(heard);
         }
+        String tries = " (" + (settings.retries() + 1) + " tries of timeout-ms " + settings.timeoutMs() + ")";
+        if (settings.version().equals("2c")) {
+            return "SNMP device " + device + " did not answer" + tries + "; a v2c device also stays silent when the"
+                    + " community is wrong (community-file)";
+        }
+        if (heard != null) {
+            return "SNMP device " + device + " answered the engine discovery but not user '" + settings.user() + "'"
+                    + tries + ": check the user's passwords (auth-password-file, priv-password-file) and that its"
+                    + " protocols are SHA and AES-128";
+        }
+        return "SNMP device " + device + " did not answer" + tries;
+    }
+
+    /** What a report PDU the device answered with, whose first variable is {@code what}, says in words. */
+    private String refused(OID what) {
+        String why = refusal(what);
+        if (why != null) {
+            return refusedUser(why);
+        }
+        if (what.startsWith(SnmpConstants.usmStatsNotInTimeWindows)) {
+            return refusedUser("the request stayed outside the device's time window (usmStatsNotInTimeWindows)"
+                    + " after resynchronising; the device's engine boots or time may be wrong");
+        }
+        return "SNMP device " + device + " refused the request: report " + what;
+    }
+
+    private String refusedUser(String why) {
+        return "SNMP device " + device + " refused user '" + settings.user() + "': " + why;
+    }
+
+    /**
+     * What a report's OID means for the user, or null when it refuses nothing by itself (the engine
+     * discovery, a time window to resynchronise with).
+     */
+    private static String refusal(OID what) {
         if (what.startsWith(SnmpConstants.usmStatsUnknownUserNames)) {
-            return "unknown user '" + settings.user() + "' (parameter user)";
+            return "unknown user (usmStatsUnknownUserNames); check parameter user against the device's users";
         }
         if (what.startsWith(SnmpConstants.usmStatsWrongDigests)) {
-            return "wrong authentication password for user '" + settings.user() + "' (auth-password-file)";
+            return "wrong authentication password (usmStatsWrongDigests); check auth-password-file, and that the"
+                    + " user's authentication protocol is SHA";
         }
         if (what.startsWith(SnmpConstants.usmStatsDecryptionErrors)) {
-            return "wrong privacy password for user '" + settings.user() + "' (priv-password-file)";
+            return "wrong privacy password (usmStatsDecryptionErrors); check priv-password-file, and that the"
+                    + " user's privacy protocol is AES-128";
         }
         if (what.startsWith(SnmpConstants.usmStatsUnsupportedSecLevels)) {
-            return "user '" + settings.user() + "' does not take this security level: give both password files"
-                    + " for authPriv, only auth-password-file for authNoPriv, as the device's user is set up";
+            return "the user does not take this security level (usmStatsUnsupportedSecLevels): give both password"
+                    + " files for authPriv, only auth-password-file for authNoPriv, as the device's user is set up";
         }
-        return "report " + what;
+        return null;
     }
 
     /** A trap or inform: each variable a trap channel names is pushed; an inform is answered. */
@@ -348,6 +509,14 @@ final class SnmpProtocol implements SensorProtocol {
         }
     }
 
+    /** Logs a v3 trap or inform the trap port's USM refused (SNMP4J drops it before {@link #received}). */
+    private void refusedNotification(CounterEvent event) {
+        String why = refusal(event.getOid());
+        if (why != null) {
+            log.warn("SNMP protocol of {} dropped a v3 trap or inform on its trap port: {}", device, why);
+        }
+    }
+
     /** Whether a trap carries the protocol's community (v2c) or its user at its security level (v3). */
     private boolean trusted(CommandResponderEvent<?> event) {
         byte[] name = event.getSecurityName();
@@ -358,9 +527,20 @@ final class SnmpProtocol implements SensorProtocol {
         return MessageDigest.isEqual(name, settings.community().getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A configured channel, one the last walk found, or one a walk found before (read as it says). */
     private SnmpChannel channel(ChannelConfig config) throws PluginException {
         SnmpChannel c = channels.get(config.name());
-        if (c == null || c.pushed()) {
+        if (c == null) {
+            c = discovered.get(config.name());
+        }
+        if (c == null) {
+            try {
+                c = SnmpChannel.of(config);
+            } catch (IllegalArgumentException e) {
+                throw new PluginException("this SNMP protocol has no polled channel " + config.name(), e);
+            }
+        }
+        if (c.pushed()) {
             throw new PluginException("this SNMP protocol has no polled channel " + config.name());
         }
         return c;

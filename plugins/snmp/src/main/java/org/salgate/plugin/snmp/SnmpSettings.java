@@ -1,6 +1,8 @@
 package org.salgate.plugin.snmp;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +23,15 @@ import org.salgate.sensorml.ProtocolConfig;
  * @param timeoutMs how long a request waits for the device's answer, per try
  * @param retries how many times an unanswered request is sent again
  * @param maxPerRequest the most OIDs one GET asks for; a batch with more is sent as several
- * @param trapPort the loopback UDP port on which traps and informs are received, or 0 for none
+ * @param trapPort the UDP port on which traps and informs are received, or 0 for none
+ * @param trapAddress the address the trap port is opened on: 127.0.0.1 unless {@code trap-address}
+ *                    says otherwise; beyond loopback, only for authenticated (v3) traps unless
+ *                    {@code trap-insecure} is true
+ * @param walk the table walked to find channels, or null for none
  */
 record SnmpSettings(String version, String community, String user, String authPassword, String privPassword,
-                    int timeoutMs, int retries, int maxPerRequest, int trapPort) {
+                    int timeoutMs, int retries, int maxPerRequest, int trapPort, InetAddress trapAddress,
+                    SnmpWalk walk) {
 
     /**
      * @throws IllegalArgumentException naming the parameter that is wrong and what it should be
@@ -37,7 +44,10 @@ record SnmpSettings(String version, String community, String user, String authPa
         int retries = number(where, p, "retries", 1, 0, 10);
         int max = number(where, p, "max-oids-per-request", 50, 1, 1000);
         int trapPort = number(where, p, "trap-port", 0, 0, 65535);
-        switch (version) {
+        InetAddress trapAddress = trapAddress(where, p, trapPort);
+        boolean trapInsecure = flag(where, p, "trap-insecure");
+        SnmpWalk walk = SnmpWalk.of(where, p, number(where, p, "walk-max-rows", 500, 1, 10_000));
+        SnmpSettings settings = switch (version) {
             case "2c" -> {
                 for (String v3 : new String[] {"user", "auth-password-file", "priv-password-file"}) {
                     if (p.containsKey(v3)) {
@@ -50,7 +60,8 @@ record SnmpSettings(String version, String community, String user, String authPa
                     throw new IllegalArgumentException(where + "version 2c needs parameter community-file, a file"
                             + " holding the community (such as /etc/salgate/snmp-community, readable by the agent only)");
                 }
-                return new SnmpSettings(version, community, null, null, null, timeoutMs, retries, max, trapPort);
+                yield new SnmpSettings(version, community, null, null, null, timeoutMs, retries, max, trapPort,
+                        trapAddress, walk);
             }
             case "3" -> {
                 if (p.containsKey("community-file")) {
@@ -73,11 +84,46 @@ record SnmpSettings(String version, String community, String user, String authPa
                                 + " (RFC 3414); one of the password files holds " + pass.length());
                     }
                 }
-                return new SnmpSettings(version, null, user.strip(), auth, priv, timeoutMs, retries, max, trapPort);
+                yield new SnmpSettings(version, null, user.strip(), auth, priv, timeoutMs, retries, max, trapPort,
+                        trapAddress, walk);
             }
             default -> throw new IllegalArgumentException(where + "parameter version '" + p.get("version")
                     + "' is not an SNMP version this plugin speaks: write 2c or 3");
+        };
+        if (!trapAddress.isLoopbackAddress() && settings.authPassword() == null && !trapInsecure) {
+            throw new IllegalArgumentException(where + "parameter trap-address " + trapAddress.getHostAddress()
+                    + " takes traps from beyond this host, where " + (version.equals("2c")
+                    ? "a v2c trap's community travels in clear" : "a noAuthNoPriv trap is not authenticated")
+                    + " and anyone can forge one: use version 3 with auth-password-file (authenticated traps), or"
+                    + " set parameter trap-insecure to true to take such traps from the network anyway");
         }
+        return settings;
+    }
+
+    /** Where the trap port listens: parameter trap-address, 127.0.0.1 by default. */
+    private static InetAddress trapAddress(String where, Map<String, String> p, int trapPort) {
+        String text = p.get("trap-address");
+        if (text == null) {
+            return InetAddress.getLoopbackAddress();
+        }
+        if (trapPort == 0) {
+            throw new IllegalArgumentException(where + "parameter trap-address goes with trap-port, the UDP port"
+                    + " the device sends its traps to (such as 1162)");
+        }
+        try {
+            return InetAddress.getByName(text.strip());
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(where + "parameter trap-address '" + text + "' is not an address of"
+                    + " this host (such as 127.0.0.1, 192.0.2.10 or 0.0.0.0 for every interface)", e);
+        }
+    }
+
+    private static boolean flag(String where, Map<String, String> p, String name) {
+        String text = p.getOrDefault(name, "false").strip();
+        if (!text.equals("true") && !text.equals("false")) {
+            throw new IllegalArgumentException(where + "parameter " + name + " '" + text + "' is true or false");
+        }
+        return text.equals("true");
     }
 
     /** The content of the file parameter {@code name} names, or null when it is not given. */

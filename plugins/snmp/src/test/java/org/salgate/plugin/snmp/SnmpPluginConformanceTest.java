@@ -7,12 +7,22 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.salgate.agent.AgentBuilder;
+import org.salgate.model.Call;
+import org.salgate.model.Reading;
+import org.salgate.model.Result;
+import org.salgate.model.SensorState;
 import org.salgate.model.Value;
 import org.salgate.plugin.tck.AbstractDevicePluginConformanceTest;
+import org.salgate.plugin.tck.KitAgent;
+import org.salgate.plugin.tck.KitSession;
 import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.ProtocolConfig;
 import org.snmp4j.smi.Counter32;
@@ -98,7 +108,9 @@ class SnmpPluginConformanceTest extends AbstractDevicePluginConformanceTest {
                 bad("version", Map.of("version", "1", "community-file", community.toString()), CHANNELS),
                 bad("community-file", Map.of("community-file", dir.resolve("missing").toString()), CHANNELS),
                 bad("oid", ok, List.of(Channels.read("x", "oid", "sysUpTime.0"))),
-                bad("trap-port", ok, List.of(Channels.read("x", "trap-oid", "1.3.6.1.6.3.1.1.4.1.0"))));
+                bad("trap-port", ok, List.of(Channels.read("x", "trap-oid", "1.3.6.1.6.3.1.1.4.1.0"))),
+                bad("walk-columns", Map.of("community-file", community.toString(), "walk", "ifTable",
+                        "walk-columns", "ifInOctet"), CHANNELS));
     }
 
     private BadConfiguration bad(String named, Map<String, String> parameters, List<ChannelConfig> channels) {
@@ -108,6 +120,35 @@ class SnmpPluginConformanceTest extends AbstractDevicePluginConformanceTest {
     private static ProtocolConfig config(String name, int port, Map<String, String> parameters,
                                          List<ChannelConfig> channels) {
         return new ProtocolConfig(name, "snmp", "udp:127.0.0.1:" + port, parameters, List.of(), List.of(), channels);
+    }
+
+    @Test
+    void theInterfacesAWalkFindsAreServedAsSensorsAndOneNoLongerWalkedGoesDisconnected() throws Exception {
+        for (int row = 1; row <= 2; row++) {
+            device.values.put(new OID("1.3.6.1.2.1.2.2.1.2." + row), new OctetString(row == 1 ? "lo" : "eth0"));
+            device.values.put(new OID("1.3.6.1.2.1.2.2.1.16." + row), new Counter32(1000L * row));
+        }
+        ProtocolConfig walking = config("router", device.port(), Map.of("community-file", community.toString(),
+                "walk", "ifTable", "walk-columns", "ifOutOctets", "walk-name", "ifDescr",
+                "discover-interval-ms", "100"), List.of());
+        KitAgent agent = start(walking);
+        KitSession session = agent.session();
+        session.ok(new Call.SubscribeEvents(), Result.Ack.class);
+        await("the walked interfaces as sensors", () -> sensorsOf(agent, "router").equals(
+                List.of("router.eth0-ifOutOctets", "router.lo-ifOutOctets")));
+        Reading out = session.read("router.eth0-ifOutOctets", "read", Map.of());
+        assertEquals(Reading.Status.OK, out.status(), out.error());
+        assertEquals(Value.of(2000L), out.value());
+        assertEquals("By", out.unit());
+        String sensorMl = session.ok(new Call.DescribeSensor("router.eth0-ifOutOctets"), Result.Document.class).xml();
+        assertTrue(sensorMl.contains("Counter32"), sensorMl);
+
+        device.values.remove(new OID("1.3.6.1.2.1.2.2.1.2.2"));
+        device.values.remove(new OID("1.3.6.1.2.1.2.2.1.16.2"));
+        session.events(e -> e.subject().equals("router.eth0-ifOutOctets")
+                && e.state() == SensorState.DISCONNECTED, 1, "eth0 gone from the table");
+        assertEquals(Reading.Status.DISCONNECTED, session.read("router.eth0-ifOutOctets", "read", Map.of()).status());
+        assertEquals(Value.of(1000L), session.read("router.lo-ifOutOctets", "read", Map.of()).value());
     }
 
     /** The simulated device's threads (snmp4j's listener of its port) are the fixture's. */

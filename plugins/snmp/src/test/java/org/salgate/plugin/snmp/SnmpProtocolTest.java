@@ -108,6 +108,128 @@ class SnmpProtocolTest {
         assertEquals(1, device.gets() - before);
     }
 
+    /** IF-MIB's interfaces on the fake device: ifDescr, ifInOctets, ifOutOctets, ifName, ifLastChange. */
+    private void interfaces(String... descriptions) {
+        device.values.keySet().removeIf(oid -> oid.startsWith(new OID(IF_IN_OCTETS)) && oid.last() > descriptions.length);
+        for (int i = 0; i < descriptions.length; i++) {
+            int row = i + 1;
+            device.values.put(new OID("1.3.6.1.2.1.2.2.1.2." + row), new OctetString(descriptions[i]));
+            device.values.put(new OID("1.3.6.1.2.1.2.2.1.9." + row), new TimeTicks(250L * row));
+            device.values.put(new OID("1.3.6.1.2.1.2.2.1.16." + row), new Counter32(7L * row));
+            device.values.put(new OID("1.3.6.1.2.1.31.1.1.1.1." + row), new OctetString("if" + row));
+        }
+    }
+
+    private Map<String, String> walk(String... more) {
+        Map<String, String> p = new java.util.HashMap<>(Map.of("community-file", community.toString()));
+        for (int i = 0; i < more.length; i += 2) {
+            p.put(more[i], more[i + 1]);
+        }
+        return p;
+    }
+
+    @Test
+    void aWalkOfIfTableGivesAChannelPerInterfaceAndColumnNamedByIfDescrWithTheOidTypeAndUnit() throws Exception {
+        interfaces("lo", "eth0 (uplink)", "lo");
+        SnmpProtocol p = open(walk("walk", "ifTable", "walk-columns", "ifInOctets, out=ifOutOctets, ifLastChange",
+                "walk-name", "ifDescr"), List.of());
+        p.connect();
+        int bulksBefore = device.bulks();
+        List<ChannelConfig> found = p.discover();
+        assertTrue(device.bulks() > bulksBefore, "the walk is made of GETBULK requests");
+        Map<String, ChannelConfig> byName = new java.util.LinkedHashMap<>();
+        found.forEach(c -> byName.put(c.name(), c));
+        assertEquals(List.of("lo_1-ifInOctets", "lo_1-out", "lo_1-ifLastChange", "eth0_uplink_-ifInOctets",
+                "eth0_uplink_-out", "eth0_uplink_-ifLastChange", "lo_3-ifInOctets", "lo_3-out", "lo_3-ifLastChange"),
+                List.copyOf(byName.keySet()), "two rows named lo each get their index");
+        ChannelConfig in = byName.get("eth0_uplink_-ifInOctets");
+        assertEquals(Map.of("oid", IF_IN_OCTETS, "index", "2"), in.attributes());
+        assertEquals("By", in.unit());
+        assertTrue(in.description().contains("ifInOctets") && in.description().contains("Counter32")
+                && in.description().contains("eth0 (uplink)"), in.description());
+        ChannelConfig change = byName.get("lo_3-ifLastChange");
+        assertEquals("s", change.unit(), "TimeTicks read in seconds");
+        assertEquals(0.01, change.scale());
+        assertTrue(change.description().contains("TimeTicks"), change.description());
+
+        List<ChannelValue> values = p.read(Channels.reads(found));
+        assertEquals(Value.of(2000L), values.get(3).value(), "ifInOctets.2");
+        assertEquals(Value.of(21L), values.get(7).value(), "ifOutOctets.3");
+        assertEquals(Value.of(750L), values.get(8).value(), "ifLastChange.3, raw: the agent applies the scale");
+    }
+
+    @Test
+    void aWalkNamesRowsByTheirIndexWithoutWalkNameTakesColumnNumbersAndStopsAtWalkMaxRows() throws Exception {
+        interfaces("lo", "eth0", "eth1", "eth2");
+        SnmpProtocol p = open(walk("walk", "1.3.6.1.2.1.2.2.1", "walk-columns", "in=10, 16", "walk-max-rows", "3"),
+                List.of());
+        p.connect();
+        List<String> names = p.discover().stream().map(ChannelConfig::name).toList();
+        assertEquals(List.of("1-in", "1-16", "2-in", "2-16", "3-in", "3-16"), names,
+                "3 rows of the 4 the device has");
+
+        SnmpProtocol x = open(walk("walk", "ifTable", "walk-columns", "ifHCInOctets, ifInOctets", "walk-name",
+                "ifName"), List.of());
+        x.connect();
+        List<ChannelConfig> found = x.discover();
+        assertEquals(List.of("if1-ifInOctets", "if2-ifInOctets", "if3-ifInOctets", "if4-ifInOctets"),
+                found.stream().map(ChannelConfig::name).toList(),
+                "named from ifXTable; a column the device does not have (ifHCInOctets) gives no channel");
+        assertEquals(List.of(), open(walk(), rows(1)).discover(), "no walk, nothing to discover");
+    }
+
+    @Test
+    void aWalkOfASilentDeviceFailsDisconnectedAndBadWalkParametersAreRefusedNamingThem() throws Exception {
+        SnmpProtocol p = open(walk("walk", "ifTable", "walk-columns", "ifInOctets", "timeout-ms", "100",
+                "retries", "0"), List.of());
+        p.connect();
+        device.stop();
+        SensorDisconnectedException e = assertThrows(SensorDisconnectedException.class, p::discover);
+        assertTrue(e.getMessage().contains("did not answer"), e.getMessage());
+
+        Map<Map<String, String>, String> bad = Map.of(
+                walk("walk", "ifTabel", "walk-columns", "ifInOctets"), "parameter walk 'ifTabel'",
+                walk("walk", "ifTable"), "needs walk-columns",
+                walk("walk", "ifTable", "walk-columns", "ifInOctet"), "walk-columns: 'ifInOctet' is not a column",
+                walk("walk-columns", "ifInOctets"), "parameter walk-columns goes with parameter walk",
+                walk("walk", "ifTable", "walk-columns", "in/octets=10"), "label 'in/octets'",
+                walk("walk", "ifTable", "walk-columns", "10, 10"), "names '10' twice",
+                walk("walk", "ifTable", "walk-columns", "10", "walk-name", "descr"), "parameter walk-name: 'descr'",
+                walk("walk", "ifTable", "walk-columns", "10", "walk-max-rows", "0"), "parameter walk-max-rows '0'");
+        for (Map.Entry<Map<String, String>, String> c : bad.entrySet()) {
+            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                    () -> open(c.getKey(), List.of()), c.getKey().toString());
+            assertTrue(x.getMessage().startsWith("SNMP protocol router: ") && x.getMessage().contains(c.getValue()),
+                    x.getMessage());
+        }
+    }
+
+    @Test
+    void theTrapListenerBeyondLoopbackIsForAuthenticatedTrapsUnlessTrapInsecureSaysSo() throws Exception {
+        Path auth = Files.writeString(dir.resolve("auth"), "auth-pass-123\n");
+        Map<Map<String, String>, String> bad = Map.of(
+                walk("trap-port", "1162", "trap-address", "0.0.0.0"), "parameter trap-insecure",
+                Map.of("version", "3", "user", "u", "trap-port", "1162", "trap-address", "0.0.0.0"),
+                "a noAuthNoPriv trap is not authenticated",
+                walk("trap-address", "127.0.0.1"), "trap-address goes with trap-port",
+                walk("trap-port", "1162", "trap-address", "0.0.0.0", "trap-insecure", "yes"), "trap-insecure 'yes'");
+        for (Map.Entry<Map<String, String>, String> c : bad.entrySet()) {
+            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                    () -> SnmpSettings.of(config(c.getKey())), c.getKey().toString());
+            assertTrue(x.getMessage().contains(c.getValue()), x.getMessage());
+        }
+        assertEquals("0.0.0.0", SnmpSettings.of(config(Map.of("version", "3", "user", "u", "auth-password-file",
+                auth.toString(), "trap-port", "1162", "trap-address", "0.0.0.0"))).trapAddress().getHostAddress());
+        assertEquals("0.0.0.0", SnmpSettings.of(config(walk("trap-port", "1162", "trap-address", "0.0.0.0",
+                "trap-insecure", "true"))).trapAddress().getHostAddress());
+        assertTrue(SnmpSettings.of(config(walk("trap-port", "1162"))).trapAddress().isLoopbackAddress());
+    }
+
+    private ProtocolConfig config(Map<String, String> parameters) {
+        return new ProtocolConfig("router", "snmp", "udp:127.0.0.1:" + device.port(), parameters, List.of(),
+                List.of(), List.of());
+    }
+
     @Test
     void anOidTheDeviceDoesNotHaveFailsThatChannelAloneNamingTheOid() throws Exception {
         List<ChannelConfig> channels = List.of(Channels.read("up", "oid", "1.3.6.1.2.1.1.3.0"),

@@ -125,23 +125,67 @@ class SnmpdDeviceTest {
     }
 
     @Test
-    void v3AuthPrivReadsAWrongPasswordFailsTheConnectAndAnUnknownUserIsNamed() throws Exception {
+    void v3AuthPrivReadsAndEachWrongCredentialIsNamedInTheConnectsError() throws Exception {
         Map<String, String> v3 = new HashMap<>(Map.of("version", "3", "user", Snmpd.USER,
                 "auth-password-file", secret("auth", Snmpd.AUTH).toString(),
-                "priv-password-file", secret("priv", Snmpd.PRIV).toString()));
+                "priv-password-file", secret("priv", Snmpd.PRIV).toString(), "timeout-ms", "300"));
         SensorProtocol p = open(v3, SYSTEM.subList(0, 2));
         p.connect();
         assertEquals(Value.of(Snmpd.SYS_NAME), values(SYSTEM, p.read(Channels.reads(SYSTEM.subList(0, 2)))).get("name"));
 
-        v3.put("auth-password-file", secret("wrong-auth", "not-the-password").toString());
-        SensorProtocol wrong = open(v3, SYSTEM.subList(0, 2));
-        SensorDisconnectedException e = assertThrows(SensorDisconnectedException.class, wrong::connect);
-        assertTrue(e.getMessage().contains("the user or a password is wrong"), e.getMessage());
+        Map<String, String> wrongAuth = new HashMap<>(v3);
+        wrongAuth.put("auth-password-file", secret("wrong-auth", "not-the-password").toString());
+        assertEquals("SNMP device udp:127.0.0.1:" + snmpd.port() + " refused user 'salgate': wrong authentication"
+                + " password (usmStatsWrongDigests); check auth-password-file, and that the user's authentication"
+                + " protocol is SHA", refusal(wrongAuth));
 
-        v3.put("user", "nobody-here");
-        SensorProtocol unknown = open(v3, SYSTEM.subList(0, 2));
-        e = assertThrows(SensorDisconnectedException.class, unknown::connect);
-        assertTrue(e.getMessage().contains("unknown user 'nobody-here'"), e.getMessage());
+        Map<String, String> wrongPriv = new HashMap<>(v3);
+        wrongPriv.put("priv-password-file", secret("wrong-priv", "not-the-password").toString());
+        assertTrue(refusal(wrongPriv).contains("refused user 'salgate': wrong privacy password: the device answered"
+                + " the user's authenticated request (authNoPriv) and dropped the encrypted one"), refusal(wrongPriv));
+
+        Map<String, String> unknown = new HashMap<>(v3);
+        unknown.put("user", "nobody-here");
+        assertTrue(refusal(unknown).contains("refused user 'nobody-here': unknown user (usmStatsUnknownUserNames)"),
+                refusal(unknown));
+    }
+
+    /** The message of the connect that fails with these parameters. */
+    private String refusal(Map<String, String> parameters) throws Exception {
+        SensorProtocol p = open(parameters, SYSTEM.subList(0, 2));
+        return assertThrows(SensorDisconnectedException.class, p::connect).getMessage();
+    }
+
+    @Test
+    void aWalkOfSnmpdsIfTableGivesAChannelPerInterfaceNamedByIfDescrThatReadsItsCounters() throws Exception {
+        Map<String, String> parameters = new HashMap<>(v2c());
+        parameters.putAll(Map.of("walk", "ifTable", "walk-columns", "ifInOctets, ifOutOctets, ifSpeed",
+                "walk-name", "ifDescr"));
+        SensorProtocol p = open(parameters, List.of());
+        p.connect();
+        List<ChannelConfig> found = p.discover();
+        Map<String, ChannelConfig> byName = new HashMap<>();
+        found.forEach(c -> byName.put(c.name(), c));
+        ChannelConfig in = byName.get("lo-ifInOctets");
+        assertTrue(in != null, "no channel lo-ifInOctets in " + byName.keySet());
+        assertEquals(Map.of("oid", "1.3.6.1.2.1.2.2.1.10", "index", "1"), in.attributes());
+        assertTrue(in.description().contains("Counter32"), in.description());
+        assertTrue(byName.get("lo-ifSpeed").description().contains("Gauge32"));
+        assertEquals(0, found.size() % 3, "three columns per interface: " + byName.keySet());
+        List<ChannelValue> read = p.read(Channels.reads(found));
+        Map<String, Value> values = values(found, read);
+        assertEquals(Value.of(10_000_000L), values.get("lo-ifSpeed"));
+        assertTrue(((Value.Int) values.get("lo-ifInOctets")).value() > 0, values.toString());
+
+        // through the v3 user, the same rows
+        Map<String, String> v3 = new HashMap<>(Map.of("version", "3", "user", Snmpd.USER,
+                "auth-password-file", secret("auth", Snmpd.AUTH).toString(),
+                "priv-password-file", secret("priv", Snmpd.PRIV).toString(), "walk", "ifTable",
+                "walk-columns", "ifInOctets, ifOutOctets, ifSpeed", "walk-name", "ifDescr"));
+        SensorProtocol secure = open(v3, List.of());
+        secure.connect();
+        assertEquals(byName.keySet(), new java.util.HashSet<>(secure.discover().stream().map(ChannelConfig::name)
+                .toList()));
     }
 
     @Test
@@ -164,6 +208,29 @@ class SnmpdDeviceTest {
                 "1.3.6.1.6.3.1.1.5.3", "1.3.6.1.2.1.2.2.1.1", "i", "3"), "the inform was not answered");
         assertEquals("link-down=" + Value.of(3L), pushed.poll(5, TimeUnit.SECONDS));
         assertTrue(pushed.isEmpty(), "a trap with a wrong community was pushed: " + pushed);
+    }
+
+    @Test
+    void v3TrapsOfTheUserArePushedOnTheTrapAddressAndOnesWithAWrongPasswordAreDropped() throws Exception {
+        int trapPort = FakeSnmpAgent.freeUdpPort();
+        Map<String, String> v3 = new HashMap<>(Map.of("version", "3", "user", Snmpd.USER,
+                "auth-password-file", secret("auth", Snmpd.AUTH).toString(),
+                "priv-password-file", secret("priv", Snmpd.PRIV).toString(),
+                "trap-port", Integer.toString(trapPort), "trap-address", "127.0.0.1"));
+        open(v3, List.of(Channels.read("link-down", "trap-oid", "1.3.6.1.2.1.2.2.1.1")));
+        String to = "127.0.0.1:" + trapPort;
+        // a trap's sender is the authoritative engine: snmptrap names its own engine ID
+        assertEquals(0, Snmpd.run("snmptrap", "-v3", "-e", "0x80001f8880c0ffee01", "-u", Snmpd.USER, "-l",
+                "authPriv", "-a", "SHA", "-A", "not-the-password", "-x", "AES", "-X", Snmpd.PRIV, to, "",
+                "1.3.6.1.6.3.1.1.5.3", "1.3.6.1.2.1.2.2.1.1", "i", "9"));
+        assertEquals(0, Snmpd.run("snmptrap", "-v2c", "-c", Snmpd.COMMUNITY, to, "", "1.3.6.1.6.3.1.1.5.3",
+                "1.3.6.1.2.1.2.2.1.1", "i", "8"));
+        assertEquals(0, Snmpd.run("snmptrap", "-v3", "-e", "0x80001f8880c0ffee01", "-u", Snmpd.USER, "-l",
+                "authPriv", "-a", "SHA", "-A", Snmpd.AUTH, "-x", "AES", "-X", Snmpd.PRIV, to, "",
+                "1.3.6.1.6.3.1.1.5.3", "1.3.6.1.2.1.2.2.1.1", "i", "4"));
+        assertEquals("link-down=" + Value.of(4L), pushed.poll(5, TimeUnit.SECONDS));
+        Thread.sleep(200);
+        assertTrue(pushed.isEmpty(), "a trap with a wrong password or of v2c was pushed: " + pushed);
     }
 
     @Test
