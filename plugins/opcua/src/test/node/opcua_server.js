@@ -1,6 +1,7 @@
 // A node-opcua server for the driver's tests: node opcua_server.js PORT PKI_DIR
-// Variables in namespace 1: Temperature (Double, Cel, changes every 100 ms), Counter (UInt32, +1 every
-// 100 ms), SetPoint (Int16, writable). Endpoints: None, and Basic256Sha256 Sign and SignAndEncrypt.
+// Object Device (ns=1;s=Device) with variables in namespace 1: Temperature (Double, an AnalogItem in
+// degree Celsius, range -40 to 150, changes every 100 ms), Counter (UInt32, +1 every 100 ms), SetPoint
+// (Int16, writable), Pressure (Double, an AnalogItem in bar, range 0 to 10). Endpoints: None, and Basic256Sha256 Sign and SignAndEncrypt.
 // Client certificates are trusted only when put in PKI_DIR/trusted/certs before the start.
 // It prints "ready CERTIFICATE_FILE" once it listens.
 const path = require("path");
@@ -10,6 +11,7 @@ const { MessageSecurityMode } = require("node-opcua-service-secure-channel");
 const { OPCUAServer } = require("node-opcua-server");
 const { DataType, Variant } = require("node-opcua-variant");
 const { StatusCodes } = require("node-opcua-status-code");
+const { standardUnits } = require("node-opcua-data-access");
 
 async function main() {
   const port = parseInt(process.argv[2], 10);
@@ -28,11 +30,16 @@ async function main() {
   });
   await server.initialize();
   const ns = server.engine.addressSpace.getOwnNamespace();
-  const device = ns.addObject({ organizedBy: server.engine.addressSpace.rootFolder.objects, browseName: "Device" });
+  const device = ns.addObject({ organizedBy: server.engine.addressSpace.rootFolder.objects, browseName: "Device", nodeId: "s=Device" });
   let temperature = 20.0, counter = 0, setPoint = 5;
-  ns.addVariable({ componentOf: device, browseName: "Temperature", nodeId: "s=Temperature", minimumSamplingInterval: 100, dataType: "Double",
+  ns.addAnalogDataItem({ componentOf: device, browseName: "Temperature", nodeId: "s=Temperature", minimumSamplingInterval: 100, dataType: "Double",
+    engineeringUnits: standardUnits.degree_celsius, engineeringUnitsRange: { low: -40, high: 150 },
     value: { get: () => new Variant({ dataType: DataType.Double, value: temperature }) } });
+  ns.addAnalogDataItem({ componentOf: device, browseName: "Pressure", nodeId: "s=Pressure", minimumSamplingInterval: 100, dataType: "Double",
+    engineeringUnits: standardUnits.bar, engineeringUnitsRange: { low: 0, high: 10 },
+    value: { get: () => new Variant({ dataType: DataType.Double, value: 1 + (counter % 10) / 10 }) } });
   ns.addVariable({ componentOf: device, browseName: "Counter", nodeId: "s=Counter", minimumSamplingInterval: 100, dataType: "UInt32",
+    accessLevel: "CurrentRead", userAccessLevel: "CurrentRead",
     value: { get: () => new Variant({ dataType: DataType.UInt32, value: counter }) } });
   ns.addVariable({ componentOf: device, browseName: "SetPoint", nodeId: "s=SetPoint", minimumSamplingInterval: 100, dataType: "Int16",
     accessLevel: "CurrentRead | CurrentWrite", userAccessLevel: "CurrentRead | CurrentWrite",

@@ -518,4 +518,36 @@ class DeviceRuntimeTest {
         assertFalse(fixture.agent.sensors().stream().anyMatch(i -> i.id().startsWith("meter.")),
                 "no discovered sensor outlives its protocol");
     }
+
+    @Test
+    void aConfiguredChannelWithoutAUnitTakesTheOneItsDeviceListsAndAListedPushedChannelKeepsItsFirstValue()
+            throws Exception {
+        FakeDevice meter = DevicePlugin.device("meter");
+        ChannelConfig flow = ChannelConfig.read("flow", "", Map.of("address", "3"));
+        ChannelConfig level = new ChannelConfig("level", "", "cm", 1, 0, ChannelConfig.Access.READ, null, null,
+                Map.of("pushed", "true"));
+        meter.listed = List.of(new ChannelConfig("flow", "", "m3/h", 1, 0, ChannelConfig.Access.READ, null, null,
+                Map.of("address", "3")), level);
+        meter.registers.put("flow", Value.of(12L));
+        meter.pushedWhileListing.put("level", Value.of(42L));
+        start(device("meter", Map.of(), flow));
+        FakeSession s = fixture.connect();
+        await("the listed channel", () -> fixture.agent.sensors().stream().anyMatch(i -> i.id().equals("meter.level")));
+
+        Reading r = read(s, "meter.flow");
+        assertEquals(Reading.Status.OK, r.status(), r.error());
+        assertEquals("m3/h", r.unit(), "the unit the device gave a configured channel without one");
+        String sensorMl = fixture.ok(s, new Call.DescribeSensor("meter.flow"), Result.Document.class).xml();
+        assertTrue(sensorMl.contains("code=\"m3/h\""), sensorMl);
+        String saved = fixture.ok(s, new Call.GetPlatformConfig(), Result.Document.class).xml();
+        ProtocolConfig again = Pcml.read(saved).protocols().get(0);
+        assertEquals(List.of(flow), again.channels(), "the saved configuration is the operator's, unit-less");
+        assertTrue(again.addedSensors().isEmpty() && again.removedSensors().isEmpty(), saved);
+
+        Reading pushed = read(s, "meter.level");
+        assertEquals(Reading.Status.OK, pushed.status(), "the value pushed while the channel was being listed: "
+                + pushed.error());
+        assertEquals(Value.of(42L), pushed.value());
+        assertEquals("cm", pushed.unit());
+    }
 }

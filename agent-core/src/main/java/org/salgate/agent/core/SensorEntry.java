@@ -17,11 +17,14 @@ import org.salgate.model.SensorState;
  */
 public final class SensorEntry {
 
-    private final SensorDescription description;
+    /** What it serves: read and replaced whole, so that a reader never sees half of a change. */
+    private record Served(SensorDescription description, Map<String, CommandDescription> commands,
+                          ChannelConfig channel) {}
+
+    private final SensorDescription registered;
     private final LoadedProtocol protocol;
-    private final Map<String, CommandDescription> commands;
-    private final ChannelConfig channel;
     private final boolean discovered;
+    private volatile Served served;
 
     int activeStreams;
     volatile int consecutiveFailures;
@@ -42,15 +45,27 @@ public final class SensorEntry {
 
     private SensorEntry(SensorDescription description, LoadedProtocol protocol, List<CommandDescription> commands,
                         ChannelConfig channel, boolean discovered) {
-        this.description = description;
+        this.registered = description;
         this.protocol = protocol;
+        this.discovered = discovered;
+        serve(description, commands, channel);
+    }
+
+    /**
+     * Serves the sensor from now on with this description, commands and channel: a configured
+     * channel without a unit, once its device said the unit.
+     */
+    void serve(SensorDescription description, List<CommandDescription> commands, ChannelConfig channel) {
         Map<String, CommandDescription> byId = new LinkedHashMap<>();
         for (CommandDescription c : commands) {
             byId.putIfAbsent(c.id(), c);
         }
-        this.commands = java.util.Collections.unmodifiableMap(byId);
-        this.channel = channel;
-        this.discovered = discovered;
+        served = new Served(description, java.util.Collections.unmodifiableMap(byId), channel);
+    }
+
+    /** The description it was registered with, as the saved configuration has it. */
+    SensorDescription registeredDescription() {
+        return registered;
     }
 
     /**
@@ -63,17 +78,17 @@ public final class SensorEntry {
 
     /** The device channel it serves, or null when it is a sensor of the plugin's own. */
     public ChannelConfig channel() {
-        return channel;
+        return served.channel();
     }
 
     /** The sensor id. */
     public String id() {
-        return description.id();
+        return registered.id();
     }
 
     /** The sensor's description, with the name of the protocol serving it. */
     public SensorDescription description() {
-        return description;
+        return served.description();
     }
 
     /** The protocol serving it. */
@@ -83,7 +98,7 @@ public final class SensorEntry {
 
     /** Its commands by id, in the order the plugin lists them. */
     public Map<String, CommandDescription> commands() {
-        return commands;
+        return served.commands();
     }
 
     /**
@@ -91,16 +106,18 @@ public final class SensorEntry {
      * response, else, when the sensor has a single output, that output's unit; empty for none.
      */
     public String unit(String commandId) {
-        CommandDescription c = commands.get(commandId);
+        Served now = served;
+        CommandDescription c = now.commands().get(commandId);
         if (c != null && !c.responseUnit().isEmpty()) {
             return c.responseUnit();
         }
-        return description.outputs().size() == 1 ? description.outputs().get(0).unit() : "";
+        SensorDescription d = now.description();
+        return d.outputs().size() == 1 ? d.outputs().get(0).unit() : "";
     }
 
     /** Its commands as a list. */
     public List<CommandDescription> commandList() {
-        return new ArrayList<>(commands.values());
+        return new ArrayList<>(served.commands().values());
     }
 
     /** Its current state. */
@@ -116,6 +133,6 @@ public final class SensorEntry {
 
     /** How it is listed. */
     public SensorInfo info() {
-        return new SensorInfo(id(), protocol.name(), state(), description.description());
+        return new SensorInfo(id(), protocol.name(), state(), served.description().description());
     }
 }

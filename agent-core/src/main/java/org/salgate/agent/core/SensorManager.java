@@ -111,7 +111,7 @@ public final class SensorManager {
         List<SensorDescription> out = new ArrayList<>();
         for (SensorEntry e : sensors.values()) {
             if (e.protocol().name().equals(protocolName) && !e.discovered()) {
-                out.add(e.description());
+                out.add(e.registeredDescription());
             }
         }
         return out;
@@ -447,10 +447,16 @@ public final class SensorManager {
             Map<String, SensorEntry> next = new LinkedHashMap<>(sensors);
             for (ChannelConfig c : channels) {
                 String id = config.sensorId(c);
-                if (!listed.add(id) || protocol.channel(id) != null) {
-                    continue; // listed twice, or configured: the configuration's channel wins
-                }
                 SensorEntry known = next.get(id);
+                if (!listed.add(id)) {
+                    continue;
+                }
+                if (protocol.channel(id) != null) { // configured: the configuration's channel wins
+                    if (known != null && known.protocol() == protocol) {
+                        learnUnit(known, c);
+                    }
+                    continue;
+                }
                 if (known == null) {
                     SensorEntry entry;
                     try {
@@ -484,6 +490,26 @@ public final class SensorManager {
                 events.publish(Event.Type.SENSOR_ADDED, e.id(), "protocol " + protocol.name() + ", discovered");
             }
         }
+    }
+
+    /**
+     * A configured channel without a unit, neither scaled nor offset, takes the unit its device
+     * gave when it listed the channel (an OPC UA variable's engineering unit).
+     */
+    private static void learnUnit(SensorEntry e, ChannelConfig listed) {
+        ChannelConfig c = e.channel();
+        if (c == null || !c.unit().isEmpty() || listed.unit().isEmpty() || c.scale() != 1 || c.offset() != 0) {
+            return;
+        }
+        ChannelConfig learned = new ChannelConfig(c.name(), c.description(), listed.unit(), 1, 0, c.access(),
+                c.min(), c.max(), c.attributes());
+        ProtocolConfig config = e.protocol().config();
+        e.serve(Channels.description(config, learned).withProtocol(config.name()), Channels.commands(learned),
+                learned);
+        if (e.protocol().lane() != null) {
+            e.protocol().lane().learned(learned);
+        }
+        LOG.info("sensor {} is in {}, the unit its device gave", e.id(), listed.unit());
     }
 
     private void setGone(SensorEntry e, boolean gone, String detail) {

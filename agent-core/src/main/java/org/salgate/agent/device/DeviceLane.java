@@ -264,6 +264,13 @@ public final class DeviceLane implements AutoCloseable {
         return submit(sensorId, result -> new Call(sensorId, task, result));
     }
 
+    /** A configured channel is served as {@code channel} from now on (with the unit its device gave). */
+    public void learned(ChannelConfig channel) {
+        if (pushed != null) {
+            pushed.learned(channel);
+        }
+    }
+
     /** How many requests wait for the lane now. */
     public int waiting() {
         return waiting.size();
@@ -397,9 +404,15 @@ public final class DeviceLane implements AutoCloseable {
     private void discover() {
         nextDiscoveryNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.discoverIntervalMs());
         List<ChannelConfig> found;
+        if (pushed != null) {
+            pushed.discovering();
+        }
         try {
             found = protocol.discover();
         } catch (Exception | LinkageError | AssertionError e) {
+            if (pushed != null) {
+                pushed.discovered(null);
+            }
             if (e instanceof SensorDisconnectedException) {
                 lostInCall(e);
             } else if (!message(e).equals(lastDiscoveryFailure)) {
@@ -410,6 +423,9 @@ public final class DeviceLane implements AutoCloseable {
             return;
         }
         lastDiscoveryFailure = null;
+        if (pushed != null) {
+            pushed.discovered(found);
+        }
         if (found == null) {
             return;
         }

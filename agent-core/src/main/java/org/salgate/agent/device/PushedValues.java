@@ -1,5 +1,6 @@
 package org.salgate.agent.device;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.agent.core.Micros;
@@ -17,10 +18,15 @@ import org.salgate.sensorml.ProtocolConfig;
  */
 public final class PushedValues implements PushSink {
 
+    static final int MAX_EARLY = 10_000;
+
     private final ProtocolConfig config;
     private final Map<String, ChannelConfig> channels = new ConcurrentHashMap<>();
     private final Map<String, Reading> latest = new ConcurrentHashMap<>();
+    /** What the device pushed, while a discovery ran, for channels it had not listed yet. */
+    private final Map<String, ChannelValue> early = new ConcurrentHashMap<>();
     private volatile SensorProtocol protocol;
+    private volatile boolean discovering;
 
     public PushedValues(ProtocolConfig config) {
         this.config = config;
@@ -38,9 +44,48 @@ public final class PushedValues implements PushSink {
         return p != null && p.pushes(channel);
     }
 
+    /**
+     * A discovery begins: until it ends, a push of a channel not known yet is kept (the latest of
+     * each, at most {@value #MAX_EARLY} channels), since a device that pushes, such as an OPC UA
+     * subscription, sends a channel's first value while it is being discovered.
+     */
+    void discovering() {
+        discovering = true;
+    }
+
+    /**
+     * The discovery ended: the channels it found are known from now on, with the value pushed for
+     * them meanwhile; null when it failed.
+     */
+    void discovered(List<ChannelConfig> found) {
+        if (found != null) {
+            for (ChannelConfig listed : found) {
+                channels.putIfAbsent(listed.name(), listed);
+                ChannelConfig c = channels.get(listed.name());
+                ChannelValue first = early.remove(listed.name());
+                if (first != null && pushed(c)) {
+                    latest.putIfAbsent(c.name(), Channels.reading(config.sensorId(c), c, first, Micros.now()));
+                }
+            }
+        }
+        discovering = false;
+        early.clear();
+    }
+
+    /** A configured channel is served with what the device said of it (its unit), as {@code channel}. */
+    void learned(ChannelConfig channel) {
+        channels.replace(channel.name(), channel);
+    }
+
     @Override
     public void push(String channel, ChannelValue value) {
         ChannelConfig c = channels.get(channel);
+        if (c == null && discovering) {
+            if (early.size() < MAX_EARLY || early.containsKey(channel)) {
+                early.put(channel, value);
+            }
+            return;
+        }
         if (c == null || !pushed(c)) {
             throw new IllegalArgumentException("protocol " + config.name() + " has no pushed channel '" + channel
                     + "'" + (protocol == null ? " (it is not open yet)" : ""));

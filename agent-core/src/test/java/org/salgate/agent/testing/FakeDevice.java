@@ -62,6 +62,8 @@ public final class FakeDevice implements SensorProtocol {
     public volatile List<ChannelConfig> listed = List.of();
     /** How many times the device was asked for its channels. */
     public final AtomicInteger discoveries = new AtomicInteger();
+    /** Values the device pushes while it lists its channels, by channel name (a subscription's first values). */
+    public final Map<String, Value> pushedWhileListing = new ConcurrentHashMap<>();
     /** Discoveries left that throw an IllegalStateException. */
     public final AtomicInteger failingDiscoveries = new AtomicInteger();
 
@@ -148,6 +150,7 @@ public final class FakeDevice implements SensorProtocol {
         if (failingDiscoveries.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new IllegalStateException("the device's directory is garbled");
         }
+        pushedWhileListing.forEach((name, v) -> sink.push(name, ChannelValue.of(v)));
         return listed;
     }
 

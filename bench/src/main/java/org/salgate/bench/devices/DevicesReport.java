@@ -191,6 +191,7 @@ public final class DevicesReport {
                 .append(" | ").append(fmt(r.stat(lat, "changes_missed"))).append(" | ")
                 .append(fmt(r.stat(lat, "latency_p50_ms"))).append(" | ").append(fmt(r.stat(lat, "latency_p99_ms")))
                 .append(" | ").append(fmt(r.stat(lat, "latency_max_ms"))).append(" |\n");
+        OpcuaRow.report(r, s);
 
         if (c.rows().contains("onewire")) {
             OnewireRow.report(r, s);

@@ -112,6 +112,7 @@ public final class DevicesRunner {
                 if (config.rows().contains("serial")) {
                     new SerialRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
                 }
+                opcua(rep);
             }
         } finally {
             server.close();
@@ -137,6 +138,15 @@ public final class DevicesRunner {
             latency(rep, client);
         } catch (ModbusException | ExecutionException | TimeoutException e) {
             problems.add("rep " + rep + ", device 0: " + message(e));
+        }
+    }
+
+    /** The OPC UA row: its own server, the agent against Milo's client alone ({@link OpcuaRow}). */
+    private void opcua(int rep) {
+        try {
+            new OpcuaRow(config, console).run(rep, this::record);
+        } catch (Exception e) {
+            problems.add("rep " + rep + ", opcua: " + message(e));
         }
     }
 

@@ -66,6 +66,17 @@ class QuickDevicesRunTest {
                 + csv.get("latency 1x1,changes_missed"));
         assertTrue(csv.get("latency 1x1,latency_p50_ms") > 0);
 
+        // OPC UA: 1000 monitored items at 100 ms through the agent and through Milo's client alone
+        for (String side : List.of(OpcuaRow.AGENT, OpcuaRow.MILO)) {
+            String cell = side + ",";
+            assertEquals(OpcuaRow.ITEMS * 10.0, csv.get(cell + "expected_per_s"), 1e-9);
+            assertTrue(csv.get(cell + "readings_per_s") > 0 && csv.get(cell + "fresh_per_s") > 0, side);
+            assertTrue(csv.get(cell + "fresh_per_s") <= csv.get(cell + "readings_per_s"), side);
+            assertTrue(csv.get(cell + "latency_p50_ms") > 0, side);
+            assertEquals(0.0, csv.get(cell + "error_readings"), side);
+        }
+        assertTrue(md.contains("## OPC UA: 1000 monitored items") && md.contains("Agent over Milo alone"), md);
+
         assertTrue(md.contains("## One device, one register, back to back") && md.contains("| 100 | ")
                 && md.contains("| 5 x 10 |") && md.contains("## From a register change"), md);
     }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,6 +30,7 @@ import org.eclipse.milo.opcua.stack.core.UaException;
 import org.eclipse.milo.opcua.stack.core.security.SecurityPolicy;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
 import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
+import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
 import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 import org.eclipse.milo.opcua.stack.core.types.builtin.Variant;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.DataChangeTrigger;
@@ -78,7 +80,12 @@ final class OpcuaProtocol implements SensorProtocol {
     private final DeviceAddress.Network server;
     private final String url;
     private final PushSink sink;
-    private final Map<String, OpcuaChannel> channels = new LinkedHashMap<>();
+    /** The channels by name: the configured ones, and those {@link #discover()} found. */
+    private final Map<String, OpcuaChannel> channels = new ConcurrentHashMap<>();
+    /** The configured channels, as configured. */
+    private final Map<String, ChannelConfig> configured = new LinkedHashMap<>();
+    /** The units of configured channels without one, from their nodes' EngineeringUnits at connect. */
+    private final Map<String, String> units = new ConcurrentHashMap<>();
     private final ServerTrust trust;
     private final ApplicationCertificate certificate;
     /** The client of the current connection; null while disconnected. */
@@ -87,6 +94,8 @@ final class OpcuaProtocol implements SensorProtocol {
     private volatile boolean live;
     /** Why the session was lost, once it was. */
     private volatile String lostWhy = "not connected yet";
+    /** The current connection's subscription, once a channel is monitored; null before. */
+    private volatile OpcUaSubscription subscription;
 
     /**
      * @param server the server's host and port, which the agent checked against the allowed devices
@@ -102,6 +111,7 @@ final class OpcuaProtocol implements SensorProtocol {
         this.sink = sink;
         for (ChannelConfig c : config.channels()) {
             channels.put(c.name(), OpcuaChannel.of(c, settings));
+            configured.put(c.name(), c);
         }
         if (settings.secured()) {
             try {
@@ -131,7 +141,8 @@ final class OpcuaProtocol implements SensorProtocol {
         client = c;
         try {
             c.connect();
-            subscribe(c);
+            monitor(c, channels.values().stream().filter(OpcuaChannel::monitored).toList());
+            learnUnits(c);
         } catch (UaException | RuntimeException e) {
             disconnect();
             throw new SensorDisconnectedException("cannot open a session with OPC UA server " + url + ": "
@@ -200,25 +211,32 @@ final class OpcuaProtocol implements SensorProtocol {
         return b.build();
     }
 
-    /** Creates the subscription of the monitored channels, one monitored item each, in one call. */
-    private void subscribe(OpcUaClient c) throws UaException {
-        List<OpcuaChannel> monitored = channels.values().stream().filter(OpcuaChannel::monitored).toList();
+    /**
+     * Monitors {@code monitored} in the connection's subscription, one monitored item each, in one
+     * call; the subscription is created with the first.
+     */
+    private void monitor(OpcUaClient c, List<OpcuaChannel> monitored) throws UaException {
         if (monitored.isEmpty()) {
             return;
         }
-        OpcUaSubscription subscription = new OpcUaSubscription(c, (double) settings.publishingIntervalMs());
-        subscription.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
-            @Override
-            public void onWatchdogTimerElapsed(OpcUaSubscription s) {
-                lost(c, "the subscription on " + url + " received nothing, not even a keep-alive, in its watchdog time");
-            }
+        OpcUaSubscription subscription = this.subscription;
+        if (subscription == null || subscription.getClient() != c) {
+            subscription = new OpcUaSubscription(c, (double) settings.publishingIntervalMs());
+            subscription.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
+                @Override
+                public void onWatchdogTimerElapsed(OpcUaSubscription s) {
+                    lost(c, "the subscription on " + url + " received nothing, not even a keep-alive, in its watchdog"
+                            + " time");
+                }
 
-            @Override
-            public void onTransferFailed(OpcUaSubscription s, StatusCode status) {
-                lost(c, "the subscription on " + url + " was lost: " + statusName(status));
-            }
-        });
-        subscription.create();
+                @Override
+                public void onTransferFailed(OpcUaSubscription s, StatusCode status) {
+                    lost(c, "the subscription on " + url + " was lost: " + statusName(status));
+                }
+            });
+            subscription.create();
+            this.subscription = subscription;
+        }
         List<OpcUaMonitoredItem> items = new ArrayList<>();
         for (OpcuaChannel ch : monitored) {
             OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(ch.node());
@@ -244,6 +262,75 @@ final class OpcuaProtocol implements SensorProtocol {
                         + statusName(status)));
             }
         }
+    }
+
+    /**
+     * The units of the configured channels without one, from their nodes' {@code EngineeringUnits};
+     * a server that cannot say leaves them without, as configured.
+     */
+    private void learnUnits(OpcUaClient c) {
+        List<OpcuaChannel> unitless = configured.values().stream().filter(ch -> ch.unit().isEmpty())
+                .map(ch -> channels.get(ch.name())).toList();
+        if (unitless.isEmpty()) {
+            return;
+        }
+        try {
+            Map<NodeId, String> found = new OpcuaBrowser(c, "OPC UA protocol " + name)
+                    .units(unitless.stream().map(OpcuaChannel::node).toList());
+            for (OpcuaChannel ch : unitless) {
+                String unit = found.get(ch.node());
+                if (unit != null) {
+                    units.put(ch.name(), unit);
+                }
+            }
+        } catch (UaException e) {
+            log.warn("OPC UA protocol {}: cannot read the EngineeringUnits of its channels without a unit: {}", name,
+                    describe(e));
+        }
+    }
+
+    /**
+     * The variables below the {@code browse} node ({@link OpcuaBrowser}), which this protocol then
+     * reads, monitors (with the protocol's {@code sampling-ms}) and writes as it does configured
+     * channels; and the configured channels without a unit whose node has {@code EngineeringUnits},
+     * with that unit. Without {@code browse}, only the latter.
+     */
+    @Override
+    public List<ChannelConfig> discover() throws Exception {
+        OpcUaClient c = session();
+        List<ChannelConfig> found = new ArrayList<>();
+        for (Map.Entry<String, String> u : units.entrySet()) {
+            ChannelConfig k = configured.get(u.getKey());
+            found.add(new ChannelConfig(k.name(), k.description(), u.getValue(), k.scale(), k.offset(), k.access(),
+                    k.min(), k.max(), k.attributes()));
+        }
+        if (settings.browse() == null) {
+            return found;
+        }
+        List<ChannelConfig> browsed;
+        try {
+            browsed = new OpcuaBrowser(c, "OPC UA protocol " + name)
+                    .variables(settings.browse(), settings.browseDepth(), settings.browseLimit());
+        } catch (UaException e) {
+            throw lostOrFailed(e);
+        }
+        List<OpcuaChannel> added = new ArrayList<>();
+        for (ChannelConfig b : browsed) {
+            if (configured.containsKey(b.name())) {
+                continue;
+            }
+            OpcuaChannel ch = OpcuaChannel.of(b, settings);
+            if (channels.putIfAbsent(b.name(), ch) == null && ch.monitored()) {
+                added.add(ch);
+            }
+            found.add(b);
+        }
+        try {
+            monitor(c, added);
+        } catch (UaException e) {
+            throw lostOrFailed(e);
+        }
+        return found;
     }
 
     private void push(OpcUaClient from, OpcuaChannel channel, DataValue value) {
@@ -274,6 +361,7 @@ final class OpcuaProtocol implements SensorProtocol {
         OpcUaClient c = client;
         client = null;
         live = false;
+        subscription = null;
         if (c != null) {
             c.disconnectAsync().orTimeout(settings.timeoutMs(), TimeUnit.MILLISECONDS)
                     .whenComplete((done, failure) -> {

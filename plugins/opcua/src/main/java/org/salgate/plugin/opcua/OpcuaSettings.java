@@ -3,8 +3,10 @@ package org.salgate.plugin.opcua;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
 import org.salgate.sensorml.ProtocolConfig;
 
 /**
@@ -25,9 +27,22 @@ import org.salgate.sensorml.ProtocolConfig;
  *        subscription's notifications
  * @param samplingMs {@code sampling-ms}: the sampling interval of every channel without its own,
  *        which makes every channel monitored; -1 when not set (channels are read when asked)
+ * @param browse {@code browse}: the node whose subtree {@link OpcuaProtocol#discover()} browses
+ *        for variables, each served as a channel; null for none
+ * @param browseDepth {@code browse-depth}: how many levels below {@code browse} are browsed
+ * @param browseLimit {@code browse-limit}: the most nodes (folders, objects, variables) one
+ *        discovery looks at
  */
 record OpcuaSettings(Policy policy, Mode mode, Path serverCertificate, byte[] serverPin, Path certificateDir,
-                     String user, Path passwordFile, int timeoutMs, int publishingIntervalMs, double samplingMs) {
+                     String user, Path passwordFile, int timeoutMs, int publishingIntervalMs, double samplingMs,
+                     NodeId browse, int browseDepth, int browseLimit) {
+
+    /** Levels browsed below the {@code browse} node by default, and at most. */
+    static final int BROWSE_DEPTH = 4;
+    static final int BROWSE_DEPTH_MAX = 16;
+    /** Nodes looked at in one discovery by default, and at most. */
+    static final int BROWSE_LIMIT = 1000;
+    static final int BROWSE_LIMIT_MAX = 10_000;
 
     /** The security policies this driver offers. */
     enum Policy {
@@ -122,10 +137,28 @@ record OpcuaSettings(Policy policy, Mode mode, Path serverCertificate, byte[] se
         }
         double sampling = p.containsKey("sampling-ms")
                 ? OpcuaChannel.decimal(where + "sampling-ms", p.get("sampling-ms"), 0, 3_600_000) : -1;
+        NodeId browse = null;
+        if (p.containsKey("browse")) {
+            browse = NodeId.parseOrNull(p.get("browse").strip());
+            if (browse == null) {
+                throw new IllegalArgumentException(where + "browse '" + p.get("browse") + "' is not a node id; give"
+                        + " the folder or object whose variables become sensors, such as ns=2;s=Plant or i=85"
+                        + " (the Objects folder)");
+            }
+        } else {
+            for (String needs : List.of("browse-depth", "browse-limit")) {
+                if (p.containsKey(needs)) {
+                    throw new IllegalArgumentException(where + needs + " applies to browsing: give parameter"
+                            + " browse too (the node whose subtree is browsed)");
+                }
+            }
+        }
         return new OpcuaSettings(policy, mode, serverCertificate, pin, certificateDir, user, passwordFile,
                 whole(where + "timeout-ms", p.get("timeout-ms"), 5000, 100, 600_000),
                 whole(where + "publishing-interval-ms", p.get("publishing-interval-ms"), 100, 1, 3_600_000),
-                sampling);
+                sampling, browse,
+                whole(where + "browse-depth", p.get("browse-depth"), BROWSE_DEPTH, 1, BROWSE_DEPTH_MAX),
+                whole(where + "browse-limit", p.get("browse-limit"), BROWSE_LIMIT, 1, BROWSE_LIMIT_MAX));
     }
 
     private static Path path(String text) {

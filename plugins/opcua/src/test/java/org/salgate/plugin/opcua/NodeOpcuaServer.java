@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * npm package is looked for in {@code -Dopcua.node.modules} (default
  * {@code target/node-opcua/node_modules}, where .ci/run installs it).
  */
-final class NodeOpcuaServer implements AutoCloseable {
+final class NodeOpcuaServer implements TestServer {
 
     private final int port;
     private final Path pki;
@@ -34,7 +34,8 @@ final class NodeOpcuaServer implements AutoCloseable {
         return port;
     }
 
-    String url() {
+    @Override
+    public String url() {
         return "opc.tcp://127.0.0.1:" + port + "/salgate";
     }
 
@@ -50,7 +51,8 @@ final class NodeOpcuaServer implements AutoCloseable {
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
-    void start() throws Exception {
+    @Override
+    public void start() throws Exception {
         Path modules = Path.of(System.getProperty("opcua.node.modules", "target/node-opcua/node_modules"))
                 .toAbsolutePath();
         if (!Files.isDirectory(modules.resolve("node-opcua-server"))) {
@@ -83,7 +85,8 @@ final class NodeOpcuaServer implements AutoCloseable {
         certificate = ready.get(60, TimeUnit.SECONDS);
     }
 
-    void stop() throws InterruptedException {
+    @Override
+    public void stop() throws InterruptedException {
         if (process != null) {
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

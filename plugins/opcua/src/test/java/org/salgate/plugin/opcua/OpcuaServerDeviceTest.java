@@ -14,7 +14,6 @@ import java.security.cert.X509Certificate;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -27,9 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.salgate.model.Value;
 import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
-import org.salgate.plugin.spi.DeviceAddress;
-import org.salgate.plugin.spi.Endpoint;
-import org.salgate.plugin.spi.PluginContext;
 import org.salgate.plugin.spi.PushSink;
 import org.salgate.plugin.spi.SensorDisconnectedException;
 import org.salgate.plugin.spi.SensorProtocol;
@@ -76,33 +72,7 @@ class OpcuaServerDeviceTest {
                 List.of(TEMPERATURE, COUNTER, SET_POINT, MISSING));
         PushSink sink = (channel, value) -> pushed.computeIfAbsent(channel, c -> new CopyOnWriteArrayList<>())
                 .add(value);
-        String address = server.url().substring("opc.tcp:".length());
-        Endpoint endpoint = new Endpoint() {
-            public String type() {
-                return "opc.tcp";
-            }
-
-            public String address() {
-                return address;
-            }
-
-            public Optional<DeviceAddress> target() {
-                return Optional.of(OpcuaPlugin.OPC_TCP.parse(address));
-            }
-        };
-        protocol = new OpcuaPlugin().open(config, new PluginContext() {
-            public Endpoint endpoint() {
-                return endpoint;
-            }
-
-            public long nowMicros() {
-                return System.currentTimeMillis() * 1000;
-            }
-
-            public PushSink push() {
-                return sink;
-            }
-        });
+        protocol = TestProtocols.open(config, sink);
         return protocol;
     }
 
@@ -167,7 +137,7 @@ class OpcuaServerDeviceTest {
     @Test
     void theServerStoppedMidStreamDisconnectsTheProtocolAndAReconnectAfterItsRestartRecreatesTheSubscription()
             throws Exception {
-        SensorProtocol p = open(Map.of("timeout-ms", "2000"));
+        SensorProtocol p = open(Map.of("timeout-ms", "3000"));
         p.connect();
         await("the counter pushed", () -> pushed.getOrDefault("counter", List.of()).size() >= 2);
         server.stop();
@@ -182,6 +152,26 @@ class OpcuaServerDeviceTest {
         assertTrue(p.pushes(COUNTER));
         await("the counter pushed again", () -> pushed.getOrDefault("counter", List.of()).size() >= 2);
         assertInstanceOf(Value.Num.class, p.read(List.of(new ChannelRead(TEMPERATURE))).get(0).value());
+    }
+
+    @Test
+    void browsingTheServersDeviceObjectFindsItsVariablesWithTheirUnitsRangesAndAccess() throws Exception {
+        SensorProtocol p = open(Map.of("browse", "ns=1;s=Device"));
+        p.connect();
+        Map<String, ChannelConfig> found = new java.util.TreeMap<>();
+        p.discover().forEach(c -> found.put(c.name(), c));
+        assertEquals(java.util.Set.of("Temperature", "Pressure", "Counter", "SetPoint"), found.keySet(),
+                found.toString());
+        assertEquals("Cel", found.get("Temperature").unit());
+        assertTrue(found.get("Temperature").description().contains("Double, range -40 to 150"),
+                found.get("Temperature").description());
+        assertEquals("bar", found.get("Pressure").unit());
+        assertEquals("ns=1;s=Pressure", found.get("Pressure").attributes().get("node"));
+        assertEquals("", found.get("Counter").unit());
+        assertEquals(ChannelConfig.Access.READ_WRITE, found.get("SetPoint").access());
+        assertEquals(ChannelConfig.Access.READ, found.get("Counter").access());
+        ChannelValue pressure = p.read(List.of(new ChannelRead(found.get("Pressure")))).get(0);
+        assertTrue(pressure.ok() && pressure.value() instanceof Value.Num, pressure.toString());
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
