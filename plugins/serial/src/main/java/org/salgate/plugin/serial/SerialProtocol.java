@@ -189,7 +189,9 @@ final class SerialProtocol implements SensorProtocol {
             reject(e.getMessage());
             return;
         }
+        // the line's values and count before it is fresh: a read that finds it fresh gives them
         latest.putAll(values);
+        long count = lines.incrementAndGet();
         // fresh before its values are pushed: the agent takes pushes of the channels pushes() names
         boolean first = lastLineNanos == 0;
         lastLineNanos = System.nanoTime();
@@ -199,7 +201,7 @@ final class SerialProtocol implements SensorProtocol {
             }
         }
         values.forEach(this::push);
-        pushCount("lines", lines.incrementAndGet());
+        pushCount("lines", count);
     }
 
     private void push(String channel, ChannelValue value) {
