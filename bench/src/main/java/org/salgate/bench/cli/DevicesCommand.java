@@ -22,7 +22,10 @@ import picocli.CommandLine.Option;
                 "poll: 1 device x 1 register read back to back through the agent against j2mod's own client in a"
                         + " tight loop (the ceiling); batch: K registers of 1 device in one poll, Modbus requests per"
                         + " poll counted at the server; stream: M devices x N registers streamed at the interval;"
-                        + " latency: a register change to a client seeing it."})
+                        + " latency: a register change to a client seeing it.",
+                "1-Wire: reads/s of owserver --fake through the agent against the plugin's owserver client alone;"
+                        + " serial: lines/s through a socat pty pair (115200 baud, and flat out) against jSerialComm"
+                        + " alone (Debian: owserver, socat)."})
 final class DevicesCommand extends BaseCommand {
 
     @Option(names = "--server", paramLabel = "jvm|pymodbus", defaultValue = "jvm",
@@ -72,12 +75,14 @@ final class DevicesCommand extends BaseCommand {
             description = "Register changes timed per repetition (default 100; quick 5).")
     Integer latencyChanges;
 
+    @Option(names = "--rows", split = ",", paramLabel = "ROW",
+            description = "The rows besides Modbus's: onewire (needs Debian's owserver), serial (needs socat), snmp"
+                    + " (100 OIDs of Debian's snmpd read in one batch through the agent, against SNMP4J's own GET and"
+                    + " GETBULK of them), or none (default onewire,serial,snmp).")
+    List<String> rows;
+
     @Option(names = "--note", paramLabel = "TEXT", description = "A line for the report's header (repeatable).")
     List<String> notes;
-
-    @Option(names = "--snmp", description = "Also the SNMP row: 100 OIDs of Debian's snmpd (on a loopback port)"
-            + " read in one batch through the agent, against SNMP4J's own GET and GETBULK of them.")
-    boolean snmp;
 
     @Option(names = "--quick", description = "A short run for a smoke test (explicit options win).")
     boolean quick;
@@ -126,7 +131,8 @@ final class DevicesCommand extends BaseCommand {
                     devices != null ? devices : quick ? List.of(2, 5) : List.of(10, 100), registers, intervalMs,
                     warmup != null ? warmup : quick ? Duration.ofMillis(300) : Duration.ofSeconds(3),
                     duration != null ? duration : quick ? Duration.ofSeconds(1) : Duration.ofSeconds(20), clients,
-                    latencyChanges != null ? latencyChanges : quick ? 5 : 100, quick, dir, commandLineAsTyped(), snmp);
+                    latencyChanges != null ? latencyChanges : quick ? 5 : 100, quick, dir, commandLineAsTyped(),
+                    rows == null ? DevicesConfig.ROWS : rows.equals(List.of("none")) ? List.of() : rows);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }

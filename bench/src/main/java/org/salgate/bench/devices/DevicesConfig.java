@@ -21,12 +21,16 @@ import java.util.Objects;
  * @param clients client connections the streams of a stream cell are spread over (at most one per device)
  * @param latencyChanges register changes timed per repetition (latency cell)
  * @param commandLine the command as typed, for the report
- * @param snmp whether to measure the SNMP row too ({@link SnmpRow}: Debian's snmpd, 100 OIDs in one batch)
+ * @param rows the rows measured besides Modbus's: {@code onewire} ({@link OnewireRow}), {@code serial}
+ *             ({@link SerialRow}), {@code snmp} ({@link SnmpRow}: Debian's snmpd, 100 OIDs in one batch)
  */
 public record DevicesConfig(String server, int reps, Duration pollDuration, List<Integer> batchSizes, int polls,
                             List<Integer> deviceCounts, int registers, long intervalMs, Duration warmup,
                             Duration duration, int clients, int latencyChanges, boolean quick, Path out,
-                            String commandLine, boolean snmp) {
+                            String commandLine, List<String> rows) {
+
+    /** The rows {@code --rows} may name. */
+    public static final List<String> ROWS = List.of("onewire", "serial", "snmp");
 
     /** The most registers one Modbus read request asks for (the protocol's limit, and the driver's default). */
     public static final int MAX_REGISTERS_PER_REQUEST = 125;
@@ -35,6 +39,10 @@ public record DevicesConfig(String server, int reps, Duration pollDuration, List
         Objects.requireNonNull(out, "out");
         batchSizes = List.copyOf(batchSizes);
         deviceCounts = List.copyOf(deviceCounts);
+        rows = List.copyOf(rows);
+        if (!ROWS.containsAll(rows)) {
+            throw new IllegalArgumentException("--rows names onewire, serial, snmp or none, not " + rows);
+        }
         if (!server.equals("jvm") && !server.equals("pymodbus")) {
             throw new IllegalArgumentException("--server is jvm or pymodbus, not '" + server + "'");
         }
@@ -75,7 +83,10 @@ public record DevicesConfig(String server, int reps, Duration pollDuration, List
                 + batchSizes.size() * polls * 0.005
                 + (deviceCounts.size() + batchSizes.stream().filter(k -> k > 1).count())
                         * (warmup.toMillis() + duration.toMillis()) / 1000.0
-                + latencyChanges * 1.5 * intervalMs / 1000.0;
+                + latencyChanges * 1.5 * intervalMs / 1000.0
+                // the 1-Wire row's two sides; the serial row's two cells of two sides, each after a moment to drain
+                + (rows.contains("onewire") ? 2.2 * pollDuration.toMillis() / 1000.0 : 0)
+                + (rows.contains("serial") ? 4 * (pollDuration.toMillis() / 1000.0 + 0.2) : 0);
         return reps * perRep;
     }
 }

@@ -193,6 +193,12 @@ public final class DevicesReport {
                 .append(" | ").append(fmt(r.stat(lat, "latency_max_ms"))).append(" |\n");
         OpcuaRow.report(r, s);
 
+        if (c.rows().contains("onewire")) {
+            OnewireRow.report(r, s);
+        }
+        if (c.rows().contains("serial")) {
+            SerialRow.report(r, s);
+        }
         s.append(SnmpRow.markdown(r));
         s.append("\nEvery figure of every repetition: `").append(CSV).append("`.\n");
         if (!r.errorReadings().isEmpty()) {

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import org.salgate.agent.Agent;
 import org.salgate.bench.sample.ProcStat;
@@ -99,12 +100,24 @@ public final class DevicesRunner {
                 for (int m : config.deviceCounts()) {
                     stream(rep, m, config.registers());
                 }
+                int r = rep;
+                Consumer<String> problem = p -> {
+                    if (!problems.contains(p)) {
+                        problems.add(p);
+                    }
+                };
+                if (config.rows().contains("onewire")) {
+                    new OnewireRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
+                }
+                if (config.rows().contains("serial")) {
+                    new SerialRow(config, console).run(rep, (cell, m) -> record(cell, r, m), problem);
+                }
                 opcua(rep);
             }
         } finally {
             server.close();
         }
-        if (config.snmp()) {
+        if (config.rows().contains("snmp")) {
             SnmpRow.run(config, console, measurements, problems);
         }
         synchronized (errorReadings) {

@@ -33,7 +33,7 @@ import org.snmp4j.smi.VariableBinding;
 import org.snmp4j.transport.DefaultUdpTransportMapping;
 
 /**
- * {@code bench devices --snmp}: 100 OIDs of one SNMP agent read as one batch, through salgate's
+ * {@code bench devices --rows snmp}: 100 OIDs of one SNMP agent read as one batch, through salgate's
  * agent and by SNMP4J alone, against the same Debian {@code snmpd} on a loopback UDP port, in the
  * same run. The OIDs are the first {@value #OIDS} instances under mib-2 (system, sysORTable,
  * interfaces), consecutive in the agent's order, so that one GETBULK of {@value #OIDS} repetitions

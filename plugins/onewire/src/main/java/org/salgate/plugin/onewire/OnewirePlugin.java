@@ -13,8 +13,9 @@ import org.salgate.sensorml.ProtocolConfig;
 /**
  * 1-Wire devices through owserver, type {@code onewire}, on endpoints {@code tcp:HOST:PORT}
  * (port 4304 by default, owserver's): each {@code <channel>} is one property of one device
- * ({@link OnewireChannel}); the parameters are {@code timeout-ms}, {@code uncached} and
- * {@code persistent} ({@link OnewireSettings}).
+ * ({@link OnewireChannel}); the parameters are {@code timeout-ms}, {@code uncached},
+ * {@code persistent} and {@code discover} ({@link OnewireSettings}), the last making a channel of
+ * each device of a known family owserver lists ({@link OnewireFamily}).
  */
 public final class OnewirePlugin implements SensorPlugin {
 

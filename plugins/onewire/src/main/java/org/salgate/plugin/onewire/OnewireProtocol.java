@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One owserver and the 1-Wire devices on its buses: each channel reads one property of one
  * device. At every connect the protocol lists the devices owserver finds and logs them (family
- * and path), which is how an operator finds the paths to configure ({@link #devices()}).
+ * and path), which is how an operator finds the paths to configure ({@link #devices()}). With
+ * parameter {@code discover}, {@link #discover()} lists that directory and gives a channel for each
+ * device of a family it knows ({@link OnewireFamily}), read like a configured one.
  *
  * <p>owserver unreachable, or a reply that breaks the protocol, is a lost connection
  * ({@link SensorDisconnectedException}): the agent marks every channel DISCONNECTED and
@@ -37,13 +39,17 @@ final class OnewireProtocol implements SensorProtocol {
 
     private final String endpoint;
     private final Supplier<Owserver> servers;
+    private final OnewireSettings settings;
     private final Map<String, OnewireChannel> channels = new LinkedHashMap<>();
+    /** Channels the agent read that are not configured (discovered ones), by name. */
+    private final Map<String, OnewireChannel> others = new LinkedHashMap<>();
     private Owserver server;
 
     /** @throws IllegalArgumentException naming the first channel that is wrong */
     OnewireProtocol(ProtocolConfig config, OnewireSettings settings, String endpoint, Supplier<Owserver> servers) {
         this.endpoint = endpoint;
         this.servers = servers;
+        this.settings = settings;
         for (ChannelConfig c : config.channels()) {
             channels.put(c.name(), OnewireChannel.of(c, settings.uncached()));
         }
@@ -79,6 +85,37 @@ final class OnewireProtocol implements SensorProtocol {
         return found;
     }
 
+    /**
+     * The devices of a known family in the directory of parameter {@code discover}, one channel
+     * each; none without the parameter.
+     *
+     * @throws SensorDisconnectedException when owserver is lost meanwhile
+     * @throws PluginException when owserver refuses to list the directory (one that does not exist)
+     */
+    @Override
+    public synchronized List<ChannelConfig> discover() throws Exception {
+        String directory = settings.discover();
+        if (directory == null) {
+            return List.of();
+        }
+        List<String> listed;
+        try {
+            listed = connectedOrLost().dirall(directory);
+        } catch (Owserver.ErrorReply e) {
+            throw new PluginException("cannot list 1-Wire directory " + directory + " (parameter discover) on owserver "
+                    + endpoint + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            disconnect();
+            throw new SensorDisconnectedException("owserver " + endpoint + " did not answer or the connection was"
+                    + " lost while listing " + directory + ": " + e.getMessage(), e);
+        }
+        List<ChannelConfig> found = new ArrayList<>();
+        for (String path : listed) {
+            OnewireFamily.channel(path).ifPresent(found::add);
+        }
+        return found;
+    }
+
     @Override
     public synchronized void disconnect() {
         if (server != null) {
@@ -92,10 +129,7 @@ final class OnewireProtocol implements SensorProtocol {
         Owserver s = connectedOrLost();
         List<ChannelValue> values = new ArrayList<>(reads.size());
         for (ChannelRead r : reads) {
-            OnewireChannel c = channels.get(r.channel().name());
-            if (c == null) {
-                throw new PluginException("this 1-Wire protocol has no channel " + r.channel().name());
-            }
+            OnewireChannel c = channel(r.channel());
             try {
                 byte[] data = s.read(c.requestPath());
                 try {
@@ -113,6 +147,25 @@ final class OnewireProtocol implements SensorProtocol {
             }
         }
         return values;
+    }
+
+    /** A configured channel, else one the agent found by {@link #discover()}, read by its own path. */
+    private OnewireChannel channel(ChannelConfig config) throws PluginException {
+        OnewireChannel c = channels.get(config.name());
+        if (c != null) {
+            return c;
+        }
+        c = others.get(config.name());
+        String path = config.attributes().get("path");
+        if (c == null || !c.path().equals(path)) {
+            try {
+                c = OnewireChannel.of(config, settings.uncached());
+            } catch (IllegalArgumentException e) {
+                throw new PluginException(e.getMessage(), e);
+            }
+            others.put(config.name(), c);
+        }
+        return c;
     }
 
     /** Why a channel failed: its device absent from the bus, or owserver's refusal of its path. */

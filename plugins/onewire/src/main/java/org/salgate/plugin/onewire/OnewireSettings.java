@@ -1,14 +1,20 @@
 package org.salgate.plugin.onewire;
 
+import java.util.regex.Pattern;
 import org.salgate.sensorml.ProtocolConfig;
 
 /**
  * A 1-Wire protocol's parameters: {@code timeout-ms} (default 2000, 1 to 60000), how long a
  * connection to owserver or one request may take; {@code uncached} (default false), whether every
  * channel reads the bus rather than owserver's cache; {@code persistent} (default true), whether
- * to keep the connection to owserver between requests.
+ * to keep the connection to owserver between requests; {@code discover} (default none), the
+ * directory of owserver whose devices become channels at each connect ({@code /} for every bus,
+ * {@code /bus.0} for one), null when absent.
  */
-record OnewireSettings(int timeoutMs, boolean uncached, boolean persistent) {
+record OnewireSettings(int timeoutMs, boolean uncached, boolean persistent, String discover) {
+
+    /** A directory of owserver: the root, or segments of letters, digits, '.', '-' and '_'. */
+    private static final Pattern DIRECTORY = Pattern.compile("/|(/[A-Za-z0-9_.-]+){1,7}/?");
 
     /** @throws IllegalArgumentException naming the parameter that is wrong */
     static OnewireSettings of(ProtocolConfig config) {
@@ -26,8 +32,18 @@ record OnewireSettings(int timeoutMs, boolean uncached, boolean persistent) {
                         + timeout + "'");
             }
         }
+        String discover = config.parameters().get("discover");
+        if (discover != null) {
+            discover = discover.strip();
+            if (!DIRECTORY.matcher(discover).matches() || discover.contains("/../") || discover.endsWith("/..")
+                    || discover.startsWith("/uncached")) {
+                throw new IllegalArgumentException(prefix + "discover is the owserver directory whose devices to"
+                        + " list, such as / (every bus) or /bus.0, not '" + config.parameters().get("discover")
+                        + "'");
+            }
+        }
         return new OnewireSettings(timeoutMs,
                 OnewireChannel.flag(prefix + "uncached", config.parameters().get("uncached"), false),
-                OnewireChannel.flag(prefix + "persistent", config.parameters().get("persistent"), true));
+                OnewireChannel.flag(prefix + "persistent", config.parameters().get("persistent"), true), discover);
     }
 }

@@ -25,9 +25,10 @@ import java.util.List;
  * a reply larger than {@link #MAX_PAYLOAD} is a {@link ProtocolException}. The whole exchange,
  * pings included, ends within the timeout given at construction. The connection is kept between
  * requests when owserver grants persistence (the flag in its reply), and opened anew otherwise.
- * Not thread-safe: one protocol uses it from its lane.
+ * Not thread-safe: one protocol uses it from its lane. Public for {@code bench devices}, which sets
+ * the agent's reads beside this client's alone.
  */
-final class Owserver implements AutoCloseable {
+public final class Owserver implements AutoCloseable {
 
     static final int HEADER = 24;
     /** The largest payload a reply may carry: a directory of a large bus fits well within it. */
@@ -55,7 +56,7 @@ final class Owserver implements AutoCloseable {
      * @param timeoutMs how long a connection or a whole exchange may take
      * @param persistent whether to ask owserver to keep the connection between requests
      */
-    Owserver(String host, int port, int timeoutMs, boolean persistent) {
+    public Owserver(String host, int port, int timeoutMs, boolean persistent) {
         this.host = host;
         this.port = port;
         this.timeoutMs = timeoutMs;
@@ -85,7 +86,7 @@ final class Owserver implements AutoCloseable {
     }
 
     /** owserver's answer that it cannot do what was asked: a path that does not exist, a device gone. */
-    static final class ErrorReply extends Exception {
+    public static final class ErrorReply extends Exception {
         private static final long serialVersionUID = 1L;
         private final int errno;
 
@@ -116,7 +117,7 @@ final class Owserver implements AutoCloseable {
     }
 
     /** Opens the connection now (the first request would otherwise), and checks owserver answers. */
-    void open() throws IOException {
+    public void open() throws IOException {
         try {
             call(NOP, "/", 0);
         } catch (ErrorReply e) {
@@ -125,12 +126,12 @@ final class Owserver implements AutoCloseable {
     }
 
     /** The text of a value, such as {@code "     21.5"} for a temperature. */
-    byte[] read(String path) throws IOException, ErrorReply {
+    public byte[] read(String path) throws IOException, ErrorReply {
         return call(READ, path, MAX_READ).data();
     }
 
     /** The paths under {@code path}, such as {@code /28.000028D70000} for the root. */
-    List<String> dirall(String path) throws IOException, ErrorReply {
+    public List<String> dirall(String path) throws IOException, ErrorReply {
         return list(call(DIRALL, path, 0).payload());
     }
 

@@ -14,8 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A small owserver for the tests, on a loopback port: it answers NOP, READ, DIRALL and PRESENCE
- * from a map of paths to values, keeps connections when asked, and can lose a device or stop.
+ * A small owserver for the tests, on a loopback port: it answers NOP, READ, DIRALL (ENOENT for a
+ * directory it does not hold) and PRESENCE from a map of paths to values, keeps connections when asked, and can lose a device or stop.
  * Its threads are named {@code fake-owserver}.
  */
 final class FakeOwserver implements AutoCloseable {
@@ -149,9 +149,18 @@ final class FakeOwserver implements AutoCloseable {
                 }
             }
             case Owserver.DIRALL -> {
-                String list = String.join(",", values.keySet().stream().map(k -> k.substring(0, k.indexOf('/', 1)))
-                        .distinct().sorted().toList()) + ",/settings,/system";
-                reply(out, 0, flags, (list + "\0").getBytes(StandardCharsets.UTF_8));
+                // the root lists the devices and owserver's own directories, a device its properties
+                String prefix = p.equals("/") ? "" : p;
+                List<String> entries = values.keySet().stream().filter(k -> k.startsWith(prefix + "/"))
+                        .map(k -> prefix + k.substring(prefix.length(), k.indexOf('/', prefix.length() + 1) < 0
+                                ? k.length() : k.indexOf('/', prefix.length() + 1)))
+                        .distinct().sorted().toList();
+                if (entries.isEmpty() && !prefix.isEmpty()) {
+                    reply(out, -2, flags, new byte[0]);
+                } else {
+                    String list = String.join(",", entries) + (prefix.isEmpty() ? ",/settings,/system" : "");
+                    reply(out, 0, flags, (list + "\0").getBytes(StandardCharsets.UTF_8));
+                }
             }
             case Owserver.PRESENCE -> reply(out,
                     values.keySet().stream().anyMatch(k -> k.startsWith(p + "/") || k.equals(p)) ? 0 : -2, flags,

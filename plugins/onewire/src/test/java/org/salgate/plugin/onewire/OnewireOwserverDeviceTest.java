@@ -141,6 +141,46 @@ class OnewireOwserverDeviceTest extends AbstractDevicePluginConformanceTest {
     }
 
     @Test
+    void discoveryFindsTheDevicesOwdirListsEachATemperatureInCelReadFromOwserver() throws Exception {
+        for (String directory : List.of("/", "/bus.0")) {
+            ProtocolConfig config = withParameters(protocol(), Map.of("discover", directory));
+            OnewireSettings settings = OnewireSettings.of(config);
+            try (OnewireProtocol p = new OnewireProtocol(config, settings, config.endpoint(),
+                    () -> new Owserver("127.0.0.1", owserver.port(), 2000, true))) {
+                p.connect();
+                List<ChannelConfig> found = p.discover();
+                assertEquals(owserver.devices().stream().map(d -> d.substring(1).replace('.', '-')).toList(),
+                        found.stream().map(ChannelConfig::name).toList(), directory);
+                String prefix = directory.equals("/") ? "" : directory;
+                assertEquals(List.of(prefix + ds18s20 + "/temperature", prefix + ds18b20 + "/temperature"),
+                        found.stream().map(c -> c.attributes().get("path")).toList());
+                for (ChannelValue v : p.read(Channels.reads(found))) {
+                    assertTrue(v.ok(), v.error());
+                    double t = ((Value.Num) v.value()).value();
+                    assertTrue(t >= -55 && t <= 125, directory + ": read " + t);
+                }
+                assertTrue(found.stream().allMatch(c -> c.unit().equals("Cel")), found.toString());
+            }
+        }
+    }
+
+    @Test
+    void theAgentServesEachProbeOwserverListsAsASensorInCel() throws Exception {
+        try (KitAgent agent = start(withParameters(protocol(), Map.of("discover", "/")))) {
+            var s = agent.session();
+            for (String device : List.of(ds18s20, ds18b20)) {
+                String id = "bus." + device.substring(1).replace('.', '-');
+                await(id + " found", () -> agent.agent().sensors().stream().anyMatch(i -> i.id().equals(id)));
+                Reading r = s.read(id, "read", Map.of());
+                assertEquals(Reading.Status.OK, r.status(), r.error());
+                assertEquals("Cel", r.unit());
+                double t = ((Value.Num) r.value()).value();
+                assertTrue(t >= -55 && t <= 125, id + " read " + t);
+            }
+        }
+    }
+
+    @Test
     void aDeviceNotOnTheBusFailsItsChannelNamingItWhileTheOthersRead() throws Exception {
         List<ChannelConfig> channels = List.of(
                 ChannelConfig.read("gone", "Cel", Map.of("path", "/28.000000000000/temperature")),

@@ -8,7 +8,8 @@ import java.io.IOException;
  * Fuzzes the decoder of owserver's replies with what a hostile or broken owserver may send: any
  * bytes must end in replies or an {@link IOException} (a protocol error, the stream's end, pings
  * past the deadline); nothing else may escape, hang or allocate more than the payload bound, and
- * every reply's data and directory must decode or be refused the same way. Without
+ * every reply's data and directory must decode or be refused the same way, and every device a
+ * directory lists be a channel the driver reads or be left out. Without
  * {@code JAZZER_FUZZ} it replays the inputs under {@code OwserverFuzzTestInputs}.
  */
 class OwserverFuzzTest {
@@ -26,7 +27,10 @@ class OwserverFuzzTest {
                 if (r.payload().length > MAX_PAYLOAD) {
                     throw new AssertionError("a payload of " + r.payload().length + " bytes passed the bound");
                 }
-                Owserver.list(r.payload());
+                for (String path : Owserver.list(r.payload())) {
+                    // a listed device of a known family is a channel the driver reads
+                    OnewireFamily.channel(path).ifPresent(c -> OnewireChannel.of(c, false));
+                }
                 byte[] data;
                 try {
                     data = r.data();

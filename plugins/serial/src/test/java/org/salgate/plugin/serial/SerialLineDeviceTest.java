@@ -9,8 +9,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,8 +45,7 @@ class SerialLineDeviceTest {
     private static final String GGA = "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47";
     private static final String RMC = "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A";
 
-    private Path dir;
-    private Process socat;
+    private SocatLine line;
     private final Map<String, ChannelValue> pushed = new ConcurrentHashMap<>();
     private final Map<String, ChannelConfig> configured = new ConcurrentHashMap<>();
     private volatile SensorProtocol opened;
@@ -62,41 +59,29 @@ class SerialLineDeviceTest {
 
     @BeforeEach
     void plugIn() throws Exception {
-        dir = Files.createTempDirectory(Path.of("/dev/shm"), "salgate-serial-");
-        startSocat();
+        line = new SocatLine();
     }
 
     @AfterEach
     void unplug() throws Exception {
-        stopSocat();
-        Files.deleteIfExists(dir);
+        line.close();
     }
 
     private void startSocat() throws Exception {
-        socat = new ProcessBuilder("socat", "pty,raw,echo=0,link=" + dir.resolve("device"),
-                "pty,raw,echo=0,link=" + dir.resolve("instrument")).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        await("socat's pseudo-terminals", () -> Files.exists(dir.resolve("device"))
-                && Files.exists(dir.resolve("instrument")));
+        line.start();
     }
 
     private void stopSocat() throws Exception {
-        socat.destroy();
-        assertTrue(socat.waitFor(10, TimeUnit.SECONDS), "socat did not stop");
-        await("socat's links removed", () -> !Files.exists(dir.resolve("device")));
+        line.stop();
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < end, "waited 10 s for " + what);
-            Thread.sleep(10);
-        }
+        SocatLine.await(what, condition);
     }
 
     /** Writes lines as the instrument would. */
     private void send(String... lines) throws IOException {
-        try (OutputStream out = new FileOutputStream(dir.resolve("instrument").toFile())) {
+        try (OutputStream out = new FileOutputStream(line.instrumentEnd().toFile())) {
             for (String l : lines) {
                 out.write((l + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
             }
@@ -112,7 +97,7 @@ class SerialLineDeviceTest {
     }
 
     private SensorProtocol open(Map<String, String> parameters, ChannelConfig... channels) throws PluginException {
-        String address = dir.resolve("device") + "?baud=115200";
+        String address = line.device() + "?baud=115200";
         ProtocolConfig config = new ProtocolConfig("line", "serial", "serial:" + address, parameters, List.of(),
                 List.of(), List.of(channels));
         Endpoint endpoint = new TestEndpoint("serial", address, Optional.of(SerialPlugin.SERIAL.parse(address)));
@@ -195,6 +180,31 @@ class SerialLineDeviceTest {
             send(GGA.replace("545.4", "546.0").replace("*47", "*" + String.format("%02X",
                     NmeaParserTest.sum(GGA.substring(0, GGA.indexOf('*')).replace("545.4", "546.0")))));
             assertEquals(Value.of(546.0), value("altitude"));
+        }
+    }
+
+    @Test
+    void aReadJustAfterThePortOpenedWaitsForTheFirstLineAndGivesItsValues() throws Exception {
+        ChannelConfig altitude = channel("altitude", "m");
+        ChannelConfig lines = channel("lines", "", "count", "lines");
+        try (SensorProtocol gps = open(Map.of(), altitude, lines)) {
+            gps.connect();
+            Thread instrument = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                    send(GGA);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            instrument.start();
+            long began = System.nanoTime();
+            List<ChannelValue> read = gps.read(List.of(new ChannelRead(altitude), new ChannelRead(lines)));
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+            instrument.join();
+            assertEquals(Value.of(545.4), read.get(0).value(), "the raw value of the line that came meanwhile");
+            assertEquals(Value.of(1L), read.get(1).value());
+            assertTrue(tookMs >= 200 && tookMs < SerialProtocol.FIRST_LINE_MS, tookMs + " ms");
         }
     }
 

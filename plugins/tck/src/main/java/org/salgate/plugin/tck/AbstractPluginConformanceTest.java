@@ -395,9 +395,10 @@ public abstract class AbstractPluginConformanceTest {
 
     /**
      * Each bounded argument of each command of each sensor of the protocol, given just below its
-     * minimum and just above its maximum (the command's other arguments within theirs): the agent
-     * refuses the call, naming the argument, and the plugin never sees it. Skipped for a plugin
-     * whose commands take no bounded argument.
+     * minimum and just above its maximum (the command's other arguments within theirs), and each
+     * streamable command's interval just outside its streaming bounds: the agent refuses the call,
+     * naming the argument (or the interval), and the plugin never sees it. Skipped for a plugin
+     * whose commands take no bounded argument and cannot be streamed.
      */
     @Test
     void everyArgumentOutOfItsBoundsIsRefusedByTheAgentBeforeThePluginSeesIt() throws Exception {
@@ -408,6 +409,18 @@ public abstract class AbstractPluginConformanceTest {
         for (String id : sensorsOf(agent, protocol().name())) {
             String cml = s.ok(new Call.ListCommands(id), Result.Document.class).xml();
             for (CommandDescription c : parse(() -> Cml.read(cml), id + "'s command list", cml)) {
+                for (long interval : outsideStreaming(c)) {
+                    int before = seen.calls().size();
+                    Call call = new Call.SetupStream(id, c.id(), Map.of(), interval);
+                    Result.Failure f = s.fails(call, ErrorCode.INVALID_ARGUMENT);
+                    assertTrue(f.message().contains("interval"), () -> "the refusal of " + call
+                            + " does not name the interval: " + f.message());
+                    List<String> after = seen.calls();
+                    List<String> reached = after.subList(before, after.size()).stream()
+                            .filter(x -> !x.equals("connect")).toList();
+                    assertTrue(reached.isEmpty(), () -> "the plugin was called for " + call + ": " + reached);
+                    refused++;
+                }
                 for (Argument a : c.arguments()) {
                     for (Double outside : outside(a)) {
                         Map<String, String> arguments = withinBounds(c, a);
@@ -429,8 +442,23 @@ public abstract class AbstractPluginConformanceTest {
                 }
             }
         }
-        assumeTrue(refused > 0, "the protocol's commands take no bounded argument");
+        assumeTrue(refused > 0, "the protocol's commands take no bounded argument and cannot be streamed");
         readsEverySensor(agent, s);
+    }
+
+    /** Intervals just outside a command's streaming bounds (none for a command that cannot be streamed). */
+    private static List<Long> outsideStreaming(CommandDescription c) {
+        if (c.streaming() == null) {
+            return List.of();
+        }
+        List<Long> out = new ArrayList<>();
+        if (c.streaming().minIntervalMs() > 0) {
+            out.add(c.streaming().minIntervalMs() - 1);
+        }
+        if (c.streaming().maxIntervalMs() < Long.MAX_VALUE) {
+            out.add(c.streaming().maxIntervalMs() + 1);
+        }
+        return out;
     }
 
     /** Values just outside an argument's bounds. */

@@ -239,6 +239,11 @@ public final class ObservedPlugin implements SensorPlugin {
         }
 
         @Override
+        public List<ChannelConfig> discover() throws Exception {
+            return protocol.discover();
+        }
+
+        @Override
         public List<ChannelValue> read(List<ChannelRead> reads) throws Exception {
             calls.begin("read " + String.join(",", reads.stream().map(r -> r.channel().name()).toList()));
             try {
