@@ -30,7 +30,9 @@ final class HttpTransportClient extends ChannelClient {
     private final CompletableFuture<Void> handshake = new CompletableFuture<>();
 
     HttpTransportClient(ClientOptions options) {
-        super(options, "salgate-http-client", WebSocketFrames.INSTANCE);
+        super(options, "salgate-http-client", WebSocketFrames.INSTANCE,
+                "check that an agent listens there with the http transport" + (options.tls() != null ? ""
+                        : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"));
     }
 
     @Override
@@ -67,13 +69,6 @@ final class HttpTransportClient extends ChannelClient {
             Thread.currentThread().interrupt();
             throw failure("interrupted", e);
         }
-    }
-
-    @Override
-    protected String connectHint() {
-        String tlsHint = options.tls() != null ? ""
-                : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)";
-        return "check that an agent listens there with the http transport" + tlsHint;
     }
 
     private String hostForUri() {

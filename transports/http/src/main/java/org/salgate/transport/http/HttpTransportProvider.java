@@ -6,7 +6,6 @@ import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
-import org.salgate.transport.netty.NettyIo;
 
 /**
  * The HTTP transport: HTTP/1.1 on Netty's HTTP codec. Salgate clients exchange their frames as
@@ -88,7 +87,7 @@ public final class HttpTransportProvider implements TransportProvider {
     @Override
     public String description() {
         return "HTTP/1.1 on Netty: WebSocket frames for clients, REST/JSON, Server-Sent Events and a web page; on "
-                + NettyIo.describeCurrent();
+                + "Java NIO";
     }
 
     @Override

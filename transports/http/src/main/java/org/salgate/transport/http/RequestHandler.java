@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.netty.ChannelWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -186,7 +187,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         if (close) {
             written.addListener(ChannelFutureListener.CLOSE);
-            Replies.closeLater(ctx.channel());
+            ChannelWriter.closeLater(ctx.channel());
         }
     }
 

@@ -22,6 +22,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.netty.ChannelWriter;
 
 /**
  * What a WebSocket connection holds of what it was sent, and the bounds on it. Every read is
@@ -173,7 +174,7 @@ final class WebSocketIntake {
         // The reason goes in the close frame, which allows 123 bytes of it.
         String brief = reason.length() > 123 ? reason.substring(0, 123) : reason;
         channel.writeAndFlush(new CloseWebSocketFrame(status, brief)).addListener(ChannelFutureListener.CLOSE);
-        Replies.closeLater(channel);
+        ChannelWriter.closeLater(channel);
     }
 
     private void overBudget() {

@@ -9,7 +9,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.function.Supplier;
 import org.salgate.transport.ServerHandler;
-import org.salgate.transport.netty.NettySession;
+import org.salgate.transport.netty.ChannelServer.ChannelSession;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
@@ -31,18 +31,18 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketServerHandler.class);
 
     private final ServerHandler handler;
-    private final Supplier<NettySession> sessions;
+    private final Supplier<ChannelSession> sessions;
     private final ConnectionMemory memory;
     private final WebSocketIntake intake;
     private final ReadPacer pacer;
-    private NettySession session;
+    private ChannelSession session;
     private boolean greeted;
     private Throwable failure;
 
     /**
      * @param sessions makes the session of a connection whose handshake completed
      */
-    WebSocketServerHandler(ServerHandler handler, Supplier<NettySession> sessions, ConnectionMemory memory,
+    WebSocketServerHandler(ServerHandler handler, Supplier<ChannelSession> sessions, ConnectionMemory memory,
                            WebSocketIntake intake, ReadPacer pacer) {
         this.handler = handler;
         this.sessions = sessions;
@@ -141,7 +141,6 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (session != null) {
-            session.discardWaiting();
             try {
                 handler.sessionClosed(session, failure);
             } catch (RuntimeException e) {

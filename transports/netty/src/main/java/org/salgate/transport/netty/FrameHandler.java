@@ -15,12 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of a netty transport connection, on either side: feeds the bytes Netty read to
- * the shared {@link FrameReader} and hands each whole message on, in order, on the channel's event
- * loop. A malformed or oversize frame, or any pipeline failure, closes the channel; the first
- * failure is the one reported as the connection's end. A peer that spoke HTTP to the port (a
- * browser, curl) is answered before the close. What the callbacks throw is logged and the
- * connection goes on.
+ * The last handler of a netty transport connection, either side: feeds the bytes read to the
+ * shared {@link FrameReader} and hands each message on. A bad frame or any failure closes the
+ * channel, the first one reported as its end; a peer speaking HTTP is answered 400 first.
  */
 final class FrameHandler extends ChannelInboundHandlerAdapter {
 
@@ -32,7 +29,6 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
     private final Consumer<Throwable> closed;
     private Throwable failure;
 
-    /** Calls {@code opened} when the connection is up, and {@code closed} with its failure, or null, at its end. */
     FrameHandler(FrameReader reader, Runnable opened, Consumer<Message> received, Consumer<Throwable> closed) {
         this.reader = reader;
         this.opened = opened;
