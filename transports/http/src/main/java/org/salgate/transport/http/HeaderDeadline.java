@@ -113,7 +113,7 @@ final class HeaderDeadline extends ChannelDuplexHandler {
                     : HttpTransportProvider.BODY_TIMEOUT_MILLIS;
             long millis = headers ? headerTimeoutMillis : bodyTimeoutMillis;
             String part = headers ? "headers" : "body";
-            PeerLog.log(part + "-timeout", "closing the HTTP connection from {}: its request {} did not arrive "
+            HttpTransportServer.PEER_LOG.log(part + "-timeout", "closing the HTTP connection from {}: its request {} did not arrive "
                     + "within {} ms ({})", ctx.channel().remoteAddress(), part, millis, option);
             RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
                     "the request's " + part + " did not arrive within " + millis + " ms"));

@@ -3,6 +3,7 @@ package org.salgate.transport.http;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import java.util.Map;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.TransportProperties;
 
 /**
  * The bounds an HTTP server puts on what a connection sends: request line and header sizes, the
@@ -22,9 +23,9 @@ record HttpLimits(int maxInitialLineBytes, int maxHeaderBytes, int maxBodyBytes,
 
     static final int DEFAULT_MAX_INITIAL_LINE_BYTES = 4096;
     static final int DEFAULT_MAX_HEADER_BYTES = 8192;
-    static final long DEFAULT_HEADER_TIMEOUT_MILLIS = 10_000;
+    static final int DEFAULT_HEADER_TIMEOUT_MILLIS = 10_000;
     /** 30 s: a 16 MiB body at 4.5 Mbit/s; slower links raise {@value HttpTransportProvider#BODY_TIMEOUT_MILLIS}. */
-    static final long DEFAULT_BODY_TIMEOUT_MILLIS = 30_000;
+    static final int DEFAULT_BODY_TIMEOUT_MILLIS = 30_000;
     /**
      * Requests of one connection received and not yet answered, the one being answered included;
      * past it the connection is not read until an answer leaves. Browsers do not pipeline; 16 is
@@ -42,25 +43,8 @@ record HttpLimits(int maxInitialLineBytes, int maxHeaderBytes, int maxBodyBytes,
     static HttpLimits of(ServerOptions options) {
         Map<String, String> p = options.properties();
         return new HttpLimits(DEFAULT_MAX_INITIAL_LINE_BYTES, DEFAULT_MAX_HEADER_BYTES, options.maxFrameBytes(),
-                millis(p, HttpTransportProvider.HEADER_TIMEOUT_MILLIS, DEFAULT_HEADER_TIMEOUT_MILLIS),
-                millis(p, HttpTransportProvider.BODY_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS));
-    }
-
-    private static long millis(Map<String, String> properties, String name, long defaultMillis) {
-        String value = properties.get(name);
-        if (value == null) {
-            return defaultMillis;
-        }
-        long millis;
-        try {
-            millis = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a number of milliseconds, got '" + value + "'", e);
-        }
-        if (millis <= 0) {
-            throw new IllegalArgumentException(name + " must be positive, got " + millis);
-        }
-        return millis;
+                TransportProperties.positiveInt(p, HttpTransportProvider.HEADER_TIMEOUT_MILLIS, DEFAULT_HEADER_TIMEOUT_MILLIS),
+                TransportProperties.positiveInt(p, HttpTransportProvider.BODY_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS));
     }
 
     HttpDecoderConfig decoderConfig() {

@@ -30,9 +30,7 @@ final class HttpTransportClient extends ChannelClient {
     private final CompletableFuture<Void> handshake = new CompletableFuture<>();
 
     HttpTransportClient(ClientOptions options) {
-        super(options, "salgate-http-client", WebSocketFrames.INSTANCE,
-                "check that an agent listens there with the http transport" + (options.tls() != null ? ""
-                        : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"));
+        super(options, HttpTransportProvider.NAME, WebSocketFrames.INSTANCE);
     }
 
     @Override

@@ -9,9 +9,12 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import java.io.IOException;
 import java.util.ServiceLoader;
+import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.netty.ChannelServer;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * An HTTP/1.1 server: each connection starts as HTTP with keep-alive; a WebSocket handshake on
@@ -19,6 +22,10 @@ import org.salgate.transport.netty.ChannelServer;
  * to the {@link HttpDoor} found when it starts.
  */
 final class HttpTransportServer extends ChannelServer {
+
+    /** What peers do (refused, timed out, not reading): at most a line a second per cause. */
+    static final RateLimitedLog PEER_LOG = new RateLimitedLog(LoggerFactory.getLogger(HttpTransportServer.class),
+            Level.WARN);
 
     private final HttpLimits limits;
     private final WebSocketServerProtocolConfig webSocket;

@@ -68,7 +68,7 @@ final class PacedRequestDecoder extends HttpRequestDecoder {
     /** More requests came while the answers to the earlier ones are not read: the client is told of once a second. */
     private void noteUnreadAnswers() {
         if (!ctx.channel().isWritable()) {
-            PeerLog.log("unread-answers", "the HTTP client at {} sends requests without reading the answers: it is "
+            HttpTransportServer.PEER_LOG.log("unread-answers", "the HTTP client at {} sends requests without reading the answers: it is "
                     + "not read until it reads them (at most {} of its requests are held)",
                     ctx.channel().remoteAddress(), HttpLimits.MAX_PIPELINED_REQUESTS);
         }

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the server's {@link HttpDoor} refuses it (the REST door: a browser's request from another
  *       origin or for another host, a request for the API without a token the agent admits).</li>
  * </ul>
- * A refused request goes on as a {@link Refusal}, answered in order by the {@link RequestHandler};
+ * A refused request goes on as a {@link RequestHandler.Refusal}, answered in order by the {@link RequestHandler};
  * when it announced a body, which is left unread, or asked for an upgrade, the connection closes
  * after the answer. Tells the
  * {@link HeaderDeadline} when a request's headers and its body are complete.
@@ -111,7 +111,7 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
             deadline.upgraded(); // no more requests on this connection
             pacer.stop();
         }
-        ctx.fireChannelRead(new Refusal(answer, close));
+        ctx.fireChannelRead(new RequestHandler.Refusal(answer, close));
     }
 
     private static FullHttpResponse decoderRefusal(Throwable cause) {

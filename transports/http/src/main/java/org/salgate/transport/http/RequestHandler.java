@@ -33,6 +33,13 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
 
+    /**
+     * A request refused from its headers, passed down in its place so that its answer goes out in
+     * order; {@code close}: the connection closes after it (its body was not read, or its framing
+     * cannot be trusted). The answer has no body if the request was a HEAD.
+     */
+    record Refusal(FullHttpResponse answer, boolean close) {}
+
     /** A request waiting to be answered, with the body bytes it holds of the connection's memory. */
     private record Waiting(FullHttpRequest request, long bodyBytes) {}
 
@@ -236,7 +243,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof FullHttpRequest request) {
             releaseBody(request, request.content().readableBytes());
         } else if (msg instanceof Refusal refusal) {
-            refusal.release();
+            ReferenceCountUtil.release(refusal.answer());
         } else {
             ReferenceCountUtil.release(msg);
         }
@@ -248,7 +255,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             if (item instanceof Waiting w) {
                 releaseBody(w.request(), w.bodyBytes());
             } else {
-                ((Refusal) item).release();
+                ReferenceCountUtil.release(((Refusal) item).answer());
             }
         }
     }

@@ -2,7 +2,6 @@ package org.salgate.transport.http;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket08FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
@@ -10,6 +9,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import org.salgate.transport.ClientHandler;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
@@ -68,26 +68,17 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
-            if (failure != null || !(msg instanceof WebSocketFrame)) {
-                return;
-            }
-            if (!(msg instanceof BinaryWebSocketFrame frame)) {
-                fail(ctx, new CodecException("the agent sent a " + msg.getClass().getSimpleName()
-                        + "; salgate frames travel as binary WebSocket messages"));
+            if (failure != null || !(msg instanceof WebSocketFrame frame)) {
                 return;
             }
             Message message;
             try {
-                message = codec.decode(WebSocketServerHandler.bytes(frame.content()));
+                message = WebSocketFrames.decode(codec, frame);
             } catch (CodecException e) {
                 fail(ctx, e);
                 return;
             }
-            try {
-                handler.messageReceived(message);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on a message", e);
-            }
+            HandlerCalls.accept(handler::messageReceived, message, "a message", ctx.channel());
         } finally {
             ReferenceCountUtil.release(msg);
         }
@@ -107,11 +98,7 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
             handshake.completeExceptionally(new IOException("the agent closed the connection during the handshake"));
         } else if (!closedReported) {
             closedReported = true;
-            try {
-                handler.closed(failure);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on close", e);
-            }
+            HandlerCalls.accept(handler::closed, failure, "closing", ctx.channel());
         }
         super.channelInactive(ctx);
     }

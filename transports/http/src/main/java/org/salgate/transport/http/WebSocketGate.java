@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 /**
  * Before the WebSocket handshake handler: a request for {@value HttpTransportProvider#WEBSOCKET_PATH}
  * that does not ask for an upgrade skips the handshake and goes to the REST routes, which answer it
- * with a JSON error like any other wrong request, and so do the {@link Refusal}s of refused requests.
+ * with a JSON error like any other wrong request, and so do the {@link RequestHandler.Refusal}s of refused requests.
  */
 final class WebSocketGate extends ChannelInboundHandlerAdapter {
 
@@ -23,7 +23,7 @@ final class WebSocketGate extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof Refusal) {
+        if (msg instanceof RequestHandler.Refusal) {
             ctx.pipeline().context(handshakeHandler).fireChannelRead(msg); // answered by the REST handler
             return;
         }

@@ -168,7 +168,7 @@ final class WebSocketIntake {
         refused = true;
         pacer.stop();
         if (!cause.equals("budget")) { // the budget logs its own line
-            PeerLog.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
+            HttpTransportServer.PEER_LOG.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
         }
         onRefused.accept(new IOException("the agent closed the WebSocket: " + reason));
         // The reason goes in the close frame, which allows 123 bytes of it.

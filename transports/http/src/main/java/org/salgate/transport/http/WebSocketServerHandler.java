@@ -1,13 +1,12 @@
 package org.salgate.transport.http;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.function.Supplier;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.netty.ChannelServer.ChannelSession;
 import org.salgate.wire.CodecException;
@@ -65,11 +64,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
                     failure = cause;
                 }
             });
-            try {
-                handler.sessionOpened(session);
-            } catch (RuntimeException e) {
-                LOG.warn("the server handler failed on opening {}", session, e);
-            }
+            HandlerCalls.run(() -> handler.sessionOpened(session), "opening", session);
         }
         super.userEventTriggered(ctx, evt);
     }
@@ -84,14 +79,9 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
             if (failure != null || session == null) {
                 return;
             }
-            if (!(frame instanceof BinaryWebSocketFrame)) {
-                fail(ctx, new CodecException("salgate frames travel as binary WebSocket messages, got a "
-                        + frame.getClass().getSimpleName()));
-                return;
-            }
             Message message;
             try {
-                message = session.codec().decode(bytes(frame.content()));
+                message = WebSocketFrames.decode(session.codec(), frame);
             } catch (CodecException e) {
                 fail(ctx, e);
                 return;
@@ -102,11 +92,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
                     intake.authenticated();
                 }
             }
-            try {
-                handler.messageReceived(session, message);
-            } catch (RuntimeException e) {
-                LOG.warn("the server handler failed on a message of {}", session, e);
-            }
+            HandlerCalls.run(() -> handler.messageReceived(session, message), "a message", session);
         } finally {
             ReferenceCountUtil.release(frame);
         }
@@ -119,13 +105,6 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
             LOG.warn("the server handler failed checking the credentials of {}", session, e);
             return false;
         }
-    }
-
-    /** Copies a message out: decoded values may keep the array while Netty reuses its buffers. */
-    static byte[] bytes(ByteBuf content) {
-        byte[] bytes = new byte[content.readableBytes()];
-        content.getBytes(content.readerIndex(), bytes);
-        return bytes;
     }
 
     @Override
@@ -141,11 +120,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (session != null) {
-            try {
-                handler.sessionClosed(session, failure);
-            } catch (RuntimeException e) {
-                LOG.warn("the server handler failed on closing {}", session, e);
-            }
+            HandlerCalls.run(() -> handler.sessionClosed(session, failure), "closing", session);
         }
         super.channelInactive(ctx);
     }

@@ -29,20 +29,17 @@ public abstract class ChannelClient implements TransportClient {
     protected final ClientOptions options;
     protected final ConnectionCodec codec;
     private final OutboundQueue<byte[]> queue;
-    private final String threadName;
+    private final String transport;
     private final ChannelWriter.Carrier carrier;
-    private final String connectHint;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
     private boolean closed;
 
-    /** @param connectHint what to check when the connection fails, ending the error's sentence */
-    protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier,
-                            String connectHint) {
+    /** @param transport the transport's name, for its thread and errors */
+    protected ChannelClient(ClientOptions options, String transport, ChannelWriter.Carrier carrier) {
         this.options = Objects.requireNonNull(options, "options");
-        this.threadName = threadName;
+        this.transport = transport;
         this.carrier = carrier;
-        this.connectHint = connectHint;
         this.codec = new ConnectionCodec(options.codec());
         this.queue = OutboundQueue.forClient(options, () -> writer.wake());
     }
@@ -54,7 +51,9 @@ public abstract class ChannelClient implements TransportClient {
     protected void awaitReady(Channel channel, long timeoutMillis) throws IOException {}
 
     protected final IOException failure(String why, Throwable cause) {
-        return new IOException("cannot connect to " + target() + ": " + why + "; " + connectHint, cause);
+        return new IOException("cannot connect to " + target() + ": " + why + "; check that an agent listens there "
+                + "with the " + transport + " transport" + (options.tls() != null ? ""
+                : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"), cause);
     }
 
     @Override
@@ -70,7 +69,7 @@ public abstract class ChannelClient implements TransportClient {
         SslHandler tls = options.tls() == null ? null
                 : NettyIo.tls(options.tls().clientEngine(options.host(), options.port()), timeoutMillis);
         ChannelFuture connecting = new Bootstrap()
-                .group(NettyIo.group(1, threadName, true))
+                .group(NettyIo.group(1, "salgate-" + transport + "-client", true))
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)

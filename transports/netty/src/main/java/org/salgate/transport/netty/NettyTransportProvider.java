@@ -51,8 +51,7 @@ public final class NettyTransportProvider implements TransportProvider {
 
     @Override
     public TransportClient createClient(ClientOptions options) {
-        return new ChannelClient(options, "salgate-netty-client", ChannelWriter.LENGTH_PREFIXED,
-                "check that an agent listens there with this transport") {
+        return new ChannelClient(options, NAME, ChannelWriter.LENGTH_PREFIXED) {
             @Override
             protected void initPipeline(ChannelPipeline pipeline, ClientHandler handler, long timeoutMillis) {
                 pipeline.addLast("frames", new FrameHandler(new FrameReader(codec, options.maxFrameBytes()),
