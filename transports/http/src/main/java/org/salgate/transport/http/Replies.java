@@ -67,10 +67,7 @@ public final class Replies {
         return json(status, body);
     }
 
-    /**
-     * The 401 of a request without a token the agent accepts, with the {@code WWW-Authenticate}
-     * challenge and how HTTP carries a token (the agent's own advice is for its command-line clients).
-     */
+    /** The 401 of a request without a token the agent accepts, with a {@code WWW-Authenticate} challenge. */
     public static FullHttpResponse unauthenticated(boolean tokenGiven) {
         FullHttpResponse response = error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED", tokenGiven
                 ? "the bearer token is not one of this agent's tokens: send one of them as 'Authorization: Bearer TOKEN'"

@@ -17,17 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The last handler of an HTTP connection: has its {@link HttpDoor} answer its requests one at a
- * time, in the order they came (HTTP/1.1 pipelining included, and the {@link Refusal}s of the requests refused before
- * their body), keeping the connection open unless the client asked to close it. A request that
- * becomes an event stream keeps the connection for itself.
- *
- * <p>Bounded for a client that does not read its answers: the next request is taken on only while
- * the connection is writable, so that at most one answer goes past the write-buffer high-water
- * mark, and once {@value HttpLimits#MAX_PIPELINED_REQUESTS} requests wait here the
- * {@link ReadPacer} stops reading the connection. An answer is counted against the connection's
- * memory until it is written, and a request's body until the request is answered.
- *
- * <p>Runs on the channel's event loop; answers come back to it through {@link Exchange#respond}.
+ * time, in order (pipelining and {@link Refusal}s included), keeping the connection unless asked to
+ * close; an event stream keeps it for itself. The next request is taken on only while the channel
+ * is writable, and at {@value HttpLimits#MAX_PIPELINED_REQUESTS} waiting the {@link ReadPacer} stops
+ * reading. Answers count against the connection's memory until written, bodies until answered.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -67,11 +60,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         this.memory = memory;
     }
 
-    /**
-     * Answers {@code response} after the request being answered, if any, and closes the connection;
-     * the requests waiting are dropped. For a connection refused midway (a timeout, a body too
-     * large). A connection that is no longer HTTP is just sent the answer and closed.
-     */
+    /** Closes the connection after {@code response}, which follows the answer under way; the waiting requests are dropped. */
     static void closeWith(Channel channel, FullHttpResponse response) {
         RequestHandler rest = channel.pipeline().get(RequestHandler.class);
         if (rest == null || rest.streaming) {
@@ -172,10 +161,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         next();
     }
 
-    /**
-     * Writes an answer, counted against the connection's memory until it is written; the connection
-     * takes no more requests unless kept alive, and closes after the answer if {@code close}.
-     */
+    /** Writes an answer, counted until written; no more requests unless kept alive; closes after it if {@code close}. */
     private void write(FullHttpResponse answer, boolean keepAlive, boolean close) {
         long bytes = answer.content().readableBytes();
         if (!memory.take(bytes)) {

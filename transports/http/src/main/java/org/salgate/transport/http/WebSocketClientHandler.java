@@ -48,15 +48,9 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Netty's WebSocket frame decoder, which the handshake put before this handler, appends each
-     * read to one buffer until a message is whole. By default it moves the unread bytes to the
-     * buffer's start only after 16 reads or at the end of a run of reads, and frees the buffer only
-     * when all of it has been read, which a stream of large messages seldom leaves. So within a run
-     * of reads the buffer grew by reallocation: to 4 MB in a run of 16 reads of 64 KB
-     * ({@code WebSocketClientReadBufferTest}), and on the pooled allocator that took 544 fresh
-     * 4 MB chunks in about 17 s of streaming to 30 clients (docs/performance.md). Compacted after
-     * every read, it stays about one message and one read in size. The handshake always puts a
-     * decoder of that class there; were it another, only the compaction would be lost.
+     * Netty's WebSocket frame decoder compacts its buffer every 16 reads by default, so a stream of
+     * large messages grew it to 4 MB ({@code WebSocketClientReadBufferTest}; docs/performance.md);
+     * compacted after every read it stays about a message and a read in size.
      */
     private static void compactAfterEveryRead(ChannelHandlerContext ctx) {
         WebSocket08FrameDecoder decoder = ctx.pipeline().get(WebSocket08FrameDecoder.class);

@@ -16,10 +16,8 @@ import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 
 /**
- * How a WebSocket connection's queue reaches its channel, on the server's sessions (the netty
- * transport's) and the client's requests alike: each encoded message is one binary WebSocket message
- * (the WebSocket framing is the length prefix), a batch one flush; a graceful close ends with a close
- * frame.
+ * How a WebSocket connection's queue reaches its channel, server and client alike: each message one
+ * binary WebSocket message; a graceful close ends with a close frame.
  */
 final class WebSocketFrames implements ChannelWriter.Carrier {
 

@@ -16,14 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The WebSocket end of a server connection: once the handshake on
- * {@value HttpTransportProvider#WEBSOCKET_PATH} completed, the connection is a session (the netty
- * transport's, its queue written as {@link WebSocketFrames}) and each binary message one salgate
- * frame for the {@link ServerHandler}. Until then HTTP requests pass on to the REST handler.
- * Outbound bytes are bounded by the session's queue, which draws on the server's memory budget and
- * closes a session whose client stops reading; from the handshake on, what the connection holds of
- * what it was sent is counted on the same account by the {@link WebSocketIntake}, which is told
- * when the session's hello carries credentials the agent admits.
+ * The WebSocket end of a server connection: once the handshake completed, the connection is a
+ * session (its queue written as {@link WebSocketFrames}) and each binary message a frame for the
+ * {@link ServerHandler}; until then HTTP requests pass on. The {@link WebSocketIntake} counts what
+ * it was sent on the session's account, and hears when the hello carries admitted credentials.
  */
 final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
 
@@ -38,9 +34,6 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     private boolean greeted;
     private Throwable failure;
 
-    /**
-     * @param sessions makes the session of a connection whose handshake completed
-     */
     WebSocketServerHandler(ServerHandler handler, Supplier<ChannelSession> sessions, ConnectionMemory memory,
                            WebSocketIntake intake, ReadPacer pacer) {
         this.handler = handler;
