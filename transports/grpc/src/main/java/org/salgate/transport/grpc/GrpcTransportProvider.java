@@ -10,7 +10,6 @@ import org.salgate.transport.TransportProperties;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.grpc.service.CallBudget;
-import org.salgate.transport.netty.NettyIo;
 
 /**
  * The gRPC transport (grpc-java on Netty, on the netty transport's event loops). The agent serves
@@ -80,7 +79,7 @@ public final class GrpcTransportProvider implements TransportProvider {
     @Override
     public String description() {
         return "gRPC (HTTP/2): the session as a bidirectional stream, and the SAL API as typed calls for any language; on "
-                + NettyIo.describeCurrent();
+                + "Java NIO";
     }
 
     @Override

@@ -29,7 +29,6 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportProperties;
-import org.salgate.transport.netty.AcceptPacer;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
@@ -122,7 +121,7 @@ final class GrpcTransportServer extends SingleUseServer {
         String where = "grpc server " + options.host() + ":" + options.port();
         builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers).channelFactory(() -> {
             ServerChannel channel = listening.newChannel();
-            channel.pipeline().addLast("salgate-accept-pacer", new AcceptPacer(where));
+            channel.pipeline().addLast("salgate-accept-pacer", NettyIo.acceptPacer(where));
             return channel;
         });
         GrpcLogs.install();

@@ -11,12 +11,9 @@ import io.netty.util.ReferenceCountUtil;
 import org.salgate.transport.MemoryBudget;
 
 /**
- * Gathers a request and its body into one message, up to the frame limit, each part of the body
- * copied into a buffer of its size and counted against the connection's memory as it arrives (the
- * {@link RequestHandler} gives the body back once the request is answered). A body announced or found larger than the limit is answered
- * 413 as JSON and the connection closed; an announced length is refused from the headers alone,
- * before any of the body is read. A body the memory budget cannot hold, this connection holding
- * the most of it, is answered 503 and the connection closed.
+ * Netty's aggregator, each part of a body copied to a buffer of its size and counted against the
+ * connection's memory (given back once answered). A body over the limit is answered 413 (an
+ * announced one before it is read), one the budget cannot hold 503; both close the connection.
  */
 final class BodyAggregator extends HttpObjectAggregator {
 
@@ -52,10 +49,7 @@ final class BodyAggregator extends HttpObjectAggregator {
         super.channelRead(ctx, msg);
     }
 
-    /**
-     * The part in a buffer of its own size: the decoder's parts are slices of the buffer a read
-     * filled, which they keep whole while they are held, whatever of it they use.
-     */
+    /** The part in a buffer of its own size: the decoder's parts are slices that keep a whole read's buffer. */
     private static HttpContent compact(HttpContent content) {
         ByteBuf bytes = content.content();
         if (!bytes.isReadable()) {

@@ -4,13 +4,9 @@ import io.netty.channel.Channel;
 import org.salgate.transport.MemoryBudget;
 
 /**
- * What one HTTP connection holds of the server's {@link MemoryBudget}: request bodies being
- * received, answers written and not yet sent, messages held while the connection is not read, and,
- * once it is a WebSocket, its messages not yet whole. Until the WebSocket handshake the connection
- * has an account of its own, which the budget closes the connection to take away; from then on it
- * draws on its session's account, so that one account counts all it holds.
- *
- * <p>Runs on the channel's event loop, but for the budget's eviction, which closes the channel.
+ * What one HTTP connection holds of the server's {@link MemoryBudget} (bodies, unsent answers,
+ * messages held while not read, unfinished WebSocket messages): on an account of its own until the
+ * WebSocket handshake, then on its session's. The budget evicts it by closing the channel.
  */
 final class ConnectionMemory {
 
@@ -29,20 +25,16 @@ final class ConnectionMemory {
         channel.closeFuture().addListener(f -> own.close());
     }
 
-    /**
-     * Takes {@code n} bytes for this connection; false when they do not fit and this connection
-     * holds the most, or its account was taken away: the caller then closes it.
-     */
+    /** Takes {@code n} bytes; false when they do not fit and this connection holds the most: the caller closes it. */
     boolean take(long n) {
         return account.take(n);
     }
 
-    /** Gives back {@code n} bytes taken earlier. */
     void give(long n) {
         account.give(n);
     }
 
-    /** The connection became a WebSocket session: what it holds from now on is counted on {@code session}'s account. */
+    /** The connection became a WebSocket session, counted on {@code session}'s account from now on. */
     void handOver(MemoryBudget.Account session) {
         if (session == null || session == account) {
             return;

@@ -13,11 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * One HTTP request being answered: its path parameters, query and body, and the way back. An
- * exchange is answered once, by {@link #respond} (from any thread), or turned into an event
- * stream by {@link #stream}.
- */
+/** One HTTP request being answered once, by {@link #respond} (any thread), or turned into an event stream. */
 public final class Exchange {
 
     private final RequestHandler connection;
@@ -123,10 +119,7 @@ public final class Exchange {
         }
     }
 
-    /**
-     * This exchange becomes an event stream: the connection carries nothing else from now on, and
-     * {@code onWritable} runs each time it can take more after it could not.
-     */
+    /** This exchange becomes an event stream; {@code onWritable} runs each time the connection can take more again. */
     public void stream(Runnable onWritable) {
         if (ctx.executor().inEventLoop()) {
             connection.streaming(this, onWritable);

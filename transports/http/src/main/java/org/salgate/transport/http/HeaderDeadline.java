@@ -8,15 +8,10 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The first handler after TLS: bounds how long a connection may take to send a request's headers,
- * then its body, and how long it may stay idle between requests. The first byte of a request arms
- * the header timer, its complete headers the body timer; when either fires before its part is
- * complete, the request is answered 408 (after the answers of the requests before it) and the
- * connection closed. Between requests the header time bounds an idle keep-alive connection, which
- * is closed without an answer. A connection that became a WebSocket or a stream is never timed out
- * here.
- *
- * <p>Runs on the channel's event loop only.
+ * The first handler after TLS: a request's first byte arms the header timer, its headers the body
+ * timer; either firing answers 408 (after the earlier requests' answers) and closes. Between
+ * requests the header time bounds an idle keep-alive connection, closed without an answer. A
+ * WebSocket or event stream is not timed out here. On the event loop only.
  */
 final class HeaderDeadline extends ChannelDuplexHandler {
 
@@ -113,7 +108,7 @@ final class HeaderDeadline extends ChannelDuplexHandler {
                     : HttpTransportProvider.BODY_TIMEOUT_MILLIS;
             long millis = headers ? headerTimeoutMillis : bodyTimeoutMillis;
             String part = headers ? "headers" : "body";
-            PeerLog.log(part + "-timeout", "closing the HTTP connection from {}: its request {} did not arrive "
+            HttpTransportServer.PEER_LOG.log(part + "-timeout", "closing the HTTP connection from {}: its request {} did not arrive "
                     + "within {} ms ({})", ctx.channel().remoteAddress(), part, millis, option);
             RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
                     "the request's " + part + " did not arrive within " + millis + " ms"));

@@ -11,22 +11,14 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 
 /**
- * What the http transport's server does with the requests that are not its clients' WebSocket, and
- * which requests it refuses from their headers, the WebSocket handshake included. The server finds
- * one {@link Factory} by {@link java.util.ServiceLoader} when it starts: the module
- * salgate-transport-http-rest has the REST/JSON API, its event streams and the web page. The
- * transport itself bounds and orders the requests (headers, bodies, pipelining, slow readers)
- * before a door sees them.
- *
- * <p>Without a door, every such request is answered 404 and every request from a web page (one with
- * an {@code Origin} header) is refused 403, its WebSocket handshake included.
+ * What the http server does with requests other than its clients' WebSocket, and which requests it
+ * refuses from their headers. The server finds one {@link Factory} by {@link java.util.ServiceLoader}
+ * (salgate-transport-http-rest: the REST API, event streams and web page); without one, requests are
+ * answered 404 and any from a web page (with an {@code Origin}) 403.
  */
 public interface HttpDoor {
 
-    /**
-     * The refusal of a request from its headers alone, before its body is read, or null to let it
-     * on. Runs on the connection's event loop.
-     */
+    /** The refusal of a request from its headers, before its body is read, or null; on the event loop. */
     FullHttpResponse refusal(HttpRequest request, Channel channel);
 
     /** Answers a request whose body arrived whole, by {@link Exchange#respond} or {@link Exchange#stream}. */

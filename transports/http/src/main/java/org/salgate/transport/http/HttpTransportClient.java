@@ -17,11 +17,7 @@ import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.netty.ChannelClient;
 
-/**
- * A client of the HTTP transport: an HTTP/1.1 connection upgraded to a WebSocket on
- * {@value HttpTransportProvider#WEBSOCKET_PATH}, one binary message per frame, with its own single
- * I/O thread so that a handler that blocks stalls this connection only.
- */
+/** A client of the HTTP transport: a connection upgraded to a WebSocket, one binary message per frame. */
 final class HttpTransportClient extends ChannelClient {
 
     /** The largest HTTP answer to the handshake this client reads. */
@@ -30,7 +26,7 @@ final class HttpTransportClient extends ChannelClient {
     private final CompletableFuture<Void> handshake = new CompletableFuture<>();
 
     HttpTransportClient(ClientOptions options) {
-        super(options, "salgate-http-client", WebSocketFrames.INSTANCE);
+        super(options, HttpTransportProvider.NAME, WebSocketFrames.INSTANCE);
     }
 
     @Override
@@ -54,7 +50,7 @@ final class HttpTransportClient extends ChannelClient {
         p.addLast("client", new WebSocketClientHandler(handler, codec, handshake));
     }
 
-    /** Requests leave through the connection's queue once the WebSocket handshake is done, one binary message each. */
+    /** Requests leave once the WebSocket handshake is done. */
     @Override
     protected void awaitReady(Channel channel, long timeoutMillis) throws IOException {
         try {
@@ -67,13 +63,6 @@ final class HttpTransportClient extends ChannelClient {
             Thread.currentThread().interrupt();
             throw failure("interrupted", e);
         }
-    }
-
-    @Override
-    protected String connectHint() {
-        String tlsHint = options.tls() != null ? ""
-                : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)";
-        return "check that an agent listens there with the http transport" + tlsHint;
     }
 
     private String hostForUri() {

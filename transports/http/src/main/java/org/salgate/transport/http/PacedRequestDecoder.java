@@ -9,14 +9,9 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * Netty's HTTP request decoder, decoding only while its {@link ReadPacer} lets messages on. Netty's
- * decoder turns all the bytes of a read into messages at once: 64 KB of pipelined one-line requests
- * are thousands of them, whatever the pacer after it does. This one decodes a message at a time
- * and stops when the pacer pauses, leaving the rest as bytes; a read that arrives meanwhile waits
- * undecoded, counted against the connection's memory. The pacer has it go on when the connection is
- * served again.
- *
- * <p>Runs on the channel's event loop only.
+ * Netty's HTTP request decoder, decoding a message at a time while its {@link ReadPacer} lets
+ * messages on: Netty's own would turn 64 KB of pipelined one-line requests into thousands of
+ * messages at once. What arrives meanwhile waits as bytes, counted against the connection's memory.
  */
 final class PacedRequestDecoder extends HttpRequestDecoder {
 
@@ -65,10 +60,10 @@ final class PacedRequestDecoder extends HttpRequestDecoder {
         noteUnreadAnswers();
     }
 
-    /** More requests came while the answers to the earlier ones are not read: the client is told of once a second. */
+    /** Logs (once a second) a client that sends requests without reading the answers. */
     private void noteUnreadAnswers() {
         if (!ctx.channel().isWritable()) {
-            PeerLog.log("unread-answers", "the HTTP client at {} sends requests without reading the answers: it is "
+            HttpTransportServer.PEER_LOG.log("unread-answers", "the HTTP client at {} sends requests without reading the answers: it is "
                     + "not read until it reads them (at most {} of its requests are held)",
                     ctx.channel().remoteAddress(), HttpLimits.MAX_PIPELINED_REQUESTS);
         }

@@ -7,16 +7,10 @@ import java.util.ArrayDeque;
 
 /**
  * Reads a connection only as fast as it is served, as Netty's guidance for HTTP servers has it:
- * while the connection is not writable (its peer does not read what it is sent: answers, stream
- * events, WebSocket pongs), while the REST handler holds its maximum of pipelined requests, or once
- * the connection is closing, nothing more is read from it. Right after the decoder: what it
- * decodes meanwhile waits here, each message counted against the connection's memory, and goes on
- * when the connection is served again; the HTTP decoder decodes only while this pacer is not
- * paused, so that what waits is a message or two, the rest staying undecoded bytes. Reads asked for
- * by the handlers after it (Netty's aggregators, its WebSocket protocol handler after a ping) are
- * held back too.
- *
- * <p>Runs on the channel's event loop only.
+ * nothing is read while it is not writable (its peer does not read answers, events or pongs), while
+ * the request handler holds its maximum of pipelined requests, or once it is closing. What the
+ * decoder before it produced meanwhile waits here, counted, and reads asked for by the handlers
+ * after it are held back too. On the event loop only.
  */
 final class ReadPacer extends ChannelDuplexHandler {
 
@@ -43,7 +37,7 @@ final class ReadPacer extends ChannelDuplexHandler {
         this.ctx = ctx;
     }
 
-    /** The HTTP decoder before this pacer, which decodes more when told; null once the connection is a WebSocket. */
+    /** The HTTP decoder before this pacer; null once the connection is a WebSocket. */
     void decoder(PacedRequestDecoder decoder) {
         this.decoder = decoder;
     }

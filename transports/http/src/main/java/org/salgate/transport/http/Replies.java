@@ -14,8 +14,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
+import org.salgate.transport.netty.ChannelWriter;
 
 /** Builds the HTTP answers of this transport and its door: JSON bodies, documents, and JSON errors. */
 public final class Replies {
@@ -68,10 +67,7 @@ public final class Replies {
         return json(status, body);
     }
 
-    /**
-     * The 401 of a request without a token the agent accepts, with the {@code WWW-Authenticate}
-     * challenge and how HTTP carries a token (the agent's own advice is for its command-line clients).
-     */
+    /** The 401 of a request without a token the agent accepts, with a {@code WWW-Authenticate} challenge. */
     public static FullHttpResponse unauthenticated(boolean tokenGiven) {
         FullHttpResponse response = error(HttpResponseStatus.UNAUTHORIZED, "UNAUTHENTICATED", tokenGiven
                 ? "the bearer token is not one of this agent's tokens: send one of them as 'Authorization: Bearer TOKEN'"
@@ -80,29 +76,11 @@ public final class Replies {
         return response;
     }
 
-    /**
-     * Writes an answer after which the connection closes; closes it regardless after
-     * {@value #CLOSE_GRACE_MILLIS} ms, for a peer that does not read the answer.
-     */
+    /** Writes an answer after which the connection closes, or closes it regardless after a grace period. */
     static void sendAndClose(Channel channel, FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         channel.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-        closeLater(channel);
-    }
-
-    /** How long a connection being closed after a last answer or close frame may take to send it. */
-    static final long CLOSE_GRACE_MILLIS = 2_000;
-
-    /** Closes the channel in {@value #CLOSE_GRACE_MILLIS} ms unless it closed before. */
-    static void closeLater(Channel channel) {
-        try {
-            var forced = channel.eventLoop().schedule(() -> {
-                channel.close();
-            }, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-            channel.closeFuture().addListener(f -> forced.cancel(false));
-        } catch (RejectedExecutionException e) {
-            channel.close(); // the server is stopping
-        }
+        ChannelWriter.closeLater(channel);
     }
 
     /** The answer to a HEAD request: the headers of {@code response} without its body. */

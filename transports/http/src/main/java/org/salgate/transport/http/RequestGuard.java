@@ -21,21 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Right after the decoder and its pacer: refuses a request from its headers alone, before any of
- * its body is read, when
- * <ul>
- *   <li>the decoder could not decode it (400; 414 for a request line too long, 431 for too many
- *       header bytes), its framing is ambiguous (a {@code Transfer-Encoding} other than one
- *       {@code chunked}; with a {@code Content-Length} the decoder refuses it already), an HTTP/1.1
- *       request has no {@code Host} or more than one (400), or it speaks an HTTP version other than
- *       1.0 and 1.1 (505): the connection closes after the answer;</li>
- *   <li>the server's {@link HttpDoor} refuses it (the REST door: a browser's request from another
- *       origin or for another host, a request for the API without a token the agent admits).</li>
- * </ul>
- * A refused request goes on as a {@link Refusal}, answered in order by the {@link RequestHandler};
- * when it announced a body, which is left unread, or asked for an upgrade, the connection closes
- * after the answer. Tells the
- * {@link HeaderDeadline} when a request's headers and its body are complete.
+ * Refuses a request from its headers, before its body is read: undecodable (400, 414, 431),
+ * ambiguous framing (a {@code Transfer-Encoding} other than one {@code chunked}; no or two
+ * {@code Host}s), an unknown version (505), all closing the connection; or refused by the
+ * {@link HttpDoor} (origin, host, token). It goes on as a {@link RequestHandler.Refusal}, answered in
+ * order; with an unread body or an upgrade the connection closes after it. Tells the
+ * {@link HeaderDeadline} when headers and body are complete.
  */
 final class RequestGuard extends ChannelInboundHandlerAdapter {
 
@@ -111,7 +102,7 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
             deadline.upgraded(); // no more requests on this connection
             pacer.stop();
         }
-        ctx.fireChannelRead(new Refusal(answer, close));
+        ctx.fireChannelRead(new RequestHandler.Refusal(answer, close));
     }
 
     private static FullHttpResponse decoderRefusal(Throwable cause) {
@@ -127,7 +118,7 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
                 "the request is not valid HTTP/1.1: " + cause.getMessage());
     }
 
-    /** What no proxy in front of the agent may read differently from it (request smuggling), or an unknown version. */
+    /** Framing a proxy in front of the agent could read differently (request smuggling), or an unknown version. */
     private static FullHttpResponse framingRefusal(HttpRequest request) {
         HttpVersion version = request.protocolVersion();
         if (version.majorVersion() != 1 || version.minorVersion() > 1) {

@@ -11,26 +11,27 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.netty.ChannelWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The last handler of an HTTP connection: has its {@link HttpDoor} answer its requests one at a
- * time, in the order they came (HTTP/1.1 pipelining included, and the {@link Refusal}s of the requests refused before
- * their body), keeping the connection open unless the client asked to close it. A request that
- * becomes an event stream keeps the connection for itself.
- *
- * <p>Bounded for a client that does not read its answers: the next request is taken on only while
- * the connection is writable, so that at most one answer goes past the write-buffer high-water
- * mark, and once {@value HttpLimits#MAX_PIPELINED_REQUESTS} requests wait here the
- * {@link ReadPacer} stops reading the connection. An answer is counted against the connection's
- * memory until it is written, and a request's body until the request is answered.
- *
- * <p>Runs on the channel's event loop; answers come back to it through {@link Exchange#respond}.
+ * time, in order (pipelining and {@link Refusal}s included), keeping the connection unless asked to
+ * close; an event stream keeps it for itself. The next request is taken on only while the channel
+ * is writable, and at {@value HttpLimits#MAX_PIPELINED_REQUESTS} waiting the {@link ReadPacer} stops
+ * reading. Answers count against the connection's memory until written, bodies until answered.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
+
+    /**
+     * A request refused from its headers, passed down in its place so that its answer goes out in
+     * order; {@code close}: the connection closes after it (its body was not read, or its framing
+     * cannot be trusted). The answer has no body if the request was a HEAD.
+     */
+    record Refusal(FullHttpResponse answer, boolean close) {}
 
     /** A request waiting to be answered, with the body bytes it holds of the connection's memory. */
     private record Waiting(FullHttpRequest request, long bodyBytes) {}
@@ -59,11 +60,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         this.memory = memory;
     }
 
-    /**
-     * Answers {@code response} after the request being answered, if any, and closes the connection;
-     * the requests waiting are dropped. For a connection refused midway (a timeout, a body too
-     * large). A connection that is no longer HTTP is just sent the answer and closed.
-     */
+    /** Closes the connection after {@code response}, which follows the answer under way; the waiting requests are dropped. */
     static void closeWith(Channel channel, FullHttpResponse response) {
         RequestHandler rest = channel.pipeline().get(RequestHandler.class);
         if (rest == null || rest.streaming) {
@@ -164,10 +161,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         next();
     }
 
-    /**
-     * Writes an answer, counted against the connection's memory until it is written; the connection
-     * takes no more requests unless kept alive, and closes after the answer if {@code close}.
-     */
+    /** Writes an answer, counted until written; no more requests unless kept alive; closes after it if {@code close}. */
     private void write(FullHttpResponse answer, boolean keepAlive, boolean close) {
         long bytes = answer.content().readableBytes();
         if (!memory.take(bytes)) {
@@ -186,7 +180,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         if (close) {
             written.addListener(ChannelFutureListener.CLOSE);
-            Replies.closeLater(ctx.channel());
+            ChannelWriter.closeLater(ctx.channel());
         }
     }
 
@@ -235,7 +229,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof FullHttpRequest request) {
             releaseBody(request, request.content().readableBytes());
         } else if (msg instanceof Refusal refusal) {
-            refusal.release();
+            ReferenceCountUtil.release(refusal.answer());
         } else {
             ReferenceCountUtil.release(msg);
         }
@@ -247,7 +241,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             if (item instanceof Waiting w) {
                 releaseBody(w.request(), w.bodyBytes());
             } else {
-                ((Refusal) item).release();
+                ReferenceCountUtil.release(((Refusal) item).answer());
             }
         }
     }

@@ -2,7 +2,6 @@ package org.salgate.transport.http;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket08FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
@@ -10,6 +9,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import org.salgate.transport.ClientHandler;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
@@ -48,15 +48,9 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Netty's WebSocket frame decoder, which the handshake put before this handler, appends each
-     * read to one buffer until a message is whole. By default it moves the unread bytes to the
-     * buffer's start only after 16 reads or at the end of a run of reads, and frees the buffer only
-     * when all of it has been read, which a stream of large messages seldom leaves. So within a run
-     * of reads the buffer grew by reallocation: to 4 MB in a run of 16 reads of 64 KB
-     * ({@code WebSocketClientReadBufferTest}), and on the pooled allocator that took 544 fresh
-     * 4 MB chunks in about 17 s of streaming to 30 clients (docs/performance.md). Compacted after
-     * every read, it stays about one message and one read in size. The handshake always puts a
-     * decoder of that class there; were it another, only the compaction would be lost.
+     * Netty's WebSocket frame decoder compacts its buffer every 16 reads by default, so a stream of
+     * large messages grew it to 4 MB ({@code WebSocketClientReadBufferTest}; docs/performance.md);
+     * compacted after every read it stays about a message and a read in size.
      */
     private static void compactAfterEveryRead(ChannelHandlerContext ctx) {
         WebSocket08FrameDecoder decoder = ctx.pipeline().get(WebSocket08FrameDecoder.class);
@@ -68,26 +62,17 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
-            if (failure != null || !(msg instanceof WebSocketFrame)) {
-                return;
-            }
-            if (!(msg instanceof BinaryWebSocketFrame frame)) {
-                fail(ctx, new CodecException("the agent sent a " + msg.getClass().getSimpleName()
-                        + "; salgate frames travel as binary WebSocket messages"));
+            if (failure != null || !(msg instanceof WebSocketFrame frame)) {
                 return;
             }
             Message message;
             try {
-                message = codec.decode(WebSocketServerHandler.bytes(frame.content()));
+                message = WebSocketFrames.decode(codec, frame);
             } catch (CodecException e) {
                 fail(ctx, e);
                 return;
             }
-            try {
-                handler.messageReceived(message);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on a message", e);
-            }
+            HandlerCalls.accept(handler::messageReceived, message, "a message", ctx.channel());
         } finally {
             ReferenceCountUtil.release(msg);
         }
@@ -107,11 +92,7 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
             handshake.completeExceptionally(new IOException("the agent closed the connection during the handshake"));
         } else if (!closedReported) {
             closedReported = true;
-            try {
-                handler.closed(failure);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on close", e);
-            }
+            HandlerCalls.accept(handler::closed, failure, "closing", ctx.channel());
         }
         super.channelInactive(ctx);
     }

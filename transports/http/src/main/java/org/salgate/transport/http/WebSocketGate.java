@@ -9,8 +9,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 
 /**
  * Before the WebSocket handshake handler: a request for {@value HttpTransportProvider#WEBSOCKET_PATH}
- * that does not ask for an upgrade skips the handshake and goes to the REST routes, which answer it
- * with a JSON error like any other wrong request, and so do the {@link Refusal}s of refused requests.
+ * without an upgrade, and a {@link RequestHandler.Refusal}, skip it for the request handler.
  */
 final class WebSocketGate extends ChannelInboundHandlerAdapter {
 
@@ -23,7 +22,7 @@ final class WebSocketGate extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof Refusal) {
+        if (msg instanceof RequestHandler.Refusal) {
             ctx.pipeline().context(handshakeHandler).fireChannelRead(msg); // answered by the REST handler
             return;
         }

@@ -22,27 +22,16 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.netty.ChannelWriter;
 
 /**
- * What a WebSocket connection holds of what it was sent, and the bounds on it. Every read is
- * counted against the connection's memory, by the buffer it filled, from when it arrives (a frame the decoder has not
- * finished, fragments the aggregator gathers, frames waiting in the {@link ReadPacer}) until the
- * message it belongs to, or the control frame, has been handled; the pongs the connection answers
- * pings with count until they are written. The connection is closed, with a close frame saying
- * why, when
- * <ul>
- *   <li>the memory budget cannot hold what it sent and it holds the most (1013, try again later);</li>
- *   <li>before its hello was accepted, it holds more than {@value HttpLimits#PRE_AUTHENTICATION_BYTES}
- *       bytes of messages not yet whole (1009, too big);</li>
- *   <li>a message comes in more than {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009);</li>
- *   <li>a message takes longer than the body timeout from its first byte to its last (1008).</li>
- * </ul>
- * Two handlers share this state: {@link #raw()} before the frame decoder, which counts bytes as
- * they are read, and {@link #frames()} after it, before Netty's WebSocket protocol handler, which
- * counts them back as messages and control frames are handled. Both pass everything on until the
- * handshake completed ({@link #start}).
- *
- * <p>Runs on the channel's event loop only.
+ * What a WebSocket connection holds of what it was sent: each read counted, by the buffer it
+ * filled, until the message or control frame it belongs to is handled; pongs until written. The
+ * connection is closed with a close frame when the budget cannot hold it and it holds the most
+ * (1013), it holds over {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was
+ * accepted (1009), a message has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009),
+ * or a message outlasts the body timeout (1008). {@link #raw()}, before the frame decoder, counts
+ * reads; {@link #frames()}, after it, counts them back. Both pass all on until {@link #start}.
  */
 final class WebSocketIntake {
 
@@ -88,10 +77,9 @@ final class WebSocketIntake {
     }
 
     /**
-     * The handshake completed: from now on bytes are counted; {@code onRefused} hears why the
-     * connection is closed. The frame decoder's buffer is made to hold the reads themselves rather
-     * than copies that Netty grows by doubling: what a frame not yet whole holds is then what was
-     * counted.
+     * The handshake completed: bytes are counted from now on; {@code onRefused} hears why the
+     * connection closes. The frame decoder holds the reads themselves (not copies grown by doubling),
+     * so what an unfinished frame holds is what was counted.
      */
     void start(ChannelPipeline pipeline, Consumer<IOException> onRefused) {
         this.onRefused = onRefused;
@@ -134,10 +122,7 @@ final class WebSocketIntake {
         messageStartNanos = System.nanoTime();
     }
 
-    /**
-     * What a read costs while the decoder holds it: the buffer it filled, which a read of a few
-     * bytes fills little, and the buffer's place in the decoder's.
-     */
+    /** What a read costs while the decoder holds it: the buffer it filled (up to a read's worth unused), and its place. */
     private static long cost(ByteBuf read) {
         long readable = read.readableBytes();
         long buffer = Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES));
@@ -167,13 +152,13 @@ final class WebSocketIntake {
         refused = true;
         pacer.stop();
         if (!cause.equals("budget")) { // the budget logs its own line
-            PeerLog.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
+            HttpTransportServer.PEER_LOG.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
         }
         onRefused.accept(new IOException("the agent closed the WebSocket: " + reason));
         // The reason goes in the close frame, which allows 123 bytes of it.
         String brief = reason.length() > 123 ? reason.substring(0, 123) : reason;
         channel.writeAndFlush(new CloseWebSocketFrame(status, brief)).addListener(ChannelFutureListener.CLOSE);
-        Replies.closeLater(channel);
+        ChannelWriter.closeLater(channel);
     }
 
     private void overBudget() {

@@ -1,15 +1,14 @@
 package org.salgate.transport.http;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.function.Supplier;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.ServerHandler;
-import org.salgate.transport.netty.NettySession;
+import org.salgate.transport.netty.ChannelServer.ChannelSession;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
@@ -17,32 +16,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The WebSocket end of a server connection: once the handshake on
- * {@value HttpTransportProvider#WEBSOCKET_PATH} completed, the connection is a session (the netty
- * transport's, its queue written as {@link WebSocketFrames}) and each binary message one salgate
- * frame for the {@link ServerHandler}. Until then HTTP requests pass on to the REST handler.
- * Outbound bytes are bounded by the session's queue, which draws on the server's memory budget and
- * closes a session whose client stops reading; from the handshake on, what the connection holds of
- * what it was sent is counted on the same account by the {@link WebSocketIntake}, which is told
- * when the session's hello carries credentials the agent admits.
+ * The WebSocket end of a server connection: once the handshake completed, the connection is a
+ * session (its queue written as {@link WebSocketFrames}) and each binary message a frame for the
+ * {@link ServerHandler}; until then HTTP requests pass on. The {@link WebSocketIntake} counts what
+ * it was sent on the session's account, and hears when the hello carries admitted credentials.
  */
 final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketServerHandler.class);
 
     private final ServerHandler handler;
-    private final Supplier<NettySession> sessions;
+    private final Supplier<ChannelSession> sessions;
     private final ConnectionMemory memory;
     private final WebSocketIntake intake;
     private final ReadPacer pacer;
-    private NettySession session;
+    private ChannelSession session;
     private boolean greeted;
     private Throwable failure;
 
-    /**
-     * @param sessions makes the session of a connection whose handshake completed
-     */
-    WebSocketServerHandler(ServerHandler handler, Supplier<NettySession> sessions, ConnectionMemory memory,
+    WebSocketServerHandler(ServerHandler handler, Supplier<ChannelSession> sessions, ConnectionMemory memory,
                            WebSocketIntake intake, ReadPacer pacer) {
         this.handler = handler;
         this.sessions = sessions;
@@ -65,11 +57,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
                     failure = cause;
                 }
             });
-            try {
-                handler.sessionOpened(session);
-            } catch (RuntimeException e) {
-                LOG.warn("the server handler failed on opening {}", session, e);
-            }
+            HandlerCalls.run(() -> handler.sessionOpened(session), "opening", session);
         }
         super.userEventTriggered(ctx, evt);
     }
@@ -84,14 +72,9 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
             if (failure != null || session == null) {
                 return;
             }
-            if (!(frame instanceof BinaryWebSocketFrame)) {
-                fail(ctx, new CodecException("salgate frames travel as binary WebSocket messages, got a "
-                        + frame.getClass().getSimpleName()));
-                return;
-            }
             Message message;
             try {
-                message = session.codec().decode(bytes(frame.content()));
+                message = WebSocketFrames.decode(session.codec(), frame);
             } catch (CodecException e) {
                 fail(ctx, e);
                 return;
@@ -102,11 +85,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
                     intake.authenticated();
                 }
             }
-            try {
-                handler.messageReceived(session, message);
-            } catch (RuntimeException e) {
-                LOG.warn("the server handler failed on a message of {}", session, e);
-            }
+            HandlerCalls.run(() -> handler.messageReceived(session, message), "a message", session);
         } finally {
             ReferenceCountUtil.release(frame);
         }
@@ -119,13 +98,6 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
             LOG.warn("the server handler failed checking the credentials of {}", session, e);
             return false;
         }
-    }
-
-    /** Copies a message out: decoded values may keep the array while Netty reuses its buffers. */
-    static byte[] bytes(ByteBuf content) {
-        byte[] bytes = new byte[content.readableBytes()];
-        content.getBytes(content.readerIndex(), bytes);
-        return bytes;
     }
 
     @Override
@@ -141,12 +113,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (session != null) {
-            session.discardWaiting();
-            try {
-                handler.sessionClosed(session, failure);
-            } catch (RuntimeException e) {
-                LOG.warn("the server handler failed on closing {}", session, e);
-            }
+            HandlerCalls.run(() -> handler.sessionClosed(session, failure), "closing", session);
         }
         super.channelInactive(ctx);
     }

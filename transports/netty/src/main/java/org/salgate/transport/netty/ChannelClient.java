@@ -20,27 +20,26 @@ import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 
 /**
- * A client on one Netty channel with an event loop of its own (one thread), so that a handler
- * that blocks stalls this connection only; the handler is called on that thread. Requests go
- * through the connection's {@link OutboundQueue}, drained by a {@link ChannelWriter}. A transport
- * on Netty gives the handlers above TLS, how a batch is carried, and what must be ready before the
- * first request.
+ * A client on one Netty channel with an event loop (one thread) of its own, so that a handler that
+ * blocks stalls this connection only. Requests go through an {@link OutboundQueue} drained by a
+ * {@link ChannelWriter}; the transport gives the handlers after TLS and how a batch is carried.
  */
 public abstract class ChannelClient implements TransportClient {
 
     protected final ClientOptions options;
     protected final ConnectionCodec codec;
-    protected final OutboundQueue<byte[]> queue;
-    private final String threadName;
+    private final OutboundQueue<byte[]> queue;
+    private final String transport;
     private final ChannelWriter.Carrier carrier;
     private volatile Channel channel;
     private volatile ChannelWriter writer;
     private boolean closed;
 
-    protected ChannelClient(ClientOptions options, String threadName, ChannelWriter.Carrier carrier) {
+    /** @param transport the transport's name, for its thread and errors */
+    protected ChannelClient(ClientOptions options, String transport, ChannelWriter.Carrier carrier) {
         this.options = Objects.requireNonNull(options, "options");
-        this.threadName = Objects.requireNonNull(threadName, "threadName");
-        this.carrier = Objects.requireNonNull(carrier, "carrier");
+        this.transport = transport;
+        this.carrier = carrier;
         this.codec = new ConnectionCodec(options.codec());
         this.queue = OutboundQueue.forClient(options, () -> writer.wake());
     }
@@ -48,18 +47,13 @@ public abstract class ChannelClient implements TransportClient {
     /** Adds this transport's handlers to a new channel's pipeline, after TLS. */
     protected abstract void initPipeline(ChannelPipeline pipeline, ClientHandler handler, long timeoutMillis);
 
-    /** What to check when the connection fails, ending the error's sentence. */
-    protected abstract String connectHint();
-
-    /**
-     * Waits for what must follow the connection and TLS before the first request (such as a
-     * WebSocket handshake), throwing a {@link #failure} if it does not come; nothing by default.
-     */
+    /** Waits for what must come before the first request (a WebSocket handshake), or throws a {@link #failure}. */
     protected void awaitReady(Channel channel, long timeoutMillis) throws IOException {}
 
-    /** The error for a connection that could not be made. */
     protected final IOException failure(String why, Throwable cause) {
-        return new IOException("cannot connect to " + target() + ": " + why + "; " + connectHint(), cause);
+        return new IOException("cannot connect to " + target() + ": " + why + "; check that an agent listens there "
+                + "with the " + transport + " transport" + (options.tls() != null ? ""
+                : ", and whether it runs with TLS (then connect with --tls, --tls-ca or --tls-pin)"), cause);
     }
 
     @Override
@@ -73,9 +67,9 @@ public abstract class ChannelClient implements TransportClient {
         }
         int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         SslHandler tls = options.tls() == null ? null
-                : TlsHandlers.handler(options.tls().clientEngine(options.host(), options.port()), timeoutMillis);
+                : NettyIo.tls(options.tls().clientEngine(options.host(), options.port()), timeoutMillis);
         ChannelFuture connecting = new Bootstrap()
-                .group(NettyIo.group(1, threadName, true))
+                .group(NettyIo.group(1, "salgate-" + transport + "-client", true))
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
@@ -93,7 +87,6 @@ public abstract class ChannelClient implements TransportClient {
                 })
                 .connect(options.host(), options.port());
         Channel ch = connecting.channel();
-        // the connection's own event loop stops with it (called there, the stop does not wait)
         ch.closeFuture().addListener(f -> NettyIo.shutdown(ch.eventLoop().parent()));
         try {
             if (!connecting.awaitUninterruptibly(timeoutMillis + 1_000L)) {
@@ -102,7 +95,6 @@ public abstract class ChannelClient implements TransportClient {
             if (!connecting.isSuccess()) {
                 throw failure(String.valueOf(connecting.cause().getMessage()), connecting.cause());
             }
-            // the handler's own handshake timeout ends a handshake that does not finish
             if (tls != null && !tls.handshakeFuture().awaitUninterruptibly().isSuccess()) {
                 Throwable cause = tls.handshakeFuture().cause();
                 throw new IOException(options.tls().describeFailure(target(), cause), cause);

@@ -15,38 +15,63 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.util.function.Consumer;
-import org.salgate.transport.AcceptBackoff;
+import java.net.SocketAddress;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.QueuedSession;
+import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.SingleUseServer;
 
 /**
- * The listening side of the transports on Netty (netty, http): one acceptor thread and
- * {@link ServerOptions#ioThreads()} I/O threads, failed accepts paced by an {@link AcceptBackoff},
- * the options' water marks as each connection's writability, and on close every connection closed
- * before the threads stop. The transport gives what each accepted connection's pipeline holds.
+ * The server of the netty and http transports: an acceptor thread, {@link ServerOptions#ioThreads()}
+ * I/O threads, TLS first in each pipeline when the options have it, one {@link MemoryBudget} for all
+ * the connections; the transport sets up the rest of each pipeline.
  */
-public final class ChannelServer {
+public abstract class ChannelServer extends SingleUseServer {
 
-    /** How long closing waits for the connections to close before stopping the threads regardless. */
     private static final long CLOSE_CONNECTIONS_MILLIS = 2_000;
 
-    private final EventLoopGroup acceptor;
-    private final EventLoopGroup workers;
-    /** The listening channel and the connections. */
-    private final ChannelGroup channels;
-    private final Channel listening;
+    protected final ServerOptions options;
+    protected final MemoryBudget budget;
+    private final String name;
+    private final AtomicLong sessionIds = new AtomicLong();
 
-    private ChannelServer(ServerOptions options, String name, Consumer<SocketChannel> pipeline) throws IOException {
+    /** @param name names the threads ({@code salgate-NAME-io}) and the log's lines */
+    protected ChannelServer(ServerOptions options, String name) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.name = name;
+        this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
+    }
+
+    /** Sets up an accepted connection's pipeline, after TLS. */
+    protected abstract void initChannel(SocketChannel ch, ServerHandler handler);
+
+    /** Runs once the connections are closed, before the threads stop; nothing by default. */
+    protected void connectionsClosed() {}
+
+    /** The next session's number. */
+    protected final long nextSessionId() {
+        return sessionIds.incrementAndGet();
+    }
+
+    /**
+     * Listens; closing closes every connection (waiting unless on the server's threads), then stops
+     * the threads. A taken port's cause is a {@link BindException}.
+     */
+    @Override
+    protected Bound bind(ServerHandler handler) throws IOException {
         String where = options.host() + ":" + options.port();
-        acceptor = NettyIo.group(1, "salgate-" + name + "-accept", false);
-        workers = NettyIo.group(options.ioThreads(), "salgate-" + name + "-io", false);
-        channels = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
+        EventLoopGroup acceptor = NettyIo.group(1, "salgate-" + name + "-accept", false);
+        EventLoopGroup workers = NettyIo.group(options.ioThreads(), "salgate-" + name + "-io", false);
+        ChannelGroup channels = new DefaultChannelGroup("salgate-" + name, GlobalEventExecutor.INSTANCE);
         ChannelFuture bound = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .option(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
-                .handler(new AcceptPacer(name + " server " + where))
+                .handler(NettyIo.acceptPacer(name + " server " + where))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOCATOR, NettyIo.ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
@@ -55,58 +80,72 @@ public final class ChannelServer {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
-                        pipeline.accept(ch);
+                        NettyIo.addServerTls(ch, options.tls());
+                        ChannelServer.this.initChannel(ch, handler);
                     }
                 })
                 .bind(options.host(), options.port()).awaitUninterruptibly();
-        listening = bound.channel();
-        channels.add(listening);
+        channels.add(bound.channel());
         if (!bound.isSuccess()) {
-            stopThreads();
+            NettyIo.shutdown(acceptor, workers);
             throw new IOException("cannot listen on " + where + ": " + bound.cause().getMessage()
                     + "; choose another port or stop what uses it", bound.cause());
         }
+        return new Bound((InetSocketAddress) bound.channel().localAddress(), () -> {
+            var closing = channels.close(); // the listening channel first, then the connections
+            if (!NettyIo.inGroup(acceptor) && !NettyIo.inGroup(workers)) {
+                closing.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
+            }
+            try {
+                connectionsClosed();
+            } finally {
+                NettyIo.shutdown(acceptor, workers);
+            }
+        });
     }
 
-    /**
-     * Listens on the options' host and port; {@code name} names the threads ({@code salgate-NAME-io})
-     * and the log's lines, and {@code pipeline} sets up each accepted connection.
-     *
-     * @throws IOException if it cannot listen there, saying why; a taken port's cause is a {@link BindException}
-     */
-    public static ChannelServer bind(ServerOptions options, String name, Consumer<SocketChannel> pipeline)
-            throws IOException {
-        return new ChannelServer(options, name, pipeline);
+    /** A session on {@code ch} drawing on the server's budget, its queue written by {@code carrier}. */
+    protected final ChannelSession newSession(Channel ch, ChannelWriter.Carrier carrier) {
+        return new ChannelSession(nextSessionId(), ch, options, budget, carrier);
     }
 
-    /** The address it listens on. */
-    public InetSocketAddress localAddress() {
-        return (InetSocketAddress) listening.localAddress();
-    }
+    /** A server session on one channel, its queue drained by a {@link ChannelWriter}. */
+    public static final class ChannelSession extends QueuedSession {
 
-    /** Stops listening, closes every connection (waiting a little for them) and stops the threads. */
-    public void close() {
-        close(() -> { });
-    }
+        private final Channel channel;
+        private final ChannelWriter writer;
 
-    /**
-     * As {@link #close()}, running {@code afterConnections} once the connections are closed, before
-     * the threads stop. Called from one of the server's own threads it does not wait, which would never end.
-     */
-    public void close(Runnable afterConnections) {
-        var closing = channels.close(); // the listening channel first, then the connections
-        if (!NettyIo.inGroup(acceptor) && !NettyIo.inGroup(workers)) {
-            closing.awaitUninterruptibly(CLOSE_CONNECTIONS_MILLIS);
+        ChannelSession(long id, Channel channel, ServerOptions options, MemoryBudget budget,
+                       ChannelWriter.Carrier carrier) {
+            super(id, options, budget);
+            this.channel = channel;
+            this.writer = new ChannelWriter(channel, queue(), carrier);
         }
-        try {
-            afterConnections.run();
-        } finally {
-            stopThreads();
-        }
-    }
 
-    private void stopThreads() {
-        NettyIo.shutdown(acceptor);
-        NettyIo.shutdown(workers);
+        @Override
+        public String remoteAddress() {
+            SocketAddress address = channel.remoteAddress();
+            return address == null ? "unknown" : address.toString();
+        }
+
+        @Override
+        protected void startWriting() {
+            writer.wake();
+        }
+
+        @Override
+        protected void abort(Throwable cause) {
+            writer.fail(cause);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return channel.isActive();
+        }
+
+        @Override
+        public void close() {
+            writer.closeAfterFlush();
+        }
     }
 }

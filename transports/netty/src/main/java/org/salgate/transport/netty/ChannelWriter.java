@@ -13,13 +13,10 @@ import org.salgate.transport.OutboundQueue;
 import org.salgate.wire.Framing;
 
 /**
- * Drains a connection's {@link OutboundQueue} into its Netty channel, on the channel's event loop,
- * each batch handed to the channel by its {@link Carrier}, one flush per drain. Netty's writability
- * is the backpressure: a drain stops once the channel holds its high-water mark of unwritten bytes,
- * and this handler, first in the pipeline, resumes it when the channel turns writable again
- * ({@code channelWritabilityChanged}); meanwhile the queue keeps what waits, within its bound. The
- * queue counts a batch until Netty reports it written, so its count, and the memory budget, cover
- * what the channel holds too. A failed write {@linkplain #fail fails} the connection.
+ * Drains a connection's {@link OutboundQueue} into its channel on the event loop, one flush per
+ * drain. Netty's writability is the backpressure: a drain stops at the high-water mark and resumes
+ * at {@code channelWritabilityChanged}. A batch stays counted in the queue (and the memory budget)
+ * until Netty reports it written; a failed write {@linkplain #fail fails} the connection.
  */
 public final class ChannelWriter extends ChannelInboundHandlerAdapter {
 
@@ -49,8 +46,8 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
         }
     };
 
-    /** How long a close waits for queued frames to drain before closing anyway. */
-    private static final long CLOSE_FLUSH_GRACE_MILLIS = 2_000;
+    /** How long a close may wait for what is queued to be written. */
+    public static final long CLOSE_GRACE_MILLIS = 2_000;
 
     private final Channel channel;
     private final OutboundQueue<byte[]> queue;
@@ -79,7 +76,7 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
         ctx.fireChannelWritabilityChanged();
     }
 
-    /** Writes batches while the channel is writable (or {@code all} of them), until the queue has none: the drain's end. */
+    /** Writes batches while the channel is writable (or {@code all} of them). */
     private void drain(boolean all) {
         while (all || channel.isWritable()) {
             OutboundQueue.Batch<byte[]> batch = queue.next();
@@ -97,11 +94,7 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
         channel.flush();
     }
 
-    /**
-     * Drops what waits and raises {@code cause} in the pipeline, whose last handler closes the channel
-     * with it, if still open: at once on the event loop (the rest of a read is not handled), else in
-     * a task there.
-     */
+    /** Drops what waits and raises {@code cause} in the pipeline (at once on the event loop), whose last handler closes the channel. */
     public void fail(Throwable cause) {
         queue.discard();
         Runnable raise = () -> {
@@ -122,10 +115,18 @@ public final class ChannelWriter extends ChannelInboundHandlerAdapter {
         execute(() -> {
             drain(true);
             channel.writeAndFlush(carrier.farewell()).addListener(ChannelFutureListener.CLOSE);
-            var forced = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_GRACE_MILLIS,
-                    TimeUnit.MILLISECONDS);
-            channel.closeFuture().addListener(f -> forced.cancel(false));
+            closeLater(channel);
         });
+    }
+
+    /** Closes {@code channel} in {@value #CLOSE_GRACE_MILLIS} ms unless it closed before: for a peer that does not read its last message. */
+    public static void closeLater(Channel channel) {
+        try {
+            var forced = channel.eventLoop().schedule(() -> channel.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            channel.closeFuture().addListener(f -> forced.cancel(false));
+        } catch (RejectedExecutionException e) {
+            channel.close(); // the event loop is shutting down
+        }
     }
 
     private void execute(Runnable task) {

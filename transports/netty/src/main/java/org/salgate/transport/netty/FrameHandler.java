@@ -8,23 +8,17 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 import org.salgate.transport.FrameReader;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of a netty transport connection, on either side: feeds the bytes Netty read to
- * the shared {@link FrameReader} and hands each whole message on, in order, on the channel's event
- * loop. A malformed or oversize frame, or any pipeline failure, closes the channel; the first
- * failure is the one reported as the connection's end. A peer that spoke HTTP to the port (a
- * browser, curl) is answered before the close. What the callbacks throw is logged and the
- * connection goes on.
+ * The last handler of a netty transport connection, either side: feeds the bytes read to the
+ * shared {@link FrameReader} and hands each message on. A bad frame or any failure closes the
+ * channel, the first one reported as its end; a peer speaking HTTP is answered 400 first.
  */
 final class FrameHandler extends ChannelInboundHandlerAdapter {
-
-    private static final Logger LOG = LoggerFactory.getLogger(FrameHandler.class);
 
     private final FrameReader reader;
     private final Runnable opened;
@@ -32,7 +26,6 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
     private final Consumer<Throwable> closed;
     private Throwable failure;
 
-    /** Calls {@code opened} when the connection is up, and {@code closed} with its failure, or null, at its end. */
     FrameHandler(FrameReader reader, Runnable opened, Consumer<Message> received, Consumer<Throwable> closed) {
         this.reader = reader;
         this.opened = opened;
@@ -42,7 +35,7 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        call(ctx, "opening", Runnable::run, opened);
+        HandlerCalls.run(opened, "opening", ctx.channel());
         ctx.fireChannelActive();
     }
 
@@ -58,7 +51,7 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
             }
             Message message;
             while (failure == null && (message = reader.next()) != null) {
-                call(ctx, "a message", received, message);
+                HandlerCalls.accept(received, message, "a message", ctx.channel());
             }
         } catch (CodecException e) {
             exceptionCaught(ctx, e);
@@ -83,15 +76,7 @@ final class FrameHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         reader.release();
-        call(ctx, "closing", closed, failure);
+        HandlerCalls.accept(closed, failure, "closing", ctx.channel());
         ctx.fireChannelInactive();
-    }
-
-    private static <T> void call(ChannelHandlerContext ctx, String what, Consumer<T> callback, T value) {
-        try {
-            callback.accept(value);
-        } catch (RuntimeException e) {
-            LOG.warn("the handler failed on {} of {}", what, ctx.channel(), e);
-        }
     }
 }

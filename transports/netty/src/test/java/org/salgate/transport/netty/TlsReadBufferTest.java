@@ -17,7 +17,7 @@ import org.salgate.transport.tls.TlsConfig;
 
 /**
  * What either end of a TLS connection holds while a stream of large messages arrives: Netty's TLS
- * handler, which {@link TlsHandlers} puts first in the pipeline, appends every read to one buffer and
+ * handler, which {@link NettyIo#addServerTls} puts first in the pipeline, appends every read to one buffer and
  * decrypts the whole records in it. Runs of reads as an event loop hands them over (16 reads of
  * 64 KB, then the end of the run) must leave that buffer about one record and one read in size, not
  * grown by reallocation.
@@ -54,10 +54,10 @@ class TlsReadBufferTest {
             Certificates.KeyAndChain identity = Certificates.selfSigned(List.of("localhost"), 1);
             agent.config().setAllocator(agentAllocator);
             agent.pipeline().addLast(new Received());
-            TlsHandlers.addServer(agent, TlsConfig.server(identity));
+            NettyIo.addServerTls(agent, TlsConfig.server(identity));
             client.config().setAllocator(clientAllocator);
             client.pipeline().addLast(new Received());
-            SslHandler tls = TlsHandlers.handler(TlsConfig.clientTrusting(identity.chain(), "the test's own certificate")
+            SslHandler tls = NettyIo.tls(TlsConfig.clientTrusting(identity.chain(), "the test's own certificate")
                     .clientEngine("localhost", 7000), 10_000);
             client.pipeline().addFirst(tls);
             handshake(client, agent);

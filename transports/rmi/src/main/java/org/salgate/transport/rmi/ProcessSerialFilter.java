@@ -6,15 +6,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The process-wide deserialization filter ({@code jdk.serialFilter}, JEP 290) that the RMI
- * transport sets when its server starts or its client connects, unless the process has one. Every
- * object stream that has no filter of its own goes through it: what an RMI
- * client reads back from a registry, an agent or a relay (stubs, byte-array frames, exceptions),
- * and RMI's distributed garbage collection. It allows only those classes and the java codec's tree,
- * bounds depth and references, and bounds arrays and stream size to the frame limit, so a peer
- * that answers with a gadget class or a huge array declaration is refused before anything is
- * allocated. Streams with their own filter (the RMI transport's exported objects, the java codec)
- * keep theirs.
+ * The process-wide deserialization filter (JEP 290) the RMI transport sets, unless the process has
+ * one, for streams without their own: what a client reads back from a registry or agent, and RMI's
+ * distributed garbage collection. Only those classes and the java codec's tree, with depth,
+ * references, arrays and stream size bounded by the frame limit, so a gadget class or a huge array
+ * is refused before anything is allocated.
  */
 public final class ProcessSerialFilter {
 

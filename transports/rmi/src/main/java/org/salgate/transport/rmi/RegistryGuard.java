@@ -19,25 +19,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The input of one connection to an agent, as RMI reads it. It follows RMI's wire protocol (JRMP,
- * chapter 10 of the Java RMI specification) message by message and refuses every call to the
- * agent's registry but {@code lookup} and {@code list} before RMI reads a byte of it: the caller
- * gets an {@link AccessException}, the connection is closed and the refusal is logged.
+ * The input of one connection to an agent, as RMI reads it: it follows JRMP (chapter 10 of the
+ * Java RMI specification) message by message and refuses every call to the agent's registry but
+ * {@code lookup} and {@code list} before RMI reads it ({@link AccessException} to the caller, the
+ * connection closed, the refusal logged).
  *
- * <p>Why here: the agent's registry has to be the JDK's, the only object RMI serves at the
- * registry's well-known object id, and it lets every process on the machine bind, rebind and
- * unbind. A process that rebinds the agent's name would get the next client's hello, token and
- * all. The agent binds its object in-process, never over a connection, so no caller needs those
- * calls. And it has to be on the wire: RMI would wrap any exception the registry threw in a
- * {@code ServerException}, while the JDK's registry stub throws an {@code AccessException} as it comes.
+ * <p>Why here: the agent's registry has to be the JDK's (the only object at the registry's
+ * well-known id), which lets every local process rebind the agent's name and so receive the next
+ * client's hello and token; no public API changes that rule, and an exception the registry threw
+ * would reach the caller wrapped.
  *
- * <p>How it knows where a message starts: a stream that supports mark is read by RMI directly,
- * byte for byte as each message needs it; RMI reads a whole message, answers it, and only then
- * reads the next. So a message starts after the transport header and the client's endpoint, after
- * a ping or a DGC acknowledgement (both of fixed length), and after a call once RMI writes
- * anything back ({@link #watching}). A call starts with its header in block data (the object id,
- * operation and hash), which is read here before RMI sees it. Anything that is not this protocol
- * closes the connection. One thread (RMI's for the connection) reads and answers.
+ * <p>Where a message starts: RMI reads a mark-supporting stream directly, a whole message at a time,
+ * answering before it reads the next. So one starts after the transport header and the client's
+ * endpoint, after a ping or DGC acknowledgement (fixed lengths), and after a call once RMI writes
+ * back ({@link #watching}). Anything else closes the connection.
  */
 final class RegistryGuard extends InputStream {
 

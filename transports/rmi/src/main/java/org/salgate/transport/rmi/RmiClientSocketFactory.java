@@ -13,20 +13,12 @@ import javax.net.ssl.SSLSocket;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
- * Makes the sockets that reach an exported object. It travels inside that object's stubs, so the
- * exporting side decides the address callers connect to (its configured host) instead of the
- * JVM-wide {@code java.rmi.server.hostname}; an agent bound to a wildcard address names none, and
- * its clients connect where they found its registry. Sockets have TCP_NODELAY and a connect timeout.
- *
- * <p>RMI pools connections per host, port and equal factory, and may hand out a pooled connection
- * without checking it when it was used a moment ago. A connection to an agent that closed is dead,
- * so factories that reach an agent are made {@link #unique} (a restarted agent on the same port, or
- * a new client's registry lookup, never gets such a connection), while the callback listener of a
- * client JVM, which never closes, is reached with a {@link #shared} factory.
- *
- * <p>A factory may be marked TLS (see {@link RmiTls}): it then completes the handshake within the
- * connect timeout, trusting either the certificate pinned in the factory (a client's callback
- * listener) or the client's settings bound when it was deserialized (an agent).
+ * Makes the sockets that reach an exported object. It travels in the object's stubs, so the
+ * exporter decides the address callers dial (not the JVM-wide {@code java.rmi.server.hostname});
+ * an agent on a wildcard address names none and is dialled where its registry was found. RMI pools
+ * connections per equal factory, so factories reaching an agent are {@link #unique} (no dead pooled
+ * connection to a stopped agent), a client's callback listener {@link #shared}. A TLS factory
+ * ({@link RmiTls}) trusts its pinned certificate or the client's settings bound at deserialization.
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 

@@ -21,16 +21,11 @@ import org.salgate.transport.Ports;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
- * Makes RMI's listening sockets, bound to one address. RMI shares a listening port between the
- * objects exported with equal factories, so equality decides sharing: an agent's factory is equal
- * only to itself (its registry, agent object and sessions share one port, apart from any other
- * agent in the JVM), while the client-side factory for callbacks is shared by address. With a
- * {@link TlsConfig}, accepted connections speak TLS; the handshake runs on RMI's connection thread.
- *
- * <p>An agent's connections reach RMI as {@link GuardedSocket}s: their input goes through a
- * {@link RegistryGuard}, so its registry takes no changes, and no read on them waits longer than
- * the agent's read timeout (the hello timeout), whatever RMI asks for: RMI's own is two hours, so
- * a peer that connects and says nothing would hold a connection thread that long.
+ * Makes RMI's listening sockets, bound to one address. Equal factories share a port: an agent's is
+ * equal only to itself (its registry, agent and sessions on one port), the clients' callback one is
+ * shared by address. With a {@link TlsConfig}, accepted connections speak TLS. An agent's
+ * connections reach RMI as {@link GuardedSocket}s: read through a {@link RegistryGuard}, and never
+ * waiting longer than the hello timeout (RMI's own is two hours).
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
@@ -92,10 +87,8 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     }
 
     /**
-     * Closes the sockets this factory made and the connections they accepted, and waits until their
-     * ports are released. RMI never closes a socket it opened for port 0, and keeps accepted
-     * connections open until they idle out; a client would reuse such a connection and reach an
-     * agent that is gone, even after a new one started on the same port.
+     * Closes the sockets this factory made and the connections they accepted, waiting for their
+     * ports: RMI would keep both, and a client could reuse a connection to an agent that is gone.
      */
     void closeAll() {
         for (ServerSocket socket : created) {

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
@@ -23,13 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client's session on an RMI agent. Frames from the client arrive through {@link Endpoint}
- * (exported for this session alone) and are handed to the server handler on the calling thread.
- * A call the client lets carry its answer back waits a short while for it, and gets it if nothing
- * the agent sent before is queued or being pushed; the client hands it on before any later push.
- * Everything else goes through the session's outbound queue, drained by the session's own pusher
- * thread one push at a time. So frames reach the client in the order sent, and a slow client only
- * ever holds up its own pushes.
+ * One client's session on an RMI agent. Frames arrive through its own exported {@link Endpoint} and
+ * are handed to the server handler on the calling thread. A call may carry its answer back when it
+ * comes within {@value #CALL_WAIT_MILLIS} ms and nothing sent before is still on the way; all else is
+ * pushed, one push at a time, by the session's own pusher thread, so a slow client holds up only
+ * its own pushes.
  */
 final class RmiSession extends QueuedSession {
 
@@ -81,11 +80,7 @@ final class RmiSession extends QueuedSession {
     /** Tells the handler and starts pushing; called once, before the client gets the session. */
     void start() {
         synchronized (delivery) {
-            try {
-                handler.sessionOpened(this);
-            } catch (RuntimeException e) {
-                LOG.warn("the handler failed when session {} opened", id(), e);
-            }
+            HandlerCalls.run(() -> handler.sessionOpened(this), "opening", this);
         }
         pusher.start();
     }
@@ -163,10 +158,7 @@ final class RmiSession extends QueuedSession {
         }
     }
 
-    /**
-     * Lets the waiting call return without its answer, which is then queued: a push is under way
-     * (the client takes it only after the call), or the session closes.
-     */
+    /** Lets the waiting call return without its answer, which is then pushed. */
     private void release() {
         synchronized (turn) {
             if (waiting != null) {
@@ -182,11 +174,7 @@ final class RmiSession extends QueuedSession {
         turn.notifyAll();
     }
 
-    /**
-     * A frame the client sent: refused with the session's end when it is no message, else handed to
-     * the handler; returns its answer if the call may carry it, it comes within {@link
-     * #CALL_WAIT_MILLIS} and nothing sent before it is still on the way, else nothing.
-     */
+    /** A frame the client sent, handed to the handler; returns its answer when the call carries it back, else none. */
     private byte[] call(byte[] frame, boolean carry) throws RemoteException {
         if (frame == null || frame.length == 0) {
             abort(new CodecException("the client sent an empty frame"), true);
@@ -313,11 +301,7 @@ final class RmiSession extends QueuedSession {
         }
         synchronized (delivery) {
             closedDelivered = true;
-            try {
-                handler.sessionClosed(this, why);
-            } catch (RuntimeException e) {
-                LOG.warn("the handler failed when session {} closed", id(), e);
-            }
+            HandlerCalls.run(() -> handler.sessionClosed(this, why), "closing", this);
         }
         server.sessionFinished(this);
         if (tellClient) { // last: a client that does not answer must not hold up the rest

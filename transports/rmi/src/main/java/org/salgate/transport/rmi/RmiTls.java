@@ -5,25 +5,15 @@ import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
- * TLS for RMI. An agent with TLS accepts TLS on its port, and its stubs carry a client socket
- * factory marked TLS. A stub's factory reaches a client JVM by deserialization, where it cannot
- * carry the client's trust settings: the client binds them to its thread around each call that
- * returns a stub ({@link #bind}), and the factories deserialized then keep them. A factory marked
- * TLS that was deserialized unbound, or bound by a client without TLS, refuses to connect rather
- * than connect in plain text.
- *
- * <p>The client's callback object is reached by the agent, so it needs a certificate too: each
- * client JVM makes a self-signed one at first use, and the callback's stub carries its SHA-256
- * fingerprint, which the agent pins. The stub travels over the client's own TLS connection to the
- * agent, so the pin is what the client sent.
+ * TLS for RMI. An agent's stubs carry a client socket factory marked TLS, which cannot carry the
+ * client's trust settings: the client binds them to its thread around each call that returns a
+ * stub ({@link #bind}), and factories deserialized then keep them; one deserialized unbound refuses
+ * to connect. A client's callback listener has a self-signed certificate per JVM, whose fingerprint
+ * its stub carries (over the client's own TLS connection) for the agent to pin.
  */
 final class RmiTls {
 
-    /**
-     * What a client binds around the calls that return stubs: its trust settings ({@code config},
-     * null for a client without TLS) and the host it dialled, which its certificate check uses and
-     * which a stub whose factory names no host is reached at.
-     */
+    /** What a client binds around calls returning stubs: its trust settings (null without TLS) and the host it dialled. */
     record Binding(TlsConfig config, String host) {}
 
     /** A binding's extent, for try-with-resources around a call that may deserialize stubs. */

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.TransportClient;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
@@ -28,13 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An RMI client: looks the agent up in its registry, checks that the object it got leads to that
- * registry's host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the
- * frames the agent pushes and opens a session. {@link #send} is a remote call; one call at a time
- * may carry its answer back, which it hands to the {@link ClientHandler} on the caller's thread
- * before any later push. Everything else arrives through the callback, one push at a time, and is
- * handed on on the push's thread, so a slow handler holds up the agent's pushes to this client
- * only, never a caller of {@code send}.
+ * An RMI client: looks the agent up in its registry, checks that the object leads to that registry's
+ * host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the agent's pushes and
+ * opens a session. {@link #send} is a remote call; one at a time may carry its answer back, handed
+ * on on the caller's thread before any later push. Pushes are handed on on their own thread.
  */
 final class RmiTransportClient implements TransportClient {
 
@@ -97,10 +95,7 @@ final class RmiTransportClient implements TransportClient {
         connected = true;
     }
 
-    /**
-     * Looks the agent up in the registry at the configured address, no read waiting longer than the
-     * connect timeout. The stub it returns is bound to {@code binding}: it is reached as the client dialled.
-     */
+    /** Looks the agent up in the registry, reads bounded by the connect timeout; the stub is reached as dialled. */
     private AgentRemote lookUp(String where, RmiTls.Binding binding) throws IOException {
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
         boolean tls = binding.config() != null;
@@ -198,10 +193,7 @@ final class RmiTransportClient implements TransportClient {
         shutDown(null, true);
     }
 
-    /**
-     * Closes once: tells the agent when it may still listen, withdraws the callback and reports
-     * {@code cause} to the handler, once the turn is free (after the frames being handed on).
-     */
+    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} once the turn is free. */
     private void shutDown(Throwable cause, boolean tellAgent) {
         if (!closing.compareAndSet(false, true)) {
             return;
@@ -221,13 +213,7 @@ final class RmiTransportClient implements TransportClient {
         if (cause != null) {
             LOG.debug("RMI client closed: {}", cause.toString());
         }
-        Runnable report = () -> {
-            try {
-                handler.closed(cause);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on close", e);
-            }
-        };
+        Runnable report = () -> HandlerCalls.accept(handler::closed, cause, "closing", this);
         synchronized (delivery) {
             if (turn.isLocked()) {
                 closedReport = report;

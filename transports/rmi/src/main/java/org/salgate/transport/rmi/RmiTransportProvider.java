@@ -7,23 +7,12 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 
 /**
- * Java RMI, the way the original SAL served its clients: the agent starts its own registry and
- * binds an {@link AgentRemote} in it; a client looks it up, exports a {@link CallbackRemote} to
- * which the agent pushes what it sends, and gets a {@link SessionRemote} to call, which returns the
- * answer when it is ready within a short wait. Frames are
- * the connection codec's bytes, so every codec works. Every exported object has a JEP 290
- * deserialization filter that admits only what this protocol carries. The agent's registry serves
- * lookups only: a bind, rebind or unbind from any caller, on this machine too, is refused and
- * logged. A client uses the agent object it looked up only if it leads to the registry's own host
- * and port (with TLS, over TLS with the client's settings). A connection that sends nothing for the
- * hello timeout is closed. Registered in
+ * Java RMI, the way the original SAL served its clients: the agent binds an {@link AgentRemote} in
+ * its own registry (which serves lookups only); a client looks it up, checks it leads to that
+ * registry's host and port, exports a {@link CallbackRemote} for the agent's pushes and calls a
+ * {@link SessionRemote}. Frames are the connection codec's bytes; every exported object has a
+ * JEP 290 filter admitting only what the protocol carries. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
- *
- * <p>Server properties: {@value #HOSTNAME} (the address written into stubs; default the bound
- * host, or RMI's default when bound to a wildcard address). Each session's pushes are bounded
- * by its {@link org.salgate.transport.OutboundQueue} (see {@link ServerOptions#maxQueuedBytes()}).
- * Client property {@value #CALLBACK_HOST} (the address the agent calls back; default this
- * machine's address on the route to the agent).
  */
 public final class RmiTransportProvider implements TransportProvider {
 
@@ -32,9 +21,9 @@ public final class RmiTransportProvider implements TransportProvider {
     /** The name the agent object is bound under in the agent's registry. */
     public static final String BINDING_NAME = "salgate-agent";
 
-    /** Server property: the host clients are told to connect to. */
+    /** Server property: the host clients are told to connect to (default the bound host; none on a wildcard). */
     public static final String HOSTNAME = "hostname";
-    /** Client property: the address the client's callback object listens on. */
+    /** Client property: the address the client's callback object listens on (default the one routing to the agent). */
     public static final String CALLBACK_HOST = "callbackHost";
 
     @Override

@@ -23,12 +23,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An RMI agent endpoint: its own registry on the configured port, with the agent object bound in
- * it and exported, like every session object, on that same port. Sockets come from factories
- * bound to the configured host, so nothing depends on JVM-wide RMI properties. The registry serves
- * lookups only (see {@link RegistryGuard}), and a connection that sends nothing for the hello
- * timeout ({@link ServerOptions.Limits#helloTimeout()}) is closed, as is one idle that long
- * between calls, which its client opens again when it needs one.
+ * An RMI agent: its own registry on the configured port, serving lookups only ({@link RegistryGuard}),
+ * with the agent and every session exported on that port through factories bound to the configured
+ * host. A connection silent for the hello timeout is closed (a client reopens one when it needs it).
  */
 final class RmiTransportServer implements TransportServer {
 
@@ -152,10 +149,7 @@ final class RmiTransportServer implements TransportServer {
         return stub;
     }
 
-    /**
-     * The agent dials a callback only at the address its session comes from, so a client cannot make
-     * it connect anywhere else.
-     */
+    /** The agent dials a callback only at the address its session comes from. */
     private static void requireCallbackAt(CallbackRemote callback, String client) throws RemoteException {
         if ("local".equals(client)) {
             return;
