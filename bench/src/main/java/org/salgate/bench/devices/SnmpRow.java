@@ -68,7 +68,7 @@ final class SnmpRow {
     static void run(DevicesConfig config, PrintStream console, List<DevicesResult.Measurement> measurements,
                     List<String> problems) {
         SnmpRow row = new SnmpRow(config, console);
-        try (Snmpd snmpd = Snmpd.start(config.out().resolve("snmpd"));
+        try (Snmpd snmpd = Snmpd.start(Files.createTempDirectory("salgate-bench-snmpd"));
              Snmp snmp = new Snmp(new DefaultUdpTransportMapping())) {
             snmp.listen();
             CommunityTarget<UdpAddress> target = target(snmpd.port);
@@ -237,11 +237,13 @@ final class SnmpRow {
         private final Process process;
         private final int port;
         private final Path communityFile;
+        private final Path dir;
 
-        private Snmpd(Process process, int port, Path communityFile) {
+        private Snmpd(Process process, int port, Path communityFile, Path dir) {
             this.process = process;
             this.port = port;
             this.communityFile = communityFile;
+            this.dir = dir;
         }
 
         static Snmpd start(Path dir) throws IOException, InterruptedException {
@@ -263,7 +265,7 @@ final class SnmpRow {
                 throw new IOException("cannot start snmpd (Debian package snmpd: apt-get install snmpd): "
                         + e.getMessage(), e);
             }
-            Snmpd snmpd = new Snmpd(p, port, community);
+            Snmpd snmpd = new Snmpd(p, port, community, dir);
             try (Snmp probe = new Snmp(new DefaultUdpTransportMapping())) {
                 probe.listen();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -273,7 +275,7 @@ final class SnmpRow {
                         return snmpd;
                     } catch (IOException e) {
                         if (!p.isAlive() || System.nanoTime() > deadline) {
-                            snmpd.close();
+                            snmpd.stop();
                             throw new IOException("snmpd did not answer on udp:127.0.0.1:" + port + " (its log: "
                                     + dir.resolve("snmpd.log") + ")", e);
                         }
@@ -283,11 +285,21 @@ final class SnmpRow {
             }
         }
 
-        @Override
-        public void close() throws InterruptedException {
+        private void stop() throws InterruptedException {
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
+            }
+        }
+
+        /** Stops snmpd and removes its temporary directory (configuration, state, log). */
+        @Override
+        public void close() throws InterruptedException {
+            stop();
+            try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                // a temporary directory left behind
             }
         }
     }
