@@ -21,11 +21,9 @@ import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorDisconnectedException;
-import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.DeviceProtocol;
 import org.salgate.sensorml.ChannelConfig;
-import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.sensorml.SensorDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * it fails that request's channels, and only a port that closed (an adapter unplugged) is a lost
  * connection.
  */
-final class ModbusProtocol implements SensorProtocol {
+final class ModbusProtocol implements DeviceProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(ModbusProtocol.class);
 
@@ -217,26 +215,6 @@ final class ModbusProtocol implements SensorProtocol {
         } catch (ModbusException e) {
             throw lost(e);
         }
-    }
-
-    @Override
-    public List<SensorDescription> sensors() {
-        return List.of();
-    }
-
-    @Override
-    public List<CommandDescription> commands(String sensorId) {
-        return List.of();
-    }
-
-    @Override
-    public Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
-        throw new PluginException("a Modbus protocol has no sensors of its own: its channels are read as channels");
-    }
-
-    @Override
-    public void close() {
-        disconnect();
     }
 
     /** One Modbus request on the device's connection. */

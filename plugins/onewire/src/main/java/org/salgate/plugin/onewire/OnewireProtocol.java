@@ -7,16 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
-import org.salgate.model.Value;
 import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorDisconnectedException;
-import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.DeviceProtocol;
 import org.salgate.sensorml.ChannelConfig;
-import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.sensorml.SensorDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * reconnects. A device missing from the bus while owserver answers fails that device's channels
  * alone, with a message naming the device, and they read again once it is back.
  */
-final class OnewireProtocol implements SensorProtocol {
+final class OnewireProtocol implements DeviceProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(OnewireProtocol.class);
     private static final Pattern DEVICE = Pattern.compile("/[0-9A-Fa-f]{2}\\.[0-9A-Fa-f]{12}");
@@ -180,26 +177,6 @@ final class OnewireProtocol implements SensorProtocol {
     @Override
     public boolean concurrentRequests() {
         return false;
-    }
-
-    @Override
-    public List<SensorDescription> sensors() {
-        return List.of();
-    }
-
-    @Override
-    public List<CommandDescription> commands(String sensorId) {
-        return List.of();
-    }
-
-    @Override
-    public Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
-        throw new PluginException("a 1-Wire protocol has no sensors of its own: its channels are read as channels");
-    }
-
-    @Override
-    public void close() {
-        disconnect();
     }
 
     private Owserver connected() throws IOException {

@@ -49,11 +49,9 @@ import org.salgate.plugin.spi.DeviceAddress;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.PushSink;
 import org.salgate.plugin.spi.SensorDisconnectedException;
-import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.DeviceProtocol;
 import org.salgate.sensorml.ChannelConfig;
-import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.sensorml.SensorDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * again with its backoff; each connect makes a new session and recreates the subscription. An
  * OPC UA status code that is not good is reported by its name (such as {@code Bad_NodeIdUnknown}).
  */
-final class OpcuaProtocol implements SensorProtocol {
+final class OpcuaProtocol implements DeviceProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(OpcuaProtocol.class);
 
@@ -501,23 +499,4 @@ final class OpcuaProtocol implements SensorProtocol {
         return c;
     }
 
-    @Override
-    public List<SensorDescription> sensors() {
-        return List.of();
-    }
-
-    @Override
-    public List<CommandDescription> commands(String sensorId) {
-        return List.of();
-    }
-
-    @Override
-    public Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
-        throw new PluginException("an OPC UA protocol has no sensors of its own: its channels are read as channels");
-    }
-
-    @Override
-    public void close() {
-        disconnect();
-    }
 }

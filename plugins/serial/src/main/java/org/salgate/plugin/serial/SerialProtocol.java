@@ -13,12 +13,10 @@ import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
 import org.salgate.plugin.spi.PushSink;
 import org.salgate.plugin.spi.SensorDisconnectedException;
-import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.DeviceProtocol;
 import org.salgate.plugin.spi.SensorUnavailableException;
 import org.salgate.sensorml.ChannelConfig;
-import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.sensorml.SensorDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * {@code stale-ms}) waits for the instrument's first line meanwhile, so that the reads of an agent
  * that just started or reconnected do not all find it silent.
  */
-final class SerialProtocol implements SensorProtocol {
+final class SerialProtocol implements DeviceProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(SerialProtocol.class);
     /** How long a read of the port blocks before the reader looks whether it is closed. */
@@ -83,21 +81,6 @@ final class SerialProtocol implements SensorProtocol {
         this.parser = parser;
         this.sink = sink;
         this.channels = List.copyOf(config.channels());
-    }
-
-    @Override
-    public List<SensorDescription> sensors() {
-        return List.of(); // the agent serves the channels as sensors
-    }
-
-    @Override
-    public List<CommandDescription> commands(String sensorId) {
-        return List.of();
-    }
-
-    @Override
-    public Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
-        throw new SensorUnavailableException("serial protocol " + name + " has no commands");
     }
 
     @Override
@@ -307,8 +290,4 @@ final class SerialProtocol implements SensorProtocol {
         return lastLineNanos;
     }
 
-    @Override
-    public void close() {
-        disconnect();
-    }
 }

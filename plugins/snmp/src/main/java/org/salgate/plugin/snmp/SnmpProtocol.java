@@ -9,17 +9,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.salgate.model.Value;
 import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.PushSink;
 import org.salgate.plugin.spi.SensorDisconnectedException;
-import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.DeviceProtocol;
 import org.salgate.sensorml.ChannelConfig;
-import org.salgate.sensorml.CommandDescription;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.sensorml.SensorDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snmp4j.CommandResponderEvent;
@@ -72,7 +69,7 @@ import org.snmp4j.util.TableUtils;
  * reads at once meanwhile; a v3 user the device refused is named with the device's report. An OID
  * the device does not have fails that channel alone.
  */
-final class SnmpProtocol implements SensorProtocol {
+final class SnmpProtocol implements DeviceProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(SnmpProtocol.class);
     /** sysUpTime.0: every SNMP agent has it; asked when connecting. */
@@ -326,21 +323,6 @@ final class SnmpProtocol implements SensorProtocol {
     public boolean pushes(ChannelConfig channel) {
         SnmpChannel c = channels.get(channel.name());
         return c != null && c.pushed();
-    }
-
-    @Override
-    public List<SensorDescription> sensors() {
-        return List.of();
-    }
-
-    @Override
-    public List<CommandDescription> commands(String sensorId) {
-        return List.of();
-    }
-
-    @Override
-    public Value execute(String sensorId, String commandId, Map<String, String> arguments) throws Exception {
-        throw new PluginException("an SNMP protocol has no sensors of its own: its channels are read as channels");
     }
 
     @Override
