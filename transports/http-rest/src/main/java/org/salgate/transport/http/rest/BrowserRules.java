@@ -20,7 +20,7 @@ import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -56,19 +56,21 @@ final class BrowserRules {
     private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
     private static final int DNS_NAME = 2;
     private static final int IP_ADDRESS = 7;
+    private static final Set<HttpMethod> SAFE_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
+            HttpMethod.TRACE);
     /** A Host header or an authority: the host (a bracketed IPv6 address, or a name without its trailing dot), a port. */
     private static final Pattern AUTHORITY = Pattern.compile("(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::[0-9]{0,5})?");
 
     private final String scheme;
     private final Set<String> hosts;
     /** Wildcard names ({@code *.example.com}) as their suffix ({@code .example.com}). */
-    private final List<String> wildcardSuffixes;
+    private final Set<String> wildcardSuffixes;
     private final Set<String> origins;
 
-    private BrowserRules(String scheme, Set<String> hosts, List<String> wildcardSuffixes, Set<String> origins) {
+    private BrowserRules(String scheme, Set<String> hosts, Set<String> wildcardSuffixes, Set<String> origins) {
         this.scheme = scheme;
         this.hosts = Set.copyOf(hosts);
-        this.wildcardSuffixes = List.copyOf(wildcardSuffixes);
+        this.wildcardSuffixes = Set.copyOf(wildcardSuffixes);
         this.origins = Set.copyOf(origins);
     }
 
@@ -79,7 +81,7 @@ final class BrowserRules {
      */
     static BrowserRules of(ServerOptions options) {
         Set<String> hosts = new HashSet<>();
-        List<String> wildcards = new ArrayList<>();
+        Set<String> wildcards = new HashSet<>();
         InetAddress address = resolve(options.host());
         boolean wildcard = address != null && address.isAnyLocalAddress();
         String bound = host(options.host());
@@ -130,14 +132,14 @@ final class BrowserRules {
         }
         boolean webSocket = HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(
                 request.headers().get(HttpHeaderNames.UPGRADE));
-        boolean changes = !isSafe(request.method());
+        boolean changes = !SAFE_METHODS.contains(request.method());
         if (webSocket || changes) {
             FullHttpResponse refused = originRefusal(request, channel, webSocket);
             if (refused != null) {
                 return refused;
             }
         }
-        if (changes && Exchange.hasBody(request) && !isJsonOrXml(HttpUtil.getMimeType(request))) {
+        if (changes && Exchange.hasBody(request) && !isJsonOrXml(request)) {
             String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
             PEERS.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
                     + "must be JSON or XML", request.method(), type, channel.remoteAddress());
@@ -186,28 +188,18 @@ final class BrowserRules {
         if (hosts.contains(host)) {
             return true;
         }
-        for (String suffix : wildcardSuffixes) {
-            // A wildcard stands for one label, as in a certificate.
-            if (host.endsWith(suffix) && host.length() > suffix.length()
-                    && host.lastIndexOf('.', host.length() - suffix.length() - 1) < 0) {
-                return true;
-            }
+        int dot = host.indexOf('.'); // a wildcard stands for one label, as in a certificate
+        if (dot > 0 && wildcardSuffixes.contains(host.substring(dot))) {
+            return true;
         }
         return channel.localAddress() instanceof InetSocketAddress local && local.getAddress() != null
                 && host.equals(canonical(local.getAddress()));
     }
 
-    private static boolean isSafe(HttpMethod method) {
-        return method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD) || method.equals(HttpMethod.OPTIONS)
-                || method.equals(HttpMethod.TRACE);
-    }
-
-    private static boolean isJsonOrXml(CharSequence mimeType) {
-        if (mimeType == null) {
-            return false;
-        }
-        String type = mimeType.toString().trim().toLowerCase(Locale.ROOT);
-        return type.equals("application/json") || type.equals("application/xml");
+    private static boolean isJsonOrXml(HttpRequest request) {
+        String type = String.valueOf(HttpUtil.getMimeType(request)).trim();
+        return HttpHeaderValues.APPLICATION_JSON.contentEqualsIgnoreCase(type)
+                || HttpHeaderValues.APPLICATION_XML.contentEqualsIgnoreCase(type);
     }
 
     // ------------------------------------------------------------------ names
@@ -249,25 +241,17 @@ final class BrowserRules {
         }
     }
 
-    private static void certificateNames(TlsConfig tls, Set<String> hosts, List<String> wildcards) {
+    /** The DNS names and IP addresses of the server's certificate (the JDK gives each as a type and a string). */
+    private static void certificateNames(TlsConfig tls, Set<String> hosts, Set<String> wildcards) {
         X509Certificate certificate = certificate(tls);
-        if (certificate == null) {
-            return;
-        }
         Collection<List<?>> names;
         try {
-            names = certificate.getSubjectAlternativeNames();
+            names = certificate == null ? null : certificate.getSubjectAlternativeNames();
         } catch (CertificateParsingException e) {
             return;
         }
-        if (names == null) {
-            return;
-        }
-        for (List<?> name : names) {
-            if (name.size() < 2 || !(name.get(0) instanceof Integer type) || !(name.get(1) instanceof String value)) {
-                continue;
-            }
-            if (type == DNS_NAME || type == IP_ADDRESS) {
+        for (List<?> name : names == null ? List.<List<?>>of() : names) {
+            if ((name.get(0).equals(DNS_NAME) || name.get(0).equals(IP_ADDRESS)) && name.get(1) instanceof String value) {
                 serve(value, hosts, wildcards);
             }
         }
@@ -277,7 +261,7 @@ final class BrowserRules {
      * Adds a host name or address to {@code hosts}, or a wildcard name ({@code *.example.com}) to
      * {@code wildcards} as its suffix; false when it is neither.
      */
-    private static boolean serve(String name, Set<String> hosts, List<String> wildcards) {
+    private static boolean serve(String name, Set<String> hosts, Set<String> wildcards) {
         boolean wildcard = name.startsWith("*.");
         String normal = host(wildcard ? name.substring(2) : name);
         if (normal != null) {
@@ -297,16 +281,10 @@ final class BrowserRules {
         return null;
     }
 
+    /** The items of a comma-separated property, trimmed. */
     private static List<String> list(String value) {
-        List<String> items = new ArrayList<>();
-        if (value != null) {
-            for (String item : value.split(",")) {
-                if (!item.isBlank()) {
-                    items.add(item.trim());
-                }
-            }
-        }
-        return items;
+        return value == null ? List.of()
+                : Arrays.stream(value.split(",")).map(String::trim).filter(item -> !item.isEmpty()).toList();
     }
 
     /** A web origin: scheme, host and port. */

@@ -43,9 +43,9 @@ final class RestApi {
     private static final Logger LOG = LoggerFactory.getLogger(RestApi.class);
 
     /** The command a stream reads when the request names none: every built-in sensor has it. */
-    static final String DEFAULT_COMMAND = "read";
+    private static final String DEFAULT_COMMAND = "read";
     /** The interval of a stream whose request gives none, in milliseconds. */
-    static final long DEFAULT_INTERVAL_MILLIS = 1_000;
+    private static final long DEFAULT_INTERVAL_MILLIS = 1_000;
 
     private final ServerHandler handler;
     private final String codecName;
@@ -303,8 +303,8 @@ final class RestApi {
             cause = cause.getCause();
         }
         if (cause instanceof Failed failed) {
-            String code = failed.failure.code().name();
-            return Replies.error(statusOf(code), code, failed.failure.message());
+            ErrorCode code = failed.failure.code();
+            return Replies.error(statusOf(code), code.name(), failed.failure.message());
         }
         if (cause instanceof Refused refused) {
             return Replies.unauthenticated(refused.tokenGiven);
@@ -318,18 +318,18 @@ final class RestApi {
                 "the agent failed to answer this request; its log has the details");
     }
 
-    /** The HTTP status for one of the agent's error codes. */
-    static HttpResponseStatus statusOf(String errorCode) {
-        return switch (errorCode) {
-            case "UNKNOWN_SENSOR", "UNKNOWN_COMMAND", "UNKNOWN_STREAM", "UNKNOWN_PROTOCOL" -> HttpResponseStatus.NOT_FOUND;
-            case "INVALID_ARGUMENT", "INVALID_DOCUMENT", "PROTOCOL_ERROR" -> HttpResponseStatus.BAD_REQUEST;
-            case "CONFLICT" -> HttpResponseStatus.CONFLICT;
-            case "PLUGIN_FAILURE" -> HttpResponseStatus.BAD_GATEWAY;
-            case "UNSUPPORTED" -> HttpResponseStatus.NOT_IMPLEMENTED;
-            case "OVERLOADED" -> HttpResponseStatus.SERVICE_UNAVAILABLE;
-            case "UNAUTHENTICATED" -> HttpResponseStatus.UNAUTHORIZED;
-            case "PERMISSION_DENIED" -> HttpResponseStatus.FORBIDDEN;
-            default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
+    /** The HTTP status for one of the agent's error codes: a new code does not compile until it is given one. */
+    static HttpResponseStatus statusOf(ErrorCode code) {
+        return switch (code) {
+            case UNKNOWN_SENSOR, UNKNOWN_COMMAND, UNKNOWN_STREAM, UNKNOWN_PROTOCOL -> HttpResponseStatus.NOT_FOUND;
+            case INVALID_ARGUMENT, INVALID_DOCUMENT, PROTOCOL_ERROR -> HttpResponseStatus.BAD_REQUEST;
+            case CONFLICT -> HttpResponseStatus.CONFLICT;
+            case PLUGIN_FAILURE -> HttpResponseStatus.BAD_GATEWAY;
+            case UNSUPPORTED -> HttpResponseStatus.NOT_IMPLEMENTED;
+            case OVERLOADED -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+            case UNAUTHENTICATED -> HttpResponseStatus.UNAUTHORIZED;
+            case PERMISSION_DENIED -> HttpResponseStatus.FORBIDDEN;
+            case INTERNAL -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
         };
     }
 
