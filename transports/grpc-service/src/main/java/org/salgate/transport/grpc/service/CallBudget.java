@@ -62,8 +62,8 @@ public final class CallBudget extends ServerStreamTracer {
     }
 
     private final String method;
+    private final int allowance;
     /** Guarded by this. */
-    private int allowance;
     private IntSupplier admission;
     private GrpcConnection connection;
     private boolean releaseOnDelivery;
@@ -96,9 +96,6 @@ public final class CallBudget extends ServerStreamTracer {
             }
             budget.attach(serialized);
             ServerCall.Listener<Q> listener = next.startCall(serialized, headers);
-            if (!budget.releasesOnDelivery()) {
-                return listener;
-            }
             return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
                 @Override
                 public void onMessage(Q message) {
@@ -147,11 +144,6 @@ public final class CallBudget extends ServerStreamTracer {
         this.admission = limit;
     }
 
-    /** Whether messages are charged until delivered (a streaming call), not until the call ends. */
-    synchronized boolean releasesOnDelivery() {
-        return releaseOnDelivery;
-    }
-
     @Override
     public void inboundWireSize(long bytes) {
         Runnable action;
@@ -181,7 +173,7 @@ public final class CallBudget extends ServerStreamTracer {
         message = 0;
     }
 
-    /** The service took the oldest whole message: a streaming call gives its bytes back. */
+    /** The service took the oldest whole message: a streaming call gives its bytes back (a unary call holds them). */
     synchronized void delivered() {
         Long bytes = undelivered.pollFirst();
         if (bytes != null) {

@@ -140,12 +140,14 @@ public final class SalService implements BindableService {
             push("StreamSensor", readings, m -> m instanceof StreamData data
                     ? ProtobufCodec.toProto(data).getStreamData().getReading() : null,
                     session -> session.call(setup).thenCompose(handle -> handle instanceof Result.StreamHandle h
-                            ? session.call(new Call.StartStream(h.streamId())) : CompletableFuture.completedFuture(handle)));
+                            ? session.call(new Call.StartStream(h.streamId()))
+                            : CompletableFuture.completedFuture(handle)));
         }
     }
 
     private void watchEvents(WireProto.Empty request, StreamObserver<WireProto.Event> events) {
-        push("WatchEvents", events, m -> m instanceof EventNotice notice ? ProtobufCodec.toProto(notice).getEvent() : null,
+        push("WatchEvents", events,
+                m -> m instanceof EventNotice notice ? ProtobufCodec.toProto(notice).getEvent() : null,
                 session -> session.call(new Call.SubscribeEvents()));
     }
 

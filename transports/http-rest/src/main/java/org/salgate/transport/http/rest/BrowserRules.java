@@ -58,8 +58,9 @@ final class BrowserRules {
     private static final int IP_ADDRESS = 7;
     private static final Set<HttpMethod> SAFE_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE);
-    /** A Host header or an authority: the host (a bracketed IPv6 address, or a name without its trailing dot), a port. */
-    private static final Pattern AUTHORITY = Pattern.compile("(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::[0-9]{0,5})?");
+    /** A Host header or an authority: its host (a bracketed IPv6 address, or a name less its trailing dot), a port. */
+    private static final Pattern AUTHORITY =
+            Pattern.compile("(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::[0-9]{0,5})?");
 
     private final String scheme;
     private final Set<String> hosts;

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -92,17 +93,11 @@ final class RestApi {
 
     /**
      * A route that makes one call, the one {@code request} reads from the request, and answers with
-     * its result ({@link #reply}); a {@link Failed} thrown by {@code request} answers at once.
+     * its result ({@link #reply}).
      */
     private void call(HttpMethod method, String template, Function<Exchange, Call> request) {
         router.add(method, template, ex -> {
-            Call call;
-            try {
-                call = request.apply(ex);
-            } catch (Failed e) {
-                ex.respond(errorReply(e));
-                return;
-            }
+            Call call = request.apply(ex);
             boolean adds = method.equals(HttpMethod.POST) && !(call instanceof Call.Execute);
             answer(ex, (session, hello) -> expect(session.call(call)).thenApply(r -> reply(r, adds)));
         });
@@ -130,7 +125,11 @@ final class RestApi {
         Router.Match match = router.match(ex.request().method(), ex.path());
         if (match.route() != null) {
             ex.parameters(match.parameters());
-            match.route().action().accept(ex);
+            try {
+                match.route().action().accept(ex);
+            } catch (Failed malformed) { // a route's arguments, read before any call
+                ex.respond(errorReply(malformed));
+            }
         } else if (!match.allowed().isEmpty()) {
             String allowed = match.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
             FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
@@ -174,43 +173,31 @@ final class RestApi {
     /**
      * The caller's role, as the agent's hello reply gave it to this call's session, and whether the
      * agent asks for a token at all. No call is made: a reader is not refused anything to find out.
+     * A handler that names no role (not the agent's) counts as admin when it lets everyone in, else
+     * as reader, the role that may do least.
      */
     private void session(Exchange ex) {
         boolean tokenRequired = !handler.admits("");
         answer(ex, (session, hello) -> CompletableFuture.completedFuture(Replies.json(HttpResponseStatus.OK,
-                Replies.JSON.createObjectNode().put("role", roleOf(hello, tokenRequired))
-                        .put("tokenRequired", tokenRequired))));
-    }
-
-    /**
-     * The role a hello reply names; a handler that names none (not the agent's) counts as admin when
-     * it lets everyone in, else as reader, the role that may do least.
-     */
-    private static String roleOf(HelloReply hello, boolean tokenRequired) {
-        if (!hello.role().isEmpty()) {
-            return hello.role();
-        }
-        return tokenRequired ? "reader" : "admin";
+                Replies.JSON.createObjectNode().put("role", !hello.role().isEmpty() ? hello.role()
+                        : tokenRequired ? "reader" : "admin").put("tokenRequired", tokenRequired))));
     }
 
     private void stream(Exchange ex) {
-        String command = ex.query("command") == null ? DEFAULT_COMMAND : ex.query("command");
-        long interval;
+        String interval = ex.query("interval");
+        String shared = ex.query("shared");
+        long millis;
         try {
-            interval = ex.query("interval") == null ? DEFAULT_INTERVAL_MILLIS : Long.parseLong(ex.query("interval"));
+            millis = interval == null ? DEFAULT_INTERVAL_MILLIS : Long.parseLong(interval);
         } catch (NumberFormatException e) {
-            ex.respond(errorReply(badArgument("interval", "must be a whole number of milliseconds, got '"
-                    + ex.query("interval") + "'")));
-            return;
+            throw badArgument("interval", "must be a whole number of milliseconds, got '" + interval + "'");
         }
-        String sharedValue = ex.query("shared");
-        if (sharedValue != null && !sharedValue.equalsIgnoreCase("true") && !sharedValue.equalsIgnoreCase("false")) {
-            ex.respond(errorReply(badArgument("shared", "must be true or false, got '" + sharedValue + "'")));
-            return;
+        if (shared != null && !shared.equalsIgnoreCase("true") && !shared.equalsIgnoreCase("false")) {
+            throw badArgument("shared", "must be true or false, got '" + shared + "'");
         }
-        boolean shared = Boolean.parseBoolean(sharedValue);
-        Call setup = new Call.SetupStream(ex.parameter("id"), command, ex.queryExcept("command", "interval", "shared"),
-                interval, null, shared);
+        Call setup = new Call.SetupStream(ex.parameter("id"), Objects.requireNonNullElse(ex.query("command"),
+                DEFAULT_COMMAND), ex.queryExcept("command", "interval", "shared"), millis, null,
+                Boolean.parseBoolean(shared));
         pushes(ex, (session, events) -> expect(session.call(setup)).thenCompose(handle -> {
             events.begin(session);
             return expect(session.call(new Call.StartStream(((Result.StreamHandle) handle).streamId())));
@@ -267,7 +254,8 @@ final class RestApi {
         return session.hello("http " + ex.remoteAddress(), codecName, token).thenApply(reply -> {
             if (!reply.accepted()) {
                 throw new CompletionException(reply.code() == ErrorCode.OVERLOADED
-                        ? new Failed(new Result.Failure(ErrorCode.OVERLOADED, reply.error())) : new Refused(!token.isEmpty()));
+                        ? new Failed(new Result.Failure(ErrorCode.OVERLOADED, reply.error()))
+                        : new Refused(!token.isEmpty()));
             }
             return reply;
         });
