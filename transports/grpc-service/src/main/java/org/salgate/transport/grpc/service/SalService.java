@@ -1,5 +1,6 @@
 package org.salgate.transport.grpc.service;
 
+import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.MessageLite;
@@ -7,6 +8,7 @@ import io.grpc.BindableService;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.protobuf.ProtoMethodDescriptorSupplier;
 import io.grpc.stub.ServerCalls;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -97,13 +99,16 @@ public final class SalService implements BindableService {
         if (field == null) {
             throw new IllegalStateException("the rpc " + name + " has no field of its name in the wire's Request");
         }
+        Descriptor output = ((ProtoMethodDescriptorSupplier) method.getSchemaDescriptor()).getMethodDescriptor()
+                .getOutputType();
         return ServerMethodDefinition.create(method, ServerCalls.asyncUnaryCall((request, answer) ->
-                unary(name, WireProto.Request.newBuilder().setField(field, request), answer)));
+                unary(name, WireProto.Request.newBuilder().setField(field, request), output, answer)));
     }
 
-    /** One call on its own bridge session; the answer is the result the response carries. */
+    /** One call on its own bridge session; the answer is the result the response carries, of type {@code output}. */
     @SuppressWarnings("unchecked")
-    private <R> void unary(String method, WireProto.Request.Builder request, StreamObserver<R> answer) {
+    private <R> void unary(String method, WireProto.Request.Builder request, Descriptor output,
+                           StreamObserver<R> answer) {
         Call call = parse(method, request, answer);
         if (call == null) {
             return;
@@ -116,8 +121,14 @@ public final class SalService implements BindableService {
                 answer.onError(statusOf(error, result));
             } else {
                 WireProto.Response response = ProtobufCodec.toProto(new Response(1, result)).getResponse();
-                answer.onNext((R) response.getField(response.getOneofFieldDescriptor(RESULT)));
-                answer.onCompleted();
+                Object value = response.getField(response.getOneofFieldDescriptor(RESULT));
+                if (value instanceof com.google.protobuf.Message m && m.getDescriptorForType() == output) {
+                    answer.onNext((R) value);
+                    answer.onCompleted();
+                } else {
+                    answer.onError(Status.INTERNAL.withDescription(method + ": the agent answered with a "
+                            + result.getClass().getSimpleName() + ", not a " + output.getName()).asRuntimeException());
+                }
             }
         });
     }
@@ -127,7 +138,8 @@ public final class SalService implements BindableService {
         try {
             return ProtobufCodec.call(request.setId(1).build());
         } catch (RuntimeException e) {
-            answer.onError(Status.INVALID_ARGUMENT.withDescription(method + ": " + e.getMessage()).asRuntimeException());
+            answer.onError(Status.INVALID_ARGUMENT.withDescription(method + ": " + e.getMessage())
+                    .asRuntimeException());
             return null;
         }
     }
