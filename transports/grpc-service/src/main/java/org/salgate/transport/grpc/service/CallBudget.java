@@ -15,36 +15,26 @@ import java.util.function.IntSupplier;
 import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.grpc.proto.SalGrpc;
-import org.salgate.transport.MemoryBudget;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 
 /**
  * What one call (one HTTP/2 stream) holds, charged to its connection's account in the server's
  * memory budget as gRPC reports it ({@link ServerStreamTracer} callbacks, on the connection's event
- * loop):
- * <ul>
- *   <li>inbound message bytes as the deframer reads them, the unfinished message included, until
- *       the message is delivered to the service (a streaming call) or the call ends (a call that
- *       sends one message, which lives as long as the call);</li>
- *   <li>the answer of a call that answers once, from when gRPC frames it until the call ends;</li>
- *   <li>what gRPC holds for a streaming answer whose stream is not ready (see {@link #holdWhileNotReady}).</li>
- * </ul>
- * A take the budget refuses closes the connection ({@link GrpcConnection#close}). Until the call is
- * admitted, each of its messages may be at most a small allowance: a larger one cuts the call with
- * RESOURCE_EXHAUSTED, so a peer without credentials cannot make the agent hold large messages. A
- * typed call is admitted by its bearer token ({@link ServerHandler#admits}); a session stream, once
- * the agent accepts its hello ({@link #admitWhen}). It also keeps the status the stream closed
- * with, which a cancel handler is not told ({@link #closedWithError}).
+ * loop): inbound message bytes as the deframer reads them, until the message is delivered (a
+ * streaming call) or the call ends (a call that sends one message); the answer of a unary call until
+ * it ends; what gRPC holds for a streaming answer that is not ready ({@link #holdWhileNotReady}). A
+ * take the budget refuses closes the connection ({@link GrpcConnection#close}).
+ *
+ * <p>Until the call is admitted (a typed call by its bearer token, {@link ServerHandler#admits}; a
+ * session stream once the agent accepts its hello, {@link #admitWhen}) a message above a small
+ * allowance cuts the call with RESOURCE_EXHAUSTED, so that a peer without credentials cannot make
+ * the agent hold large messages. It also keeps the status the stream closed with, which a cancel
+ * handler is not told ({@link #closedWithError}).
  */
 public final class CallBudget extends ServerStreamTracer {
 
-    /**
-     * The largest message of a call whose credentials are not admitted yet (a typed call without a
-     * valid bearer token, a session stream before the agent accepts its hello, which the agent holds
-     * to its own limit before the hello): a hello or a request is far smaller. A larger one ends the
-     * call with RESOURCE_EXHAUSTED.
-     */
+    /** The largest message of a call not admitted yet: a hello or a request is far smaller. */
     public static final int UNADMITTED_MESSAGE_BYTES = 64 * 1024;
 
     private static final Context.Key<CallBudget> KEY = Context.key("salgate-call-budget");
@@ -72,8 +62,8 @@ public final class CallBudget extends ServerStreamTracer {
     }
 
     private final String method;
+    private final int allowance;
     /** Guarded by this. */
-    private int allowance;
     private IntSupplier admission;
     private GrpcConnection connection;
     private boolean releaseOnDelivery;
@@ -92,9 +82,8 @@ public final class CallBudget extends ServerStreamTracer {
     private volatile Status closed;
 
     /**
-     * Gives each call's budget the call, serialized ({@link SerializedCall}) so that the budget may
-     * cut it, and tells the budget when the service has taken a message of a streaming call.
-     * Installed on the server, ahead of every service.
+     * Installed on the server ahead of every service: gives each call's budget the call, serialized
+     * so that the budget may cut it, and tells it when the service took a message of a streaming call.
      */
     public static final ServerInterceptor GUARD = new ServerInterceptor() {
         @Override
@@ -107,9 +96,6 @@ public final class CallBudget extends ServerStreamTracer {
             }
             budget.attach(serialized);
             ServerCall.Listener<Q> listener = next.startCall(serialized, headers);
-            if (!budget.releasesOnDelivery()) {
-                return listener;
-            }
             return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
                 @Override
                 public void onMessage(Q message) {
@@ -153,17 +139,9 @@ public final class CallBudget extends ServerStreamTracer {
         this.call = call;
     }
 
-    /**
-     * From now on each message may be as large as {@code limit} says, asked as each arrives: the
-     * limit the agent holds a session to (small until it accepts the hello, then the frame limit).
-     */
+    /** From now on each message may be as large as {@code limit} says as it arrives (a session's, per its hello). */
     public synchronized void admitWhen(IntSupplier limit) {
         this.admission = limit;
-    }
-
-    /** Whether messages are charged until delivered (a streaming call), not until the call ends. */
-    synchronized boolean releasesOnDelivery() {
-        return releaseOnDelivery;
     }
 
     @Override
@@ -195,7 +173,7 @@ public final class CallBudget extends ServerStreamTracer {
         message = 0;
     }
 
-    /** The service took the oldest whole message: a streaming call gives its bytes back. */
+    /** The service took the oldest whole message: a streaming call gives its bytes back (a unary call holds them). */
     synchronized void delivered() {
         Long bytes = undelivered.pollFirst();
         if (bytes != null) {
@@ -215,11 +193,10 @@ public final class CallBudget extends ServerStreamTracer {
     }
 
     /**
-     * The answer stream is not ready: gRPC holds at least its ready threshold for it, so hold
-     * {@code bytes} (the threshold and the last batch handed, at most what it holds) until
-     * {@link #ready()}, which the stream's on-ready handler calls. Once held, further calls change
-     * nothing. If {@code isReady} says the stream turned ready meanwhile, its handler may have run
-     * before the hold: it is given back at once.
+     * The answer stream is not ready, so gRPC holds at least its ready threshold: hold {@code bytes}
+     * (the threshold and the last batch) until the stream's on-ready handler calls {@link #ready()};
+     * once held, further calls change nothing. Given back at once if {@code isReady} says the stream
+     * turned ready meanwhile (its handler may have run before the hold).
      */
     public void holdWhileNotReady(long bytes, BooleanSupplier isReady) {
         boolean refused;
@@ -253,10 +230,7 @@ public final class CallBudget extends ServerStreamTracer {
         undelivered.clear();
     }
 
-    /**
-     * Why the stream ended, when it was an error other than a cancel (a message above the limit,
-     * which must close a session with a cause where a client that went away does not); else null.
-     */
+    /** Why the stream ended when it was an error other than a cancel (a message above the limit), else null. */
     public Throwable closedWithError() {
         Status status = closed;
         return status == null || status.isOk() || status.getCode() == Status.Code.CANCELLED ? null : status.asException();

@@ -1,13 +1,22 @@
 package org.salgate.transport.grpc.service;
 
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.MessageLite;
+import io.grpc.BindableService;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.protobuf.ProtoMethodDescriptorSupplier;
+import io.grpc.stub.ServerCalls;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -32,9 +41,10 @@ import org.salgate.wire.proto.WireProto;
  * starts its one stream, or subscribes to events) and closes it when the call ends. Failures become
  * gRPC statuses with the agent's own message ({@link Statuses}).
  */
-public final class SalService extends SalGrpc.SalImplBase {
+public final class SalService implements BindableService {
 
     private static final String CLIENT_NAME = "grpc ";
+    private static final OneofDescriptor RESULT = WireProto.Response.getDescriptor().getOneofs().get(0);
 
     private final ServerHandler handler;
     private final String codecName;
@@ -62,146 +72,121 @@ public final class SalService extends SalGrpc.SalImplBase {
         this.readyThreshold = readyThreshold;
     }
 
-    // ------------------------------------------------------------------ unary calls
-
+    /**
+     * The service as the one {@code .proto} declares it: each unary rpc sends its request as the
+     * field of the wire's {@code Request} of the same name ({@code ListSensors}: {@code list_sensors})
+     * and answers with the response's result; the two streaming rpcs are served below.
+     *
+     * @throws IllegalStateException when a unary rpc has no such field
+     */
     @Override
-    public void listSensors(WireProto.ListSensors request, StreamObserver<WireProto.SensorList> answer) {
-        unary("ListSensors", WireProto.Request.newBuilder().setListSensors(request), answer,
-                r -> r.getSensors());
+    public ServerServiceDefinition bindService() {
+        ServerServiceDefinition.Builder service = ServerServiceDefinition.builder(SalGrpc.getServiceDescriptor())
+                .addMethod(SalGrpc.getStreamSensorMethod(), ServerCalls.asyncServerStreamingCall(this::streamSensor))
+                .addMethod(SalGrpc.getWatchEventsMethod(), ServerCalls.asyncServerStreamingCall(this::watchEvents));
+        for (MethodDescriptor<?, ?> method : SalGrpc.getServiceDescriptor().getMethods()) {
+            if (method.getType() == MethodDescriptor.MethodType.UNARY) {
+                service.addMethod(unary(method));
+            }
+        }
+        return service.build();
     }
 
-    @Override
-    public void describeSensor(WireProto.SensorRef request, StreamObserver<WireProto.Text> answer) {
-        unary("DescribeSensor", WireProto.Request.newBuilder().setDescribeSensor(request), answer,
-                r -> r.getDocument());
+    private <Q, R> ServerMethodDefinition<Q, R> unary(MethodDescriptor<Q, R> method) {
+        String name = method.getBareMethodName();
+        FieldDescriptor field = WireProto.Request.getDescriptor().findFieldByName(
+                name.replaceAll("(?<=[a-z])(?=[A-Z])", "_").toLowerCase(Locale.ROOT));
+        if (field == null) {
+            throw new IllegalStateException("the rpc " + name + " has no field of its name in the wire's Request");
+        }
+        Descriptor output = ((ProtoMethodDescriptorSupplier) method.getSchemaDescriptor()).getMethodDescriptor()
+                .getOutputType();
+        return ServerMethodDefinition.create(method, ServerCalls.asyncUnaryCall((request, answer) ->
+                unary(name, WireProto.Request.newBuilder().setField(field, request), output, answer)));
     }
 
-    @Override
-    public void listCommands(WireProto.SensorRef request, StreamObserver<WireProto.Text> answer) {
-        unary("ListCommands", WireProto.Request.newBuilder().setListCommands(request), answer,
-                r -> r.getDocument());
-    }
-
-    @Override
-    public void execute(WireProto.Execute request, StreamObserver<WireProto.Reading> answer) {
-        unary("Execute", WireProto.Request.newBuilder().setExecute(request), answer, r -> r.getReading());
-    }
-
-    @Override
-    public void addSensor(WireProto.Text request, StreamObserver<WireProto.SensorInfo> answer) {
-        unary("AddSensor", WireProto.Request.newBuilder().setAddSensor(request), answer, r -> r.getSensor());
-    }
-
-    @Override
-    public void removeSensor(WireProto.SensorRef request, StreamObserver<WireProto.Empty> answer) {
-        unary("RemoveSensor", WireProto.Request.newBuilder().setRemoveSensor(request), answer, r -> r.getAck());
-    }
-
-    @Override
-    public void listProtocols(WireProto.Empty request, StreamObserver<WireProto.ProtocolList> answer) {
-        unary("ListProtocols", WireProto.Request.newBuilder().setListProtocols(request), answer,
-                r -> r.getProtocols());
-    }
-
-    @Override
-    public void addProtocol(WireProto.Text request, StreamObserver<WireProto.ProtocolList> answer) {
-        unary("AddProtocol", WireProto.Request.newBuilder().setAddProtocol(request), answer,
-                r -> r.getProtocols());
-    }
-
-    @Override
-    public void removeProtocol(WireProto.Text request, StreamObserver<WireProto.Empty> answer) {
-        unary("RemoveProtocol", WireProto.Request.newBuilder().setRemoveProtocol(request), answer,
-                r -> r.getAck());
-    }
-
-    @Override
-    public void getPlatformConfig(WireProto.Empty request, StreamObserver<WireProto.Text> answer) {
-        unary("GetPlatformConfig", WireProto.Request.newBuilder().setGetPlatformConfig(request), answer,
-                r -> r.getDocument());
-    }
-
-    /** One call on its own bridge session; the answer is the field {@code pick} takes from the response. */
-    private <T> void unary(String method, WireProto.Request.Builder request, StreamObserver<T> answer,
-                           Function<WireProto.Response, T> pick) {
-        Call call;
-        try {
-            call = ProtobufCodec.call(request.setId(1).build());
-        } catch (RuntimeException e) {
-            answer.onError(Status.INVALID_ARGUMENT.withDescription(method + ": " + e.getMessage()).asRuntimeException());
+    /** One call on its own bridge session; the answer is the result the response carries, of type {@code output}. */
+    @SuppressWarnings("unchecked")
+    private <R> void unary(String method, WireProto.Request.Builder request, Descriptor output,
+                           StreamObserver<R> answer) {
+        Call call = parse(method, request, answer);
+        if (call == null) {
             return;
         }
-        BridgeSession session = open(method, () -> true, new IgnoringSink(), null);
-        greet(session)
-                .thenCompose(ok -> session.call(call))
-                .whenComplete((result, error) -> {
-                    session.closeByCaller();
-                    open.remove(session);
-                    if (error != null) {
-                        answer.onError(statusOf(error));
-                    } else if (result instanceof Result.Failure failure) {
-                        answer.onError(Statuses.of(failure));
-                    } else {
-                        answer.onNext(pick.apply(ProtobufCodec.toProto(new Response(1, result)).getResponse()));
-                        answer.onCompleted();
-                    }
-                });
+        BridgeSession session = open(method, () -> true, NO_PUSHES, null);
+        greet(session).thenCompose(ok -> session.call(call)).whenComplete((result, error) -> {
+            session.closeByCaller();
+            open.remove(session);
+            if (error != null || result instanceof Result.Failure) {
+                answer.onError(statusOf(error, result));
+            } else {
+                WireProto.Response response = ProtobufCodec.toProto(new Response(1, result)).getResponse();
+                Object value = response.getField(response.getOneofFieldDescriptor(RESULT));
+                if (value instanceof com.google.protobuf.Message m && m.getDescriptorForType() == output) {
+                    answer.onNext((R) value);
+                    answer.onCompleted();
+                } else {
+                    answer.onError(Status.INTERNAL.withDescription(method + ": the agent answered with a "
+                            + result.getClass().getSimpleName() + ", not a " + output.getName()).asRuntimeException());
+                }
+            }
+        });
+    }
+
+    /** The call a request makes; null when it is malformed, which ends the call with INVALID_ARGUMENT. */
+    private static Call parse(String method, WireProto.Request.Builder request, StreamObserver<?> answer) {
+        try {
+            return ProtobufCodec.call(request.setId(1).build());
+        } catch (RuntimeException e) {
+            answer.onError(Status.INVALID_ARGUMENT.withDescription(method + ": " + e.getMessage())
+                    .asRuntimeException());
+            return null;
+        }
     }
 
     // ------------------------------------------------------------------ server streaming
 
-    @Override
-    public void streamSensor(WireProto.SetupStream request, StreamObserver<WireProto.Reading> readings) {
-        ServerCallStreamObserver<WireProto.Reading> out = (ServerCallStreamObserver<WireProto.Reading>) readings;
-        Call setup;
-        try {
-            setup = ProtobufCodec.call(WireProto.Request.newBuilder().setId(1).setSetupStream(request).build());
-        } catch (RuntimeException e) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("StreamSensor: " + e.getMessage()).asRuntimeException());
-            return;
+    private void streamSensor(WireProto.SetupStream request, StreamObserver<WireProto.Reading> readings) {
+        Call setup = parse("StreamSensor", WireProto.Request.newBuilder().setSetupStream(request), readings);
+        if (setup != null) {
+            push("StreamSensor", readings, m -> m instanceof StreamData data
+                    ? ProtobufCodec.toProto(data).getStreamData().getReading() : null,
+                    session -> session.call(setup).thenCompose(handle -> handle instanceof Result.StreamHandle h
+                            ? session.call(new Call.StartStream(h.streamId()))
+                            : CompletableFuture.completedFuture(handle)));
         }
-        PushSink<WireProto.Reading> sink = new PushSink<>(out, message -> message instanceof StreamData data
-                ? ProtobufCodec.toProto(data).getStreamData().getReading() : null, readyThreshold);
-        BridgeSession session = pushing("StreamSensor", out, sink);
-        greet(session)
-                .thenCompose(ok -> session.call(setup))
-                .thenCompose(handle -> handle instanceof Result.StreamHandle h
-                        ? session.call(new Call.StartStream(h.streamId())) : CompletableFuture.completedFuture(handle))
-                .whenComplete((result, error) -> failUnlessStarted(sink, result, error));
     }
 
-    @Override
-    public void watchEvents(WireProto.Empty request, StreamObserver<WireProto.Event> events) {
-        ServerCallStreamObserver<WireProto.Event> out = (ServerCallStreamObserver<WireProto.Event>) events;
-        PushSink<WireProto.Event> sink = new PushSink<>(out, message -> message instanceof EventNotice notice
-                ? ProtobufCodec.toProto(notice).getEvent() : null, readyThreshold);
-        BridgeSession session = pushing("WatchEvents", out, sink);
-        greet(session)
-                .thenCompose(ok -> session.call(new Call.SubscribeEvents()))
-                .whenComplete((result, error) -> failUnlessStarted(sink, result, error));
+    private void watchEvents(WireProto.Empty request, StreamObserver<WireProto.Event> events) {
+        push("WatchEvents", events,
+                m -> m instanceof EventNotice notice ? ProtobufCodec.toProto(notice).getEvent() : null,
+                session -> session.call(new Call.SubscribeEvents()));
     }
 
     /**
-     * A bridge session whose pushes go to {@code out}, paced by gRPC flow control and ended by a
-     * cancel. What waits for the caller draws on an account of the call's own in the server's memory
-     * budget; what gRPC holds while the stream is not ready, on the connection's ({@link CallBudget}).
+     * A call that {@code start}s a bridge session's pushes, which go to the caller as {@code convert}
+     * maps them, paced by gRPC flow control and ended by a cancel. What waits for the caller draws on
+     * an account of the call's own in the server's memory budget; what gRPC holds while the stream is
+     * not ready, on the connection's ({@link CallBudget}).
      */
-    private <T extends MessageLite> BridgeSession pushing(String method,
-            ServerCallStreamObserver<T> out, PushSink<T> sink) {
+    private <T extends MessageLite> void push(String method, StreamObserver<T> observer, Function<Message, T> convert,
+                                              Function<BridgeSession, CompletableFuture<Result>> start) {
+        ServerCallStreamObserver<T> out = (ServerCallStreamObserver<T>) observer;
         out.setOnReadyThreshold(readyThreshold);
+        PushSink<T> sink = new PushSink<>(out, convert, readyThreshold);
         CallBudget callBudget = CallBudget.current();
         String caller = CallContext.remoteAddress() + " (its " + method + " call)";
         MemoryBudget.Account account = budget.open(caller, () -> sink.finish(Status.RESOURCE_EXHAUSTED
                 .withDescription("the agent's connections together reached its memory budget of " + budget.maxBytes()
                         + " bytes and this call held the most; read its messages as they come").asRuntimeException()));
         BridgeSession session = open(method, out::isReady, sink, account);
-        sink.of(session);
+        sink.session = session;
         Runnable close = () -> {
             session.closeByCaller();
             open.remove(session);
         };
         // An end the agent pushed (StreamEnded) arrives on the agent's thread: the session closes after it.
-        sink.whenFinished(() -> CompletableFuture.runAsync(close));
+        sink.whenFinished = () -> CompletableFuture.runAsync(close);
         out.setOnReadyHandler(() -> {
             if (callBudget != null) {
                 callBudget.ready();
@@ -212,15 +197,11 @@ public final class SalService extends SalGrpc.SalImplBase {
             sink.finish(null);
             close.run();
         });
-        return session;
-    }
-
-    private static void failUnlessStarted(PushSink<?> sink, Result result, Throwable error) {
-        if (error != null) {
-            sink.finish(statusOf(error));
-        } else if (result instanceof Result.Failure failure) {
-            sink.finish(Statuses.of(failure));
-        }
+        greet(session).thenCompose(ok -> start.apply(session)).whenComplete((result, error) -> {
+            if (error != null || result instanceof Result.Failure) {
+                sink.finish(statusOf(error, result));
+            }
+        });
     }
 
     // ------------------------------------------------------------------ the bridge
@@ -248,7 +229,11 @@ public final class SalService extends SalGrpc.SalImplBase {
                 });
     }
 
-    private static Throwable statusOf(Throwable error) {
+    /** The status a call ends with: the agent's failure, or why it gave none. */
+    private static Throwable statusOf(Throwable error, Result result) {
+        if (error == null) {
+            return Statuses.of((Result.Failure) result);
+        }
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause instanceof io.grpc.StatusRuntimeException) {
             return cause;
@@ -261,7 +246,7 @@ public final class SalService extends SalGrpc.SalImplBase {
     }
 
     /** A unary call's session pushes nothing the caller asked for. */
-    private static final class IgnoringSink implements BridgeSession.Sink {
+    private static final BridgeSession.Sink NO_PUSHES = new BridgeSession.Sink() {
         @Override
         public void pushed(Message message) {
         }
@@ -269,7 +254,7 @@ public final class SalService extends SalGrpc.SalImplBase {
         @Override
         public void closed(boolean byAgent) {
         }
-    }
+    };
 
     /**
      * Sends the pushed messages {@code convert} maps (others are dropped: a typed stream carries one
@@ -278,12 +263,15 @@ public final class SalService extends SalGrpc.SalImplBase {
     private static final class PushSink<T extends MessageLite> implements BridgeSession.Sink {
         private final ServerCallStreamObserver<T> out;
         private final Function<Message, T> convert;
-        private final AtomicBoolean done = new AtomicBoolean();
-        private volatile Runnable whenFinished = () -> { };
+        /** Guarded by this: the call has ended. */
+        private boolean done;
+        /** Runs once the call has ended. */
+        volatile Runnable whenFinished = () -> { };
         /** What gRPC holds while the stream is not ready is charged here; null outside a server call. */
         private final CallBudget callBudget;
         private final int readyThreshold;
-        private volatile BridgeSession session;
+        /** The session whose pushes this sink sends, asked why it closed. */
+        volatile BridgeSession session;
         /** Guarded by this: bytes handed to gRPC in the batch being delivered. */
         private long batchBytes;
 
@@ -292,11 +280,6 @@ public final class SalService extends SalGrpc.SalImplBase {
             this.convert = convert;
             this.callBudget = CallBudget.current();
             this.readyThreshold = readyThreshold;
-        }
-
-        /** The session whose pushes this sink sends, asked why it closed. */
-        void of(BridgeSession session) {
-            this.session = session;
         }
 
         @Override
@@ -308,7 +291,7 @@ public final class SalService extends SalGrpc.SalImplBase {
             T item = convert.apply(message);
             if (item != null) {
                 synchronized (this) {
-                    if (!done.get()) {
+                    if (!done) {
                         batchBytes += item.getSerializedSize();
                         out.onNext(item);
                     }
@@ -341,16 +324,13 @@ public final class SalService extends SalGrpc.SalImplBase {
             }
         }
 
-        void whenFinished(Runnable action) {
-            this.whenFinished = action;
-        }
-
         /** Ends the call: OK when {@code error} is null. Once; a cancelled call is not answered. */
         void finish(Throwable error) {
             synchronized (this) {
-                if (!done.compareAndSet(false, true)) {
+                if (done) {
                     return;
                 }
+                done = true;
                 if (!out.isCancelled()) {
                     if (error == null) {
                         out.onCompleted();

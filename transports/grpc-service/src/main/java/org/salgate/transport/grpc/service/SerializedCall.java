@@ -6,10 +6,10 @@ import io.grpc.ServerCall;
 import io.grpc.Status;
 
 /**
- * A call whose methods are serialized ({@code request}, thread-safe, aside), so that the transport
- * may close it from its own thread ({@link CallBudget} on the connection's event loop) while the
- * service sends on the agent's: a {@link ServerCall} takes one call at a time. Once closed, by either, what is sent is dropped and a
- * second close does nothing, as the call's end has been decided.
+ * A call whose methods the service uses are serialized ({@code request}, thread-safe, aside), so
+ * that the transport may close it from its own thread ({@link CallBudget} on the connection's event
+ * loop) while the service sends on the agent's: a {@link ServerCall} takes one call at a time. Once
+ * closed, by either, what is sent is dropped and a second close does nothing.
  */
 final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
 
@@ -31,20 +31,6 @@ final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingSe
     public synchronized void sendMessage(R message) {
         if (!closed) {
             super.sendMessage(message);
-        }
-    }
-
-    @Override
-    public synchronized void setMessageCompression(boolean enabled) {
-        if (!closed) {
-            super.setMessageCompression(enabled);
-        }
-    }
-
-    @Override
-    public synchronized void setCompression(String compressor) {
-        if (!closed) {
-            super.setCompression(compressor);
         }
     }
 

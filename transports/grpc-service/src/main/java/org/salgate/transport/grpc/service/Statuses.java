@@ -14,33 +14,18 @@ final class Statuses {
         return code(failure.code()).withDescription(failure.message()).asRuntimeException();
     }
 
+    /** Every code has its status: a new one does not compile until it is given one. */
     static Status code(ErrorCode code) {
-        switch (code) {
-            case UNKNOWN_SENSOR:
-            case UNKNOWN_COMMAND:
-            case UNKNOWN_STREAM:
-            case UNKNOWN_PROTOCOL:
-                return Status.NOT_FOUND;
-            case INVALID_ARGUMENT:
-            case INVALID_DOCUMENT:
-            case PROTOCOL_ERROR:
-                return Status.INVALID_ARGUMENT;
-            case CONFLICT:
-                return Status.ALREADY_EXISTS;
-            case PLUGIN_FAILURE:
-                return Status.UNAVAILABLE;
-            case UNSUPPORTED:
-                return Status.UNIMPLEMENTED;
-            case OVERLOADED:
-                return Status.RESOURCE_EXHAUSTED;
-            case UNAUTHENTICATED:
-                return Status.UNAUTHENTICATED;
-            case PERMISSION_DENIED:
-                return Status.PERMISSION_DENIED;
-            case INTERNAL:
-                return Status.INTERNAL;
-            default:
-                return Status.UNKNOWN;
-        }
+        return switch (code) {
+            case UNKNOWN_SENSOR, UNKNOWN_COMMAND, UNKNOWN_STREAM, UNKNOWN_PROTOCOL -> Status.NOT_FOUND;
+            case INVALID_ARGUMENT, INVALID_DOCUMENT, PROTOCOL_ERROR -> Status.INVALID_ARGUMENT;
+            case CONFLICT -> Status.ALREADY_EXISTS;
+            case PLUGIN_FAILURE -> Status.UNAVAILABLE;
+            case UNSUPPORTED -> Status.UNIMPLEMENTED;
+            case OVERLOADED -> Status.RESOURCE_EXHAUSTED;
+            case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+            case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
+            case INTERNAL -> Status.INTERNAL;
+        };
     }
 }

@@ -15,19 +15,19 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
 import org.salgate.transport.RateLimitedLog;
@@ -44,9 +44,9 @@ import org.slf4j.event.Level;
  * without asking first, anything but JSON or XML (415). A request without an {@code Origin} header
  * comes from a program, not a page, and is not checked for it.
  *
- * <p>The hosts served are the loopback names when bound to loopback or a wildcard, the bound
- * address, the address a connection reached, the machine's addresses when bound to a wildcard, the
- * names and addresses of the TLS certificate, and {@value HttpTransportProvider#ALLOW_HOSTS}. The
+ * <p>The hosts served are the loopback names when bound to loopback or a wildcard, the name it was
+ * bound by, the address a connection reached, the names and addresses of the TLS certificate, and
+ * {@value HttpTransportProvider#ALLOW_HOSTS}. The
  * server's own origin is its scheme, a host it serves and its port; others are allowed by
  * {@value HttpTransportProvider#ALLOW_ORIGINS}. Immutable and thread-safe.
  */
@@ -56,17 +56,22 @@ final class BrowserRules {
     private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
     private static final int DNS_NAME = 2;
     private static final int IP_ADDRESS = 7;
+    private static final Set<HttpMethod> SAFE_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
+            HttpMethod.TRACE);
+    /** A Host header or an authority: its host (a bracketed IPv6 address, or a name less its trailing dot), a port. */
+    private static final Pattern AUTHORITY =
+            Pattern.compile("(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::[0-9]{0,5})?");
 
     private final String scheme;
     private final Set<String> hosts;
     /** Wildcard names ({@code *.example.com}) as their suffix ({@code .example.com}). */
-    private final List<String> wildcardSuffixes;
+    private final Set<String> wildcardSuffixes;
     private final Set<String> origins;
 
-    private BrowserRules(String scheme, Set<String> hosts, List<String> wildcardSuffixes, Set<String> origins) {
+    private BrowserRules(String scheme, Set<String> hosts, Set<String> wildcardSuffixes, Set<String> origins) {
         this.scheme = scheme;
         this.hosts = Set.copyOf(hosts);
-        this.wildcardSuffixes = List.copyOf(wildcardSuffixes);
+        this.wildcardSuffixes = Set.copyOf(wildcardSuffixes);
         this.origins = Set.copyOf(origins);
     }
 
@@ -77,36 +82,23 @@ final class BrowserRules {
      */
     static BrowserRules of(ServerOptions options) {
         Set<String> hosts = new HashSet<>();
-        List<String> wildcards = new ArrayList<>();
+        Set<String> wildcards = new HashSet<>();
         InetAddress address = resolve(options.host());
+        boolean wildcard = address != null && address.isAnyLocalAddress();
         String bound = host(options.host());
-        if (bound != null && (address == null || !address.isAnyLocalAddress())) {
-            hosts.add(bound); // the name it was bound by, if a name; a wildcard address names no host
+        if (bound != null && !wildcard) {
+            hosts.add(bound); // the name it was bound by; its address is the one connections reach
         }
-        if (address != null) {
-            if (!address.isAnyLocalAddress()) {
-                hosts.add(canonical(address));
-            }
-            if (address.isAnyLocalAddress() || address.isLoopbackAddress()) {
-                hosts.addAll(LOOPBACK_NAMES);
-            }
-            if (address.isAnyLocalAddress()) {
-                hosts.addAll(machineAddresses());
-            }
+        if (wildcard || address != null && address.isLoopbackAddress()) {
+            hosts.addAll(LOOPBACK_NAMES);
         }
         if (options.tls() != null) {
             certificateNames(options.tls(), hosts, wildcards);
         }
         for (String name : list(options.properties().get(HttpTransportProvider.ALLOW_HOSTS))) {
-            String normal = name.startsWith("*.") ? host(name.substring(2)) : host(name);
-            if (normal == null) {
+            if (!serve(name, hosts, wildcards)) {
                 throw new IllegalArgumentException(HttpTransportProvider.ALLOW_HOSTS + ": '" + name
                         + "' is not a host name or address (such as gateway.example or 192.0.2.7)");
-            }
-            if (name.startsWith("*.")) {
-                wildcards.add("." + normal);
-            } else {
-                hosts.add(normal);
             }
         }
         Set<String> origins = new HashSet<>();
@@ -141,14 +133,14 @@ final class BrowserRules {
         }
         boolean webSocket = HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(
                 request.headers().get(HttpHeaderNames.UPGRADE));
-        boolean changes = !isSafe(request.method());
+        boolean changes = !SAFE_METHODS.contains(request.method());
         if (webSocket || changes) {
             FullHttpResponse refused = originRefusal(request, channel, webSocket);
             if (refused != null) {
                 return refused;
             }
         }
-        if (changes && Exchange.hasBody(request) && !isJsonOrXml(HttpUtil.getMimeType(request))) {
+        if (changes && Exchange.hasBody(request) && !isJsonOrXml(request)) {
             String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
             PEERS.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
                     + "must be JSON or XML", request.method(), type, channel.remoteAddress());
@@ -197,98 +189,40 @@ final class BrowserRules {
         if (hosts.contains(host)) {
             return true;
         }
-        for (String suffix : wildcardSuffixes) {
-            // A wildcard stands for one label, as in a certificate.
-            if (host.endsWith(suffix) && host.length() > suffix.length()
-                    && host.lastIndexOf('.', host.length() - suffix.length() - 1) < 0) {
-                return true;
-            }
+        int dot = host.indexOf('.'); // a wildcard stands for one label, as in a certificate
+        if (dot > 0 && wildcardSuffixes.contains(host.substring(dot))) {
+            return true;
         }
         return channel.localAddress() instanceof InetSocketAddress local && local.getAddress() != null
                 && host.equals(canonical(local.getAddress()));
     }
 
-    private static boolean isSafe(HttpMethod method) {
-        return method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD) || method.equals(HttpMethod.OPTIONS)
-                || method.equals(HttpMethod.TRACE);
-    }
-
-    private static boolean isJsonOrXml(CharSequence mimeType) {
-        if (mimeType == null) {
-            return false;
-        }
-        String type = mimeType.toString().trim().toLowerCase(Locale.ROOT);
-        return type.equals("application/json") || type.equals("application/xml");
+    private static boolean isJsonOrXml(HttpRequest request) {
+        String type = String.valueOf(HttpUtil.getMimeType(request)).trim();
+        return HttpHeaderValues.APPLICATION_JSON.contentEqualsIgnoreCase(type)
+                || HttpHeaderValues.APPLICATION_XML.contentEqualsIgnoreCase(type);
     }
 
     // ------------------------------------------------------------------ names
 
     /**
-     * The host of a Host header or an authority ({@code name}, {@code name:port}, {@code [v6]:port}),
-     * lower-cased, without a trailing dot, addresses in their canonical form; null when malformed.
+     * The host of a Host header or an authority ({@code name}, {@code name:port}, {@code [v6]:port},
+     * or a bare IPv6 address as the server's own host option may be), lower-cased, without a
+     * trailing dot, addresses in their canonical form; null when malformed.
      */
     static String host(String authority) {
         String a = authority.trim().toLowerCase(Locale.ROOT);
-        String host;
-        if (a.startsWith("[")) {
-            int end = a.indexOf(']');
-            if (end < 0 || !isPortOrNothing(a.substring(end + 1))) {
-                return null;
-            }
-            host = a.substring(1, end);
-            int zone = host.indexOf('%');
-            if (zone >= 0) {
-                host = host.substring(0, zone);
-            }
-            return NetUtil.isValidIpV6Address(host) ? canonicalIp(host) : null;
-        }
-        int colon = a.indexOf(':');
-        if (colon >= 0) {
-            if (NetUtil.isValidIpV6Address(a)) {
-                return canonicalIp(a); // a bare address, as the server's own host option may be
-            }
-            if (!isPortOrNothing(a.substring(colon))) {
-                return null;
-            }
-            a = a.substring(0, colon);
-        }
-        host = a.endsWith(".") ? a.substring(0, a.length() - 1) : a;
-        if (host.isEmpty()) {
-            return null;
-        }
-        if (NetUtil.isValidIpV4Address(host)) {
-            return canonicalIp(host);
-        }
-        for (int i = 0; i < host.length(); i++) {
-            char c = host.charAt(i);
-            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_')) {
+        Matcher m = AUTHORITY.matcher(a);
+        String host = NetUtil.isValidIpV6Address(a) ? a : m.matches() ? m.group(1) : null;
+        byte[] ip = host == null ? null : NetUtil.createByteArrayFromIpAddressString(host);
+        if (ip != null) {
+            try {
+                return canonical(InetAddress.getByAddress(ip));
+            } catch (UnknownHostException e) {
                 return null;
             }
         }
-        return host;
-    }
-
-    private static boolean isPortOrNothing(String rest) {
-        if (rest.isEmpty()) {
-            return true;
-        }
-        if (rest.charAt(0) != ':' || rest.length() > 6) {
-            return false;
-        }
-        for (int i = 1; i < rest.length(); i++) {
-            if (!Character.isDigit(rest.charAt(i))) {
-                return false;
-            }
-        }
-        return true; // an empty port is allowed, as in "host:"
-    }
-
-    private static String canonicalIp(String literal) {
-        try {
-            return canonical(InetAddress.getByAddress(NetUtil.createByteArrayFromIpAddressString(literal)));
-        } catch (UnknownHostException e) {
-            return literal;
-        }
+        return host == null || host.startsWith("[") ? null : host;
     }
 
     private static String canonical(InetAddress address) {
@@ -308,84 +242,50 @@ final class BrowserRules {
         }
     }
 
-    private static Set<String> machineAddresses() {
-        Set<String> addresses = new HashSet<>();
-        try {
-            var interfaces = NetworkInterface.getNetworkInterfaces();
-            while (interfaces != null && interfaces.hasMoreElements()) {
-                interfaces.nextElement().inetAddresses().forEach(a -> addresses.add(canonical(a)));
-            }
-        } catch (SocketException e) {
-            // The machine's addresses are unknown: hosts still reach it by the address they connected to.
-        }
-        return addresses;
-    }
-
-    private static void certificateNames(TlsConfig tls, Set<String> hosts, List<String> wildcards) {
+    /** The DNS names and IP addresses of the server's certificate (the JDK gives each as a type and a string). */
+    private static void certificateNames(TlsConfig tls, Set<String> hosts, Set<String> wildcards) {
         X509Certificate certificate = certificate(tls);
-        if (certificate == null) {
-            return;
-        }
         Collection<List<?>> names;
         try {
-            names = certificate.getSubjectAlternativeNames();
+            names = certificate == null ? null : certificate.getSubjectAlternativeNames();
         } catch (CertificateParsingException e) {
             return;
         }
-        if (names == null) {
-            return;
-        }
-        for (List<?> name : names) {
-            if (name.size() < 2 || !(name.get(0) instanceof Integer type) || !(name.get(1) instanceof String value)) {
-                continue;
-            }
-            if (type == DNS_NAME && value.startsWith("*.")) {
-                String suffix = host(value.substring(2));
-                if (suffix != null) {
-                    wildcards.add("." + suffix);
-                }
-            } else if (type == DNS_NAME || type == IP_ADDRESS) {
-                String host = host(value);
-                if (host != null) {
-                    hosts.add(host);
-                }
+        for (List<?> name : names == null ? List.<List<?>>of() : names) {
+            if ((name.get(0).equals(DNS_NAME) || name.get(0).equals(IP_ADDRESS)) && name.get(1) instanceof String value) {
+                serve(value, hosts, wildcards);
             }
         }
     }
 
-    /** The server's certificate, from its key managers. */
+    /**
+     * Adds a host name or address to {@code hosts}, or a wildcard name ({@code *.example.com}) to
+     * {@code wildcards} as its suffix; false when it is neither.
+     */
+    private static boolean serve(String name, Set<String> hosts, Set<String> wildcards) {
+        boolean wildcard = name.startsWith("*.");
+        String normal = host(wildcard ? name.substring(2) : name);
+        if (normal != null) {
+            (wildcard ? wildcards : hosts).add(wildcard ? "." + normal : normal);
+        }
+        return normal != null;
+    }
+
+    /** The server's certificate, from its key managers (a {@link TlsConfig} keeps it as {@code salgate}). */
     private static X509Certificate certificate(TlsConfig tls) {
         for (KeyManager manager : tls.keyManagerFactory().getKeyManagers()) {
-            if (!(manager instanceof X509KeyManager keys)) {
-                continue;
-            }
-            List<String> aliases = new ArrayList<>(List.of("salgate"));
-            for (String keyType : List.of("RSA", "EC", "EdDSA", "Ed25519", "RSASSA-PSS", "DSA")) {
-                String[] found = keys.getServerAliases(keyType, null);
-                if (found != null) {
-                    aliases.addAll(List.of(found));
-                }
-            }
-            for (String alias : aliases) {
-                X509Certificate[] chain = keys.getCertificateChain(alias);
-                if (chain != null && chain.length > 0) {
-                    return chain[0];
-                }
+            X509Certificate[] chain = manager instanceof X509KeyManager keys ? keys.getCertificateChain("salgate") : null;
+            if (chain != null && chain.length > 0) {
+                return chain[0];
             }
         }
         return null;
     }
 
+    /** The items of a comma-separated property, trimmed. */
     private static List<String> list(String value) {
-        List<String> items = new ArrayList<>();
-        if (value != null) {
-            for (String item : value.split(",")) {
-                if (!item.isBlank()) {
-                    items.add(item.trim());
-                }
-            }
-        }
-        return items;
+        return value == null ? List.of()
+                : Arrays.stream(value.split(",")).map(String::trim).filter(item -> !item.isEmpty()).toList();
     }
 
     /** A web origin: scheme, host and port. */

@@ -1,7 +1,6 @@
 package org.salgate.transport.http.rest;
 
 import org.salgate.transport.http.Exchange;
-import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -44,9 +43,11 @@ final class EventStream implements BridgeSession.Sink {
 
     private final Exchange exchange;
     private final Channel channel;
-    private final AtomicBoolean begun = new AtomicBoolean();
+    /** Written under this object's lock, which the pushes before the headers wait on. */
+    private volatile boolean begun;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicLong eventIds = new AtomicLong();
+    /** Guarded by this: what was pushed before the headers went out. */
     private List<Message> beforeBegin = new ArrayList<>();
 
     EventStream(Exchange exchange) {
@@ -59,18 +60,18 @@ final class EventStream implements BridgeSession.Sink {
      * is this stream's.
      */
     void begin(BridgeSession session) {
-        List<Message> early;
         synchronized (this) {
-            if (!begun.compareAndSet(false, true)) {
+            if (begun) {
                 return;
             }
+            begun = true;
             exchange.stream(session::writableAgain);
             HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
             response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
             HttpUtil.setTransferEncodingChunked(response, true);
             channel.writeAndFlush(response, channel.voidPromise());
-            early = beforeBegin;
+            List<Message> early = beforeBegin;
             beforeBegin = null;
             early.forEach(this::pushed); // under the lock, so that no later push overtakes them
             channel.flush();
@@ -78,13 +79,13 @@ final class EventStream implements BridgeSession.Sink {
     }
 
     boolean begun() {
-        return begun.get();
+        return begun;
     }
 
     @Override
     public void pushed(Message message) {
         synchronized (this) {
-            if (!begun.get()) {
+            if (!begun) {
                 beforeBegin.add(message); // pushed while the call that starts the stream is answered
                 return;
             }
@@ -140,10 +141,8 @@ final class EventStream implements BridgeSession.Sink {
     }
 
     private void end() {
-        if (ended.compareAndSet(false, true) && begun.get()) {
+        if (ended.compareAndSet(false, true) && begun) {
             channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
-        } else if (!begun.get()) {
-            ended.set(true);
         }
     }
 }

@@ -1,49 +1,43 @@
 package org.salgate.transport.http.rest;
 
-import org.salgate.transport.http.Exchange;
-import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Base64;
-import java.util.List;
 import org.salgate.model.Event;
-import org.salgate.model.ProtocolInfo;
 import org.salgate.model.Reading;
+import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
 import org.salgate.model.Value;
 
-/** The JSON forms of the agent's answers, as the OpenAPI document describes them. */
+/**
+ * The JSON forms of the agent's answers, as the OpenAPI document describes them: the model's records
+ * as Jackson writes them (their components by name, enums by name), but a reading's value.
+ */
 final class JsonViews {
 
     private JsonViews() {}
 
-    static ObjectNode sensor(SensorInfo s) {
-        ObjectNode node = Replies.JSON.createObjectNode();
-        node.put("id", s.id());
-        node.put("protocol", s.protocol());
-        node.put("state", s.state().name());
-        node.put("description", s.description());
-        return node;
-    }
-
-    static ArrayNode sensors(List<SensorInfo> sensors) {
-        ArrayNode array = Replies.JSON.createArrayNode();
-        sensors.forEach(s -> array.add(sensor(s)));
-        return array;
-    }
-
-    static ArrayNode protocols(List<ProtocolInfo> protocols) {
-        ArrayNode array = Replies.JSON.createArrayNode();
-        for (ProtocolInfo p : protocols) {
-            ObjectNode node = array.addObject();
-            node.put("name", p.name());
-            node.put("type", p.type());
-            node.put("endpoint", p.endpoint());
-            node.put("sensorCount", p.sensorCount());
+    /** The JSON of a result the REST API answers with JSON. */
+    static JsonNode of(Result result) {
+        if (result instanceof Result.Sensors s) {
+            return Replies.JSON.valueToTree(s.sensors());
         }
-        return array;
+        if (result instanceof Result.Sensor s) {
+            return sensor(s.sensor());
+        }
+        if (result instanceof Result.Protocols p) {
+            return Replies.JSON.valueToTree(p.protocols());
+        }
+        if (result instanceof Result.ReadingResult r) {
+            return reading(r.reading());
+        }
+        throw new IllegalArgumentException("the REST API has no JSON form for " + result);
+    }
+
+    static ObjectNode sensor(SensorInfo s) {
+        return Replies.JSON.valueToTree(s);
     }
 
     static ObjectNode reading(Reading r) {
@@ -53,12 +47,8 @@ final class JsonViews {
         node.put("timestampMicros", r.timestampMicros());
         node.put("status", r.status().name());
         Value v = r.value();
-        if (v instanceof Value.Num n) {
-            if (Double.isFinite(n.value())) {
-                node.put("value", n.value());
-            } else {
-                node.putNull("value");
-            }
+        if (v instanceof Value.Num n && Double.isFinite(n.value())) {
+            node.put("value", n.value());
         } else if (v instanceof Value.Int i) {
             node.put("value", i.value());
         } else if (v instanceof Value.Text t) {
@@ -67,7 +57,7 @@ final class JsonViews {
             node.put("value", Base64.getEncoder().encodeToString(b.value()));
             node.put("encoding", "base64");
         } else {
-            node.putNull("value");
+            node.putNull("value"); // none, or a number JSON cannot hold
         }
         node.put("unit", r.unit());
         if (r.deviceTimeMicros() != 0) {
@@ -80,14 +70,10 @@ final class JsonViews {
     }
 
     static ObjectNode event(Event e) {
-        ObjectNode node = Replies.JSON.createObjectNode();
-        node.put("type", e.type().name());
-        node.put("subject", e.subject());
-        if (e.state() != null) {
-            node.put("state", e.state().name());
+        ObjectNode node = Replies.JSON.valueToTree(e);
+        if (e.state() == null) {
+            node.remove("state");
         }
-        node.put("timestampMicros", e.timestampMicros());
-        node.put("detail", e.detail());
         return node;
     }
 }

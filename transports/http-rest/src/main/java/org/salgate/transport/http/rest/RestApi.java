@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -43,9 +44,9 @@ final class RestApi {
     private static final Logger LOG = LoggerFactory.getLogger(RestApi.class);
 
     /** The command a stream reads when the request names none: every built-in sensor has it. */
-    static final String DEFAULT_COMMAND = "read";
+    private static final String DEFAULT_COMMAND = "read";
     /** The interval of a stream whose request gives none, in milliseconds. */
-    static final long DEFAULT_INTERVAL_MILLIS = 1_000;
+    private static final long DEFAULT_INTERVAL_MILLIS = 1_000;
 
     private final ServerHandler handler;
     private final String codecName;
@@ -74,19 +75,46 @@ final class RestApi {
                 .add(HttpMethod.GET, HttpTransportProvider.WEBSOCKET_PATH, ex -> ex.respond(Replies.error(
                         HttpResponseStatus.UPGRADE_REQUIRED, "UPGRADE_REQUIRED",
                         "this path is the salgate clients' WebSocket: open it with a WebSocket handshake")))
-                .add(HttpMethod.GET, "/api/sensors", this::listSensors)
-                .add(HttpMethod.POST, "/api/sensors", this::addSensor)
                 .add(HttpMethod.GET, "/api/sensors/{id}", this::describeSensor)
-                .add(HttpMethod.DELETE, "/api/sensors/{id}", this::removeSensor)
-                .add(HttpMethod.GET, "/api/sensors/{id}/commands", this::listCommands)
-                .add(HttpMethod.POST, "/api/sensors/{id}/commands/{command}", this::execute)
                 .add(HttpMethod.GET, "/api/sensors/{id}/stream", this::stream)
-                .add(HttpMethod.GET, "/api/protocols", this::listProtocols)
-                .add(HttpMethod.POST, "/api/protocols", this::addProtocol)
-                .add(HttpMethod.DELETE, "/api/protocols/{name}", this::removeProtocol)
-                .add(HttpMethod.GET, "/api/config", this::config)
                 .add(HttpMethod.GET, "/api/session", this::session)
                 .add(HttpMethod.GET, "/api/events", this::events);
+        call(HttpMethod.GET, "/api/sensors", ex -> new Call.ListSensors(Boolean.parseBoolean(ex.query("active"))));
+        call(HttpMethod.POST, "/api/sensors", ex -> new Call.AddSensor(ex.body()));
+        call(HttpMethod.DELETE, "/api/sensors/{id}", ex -> new Call.RemoveSensor(ex.parameter("id")));
+        call(HttpMethod.GET, "/api/sensors/{id}/commands", ex -> new Call.ListCommands(ex.parameter("id")));
+        call(HttpMethod.POST, "/api/sensors/{id}/commands/{command}",
+                ex -> new Call.Execute(ex.parameter("id"), ex.parameter("command"), arguments(ex)));
+        call(HttpMethod.GET, "/api/protocols", ex -> new Call.ListProtocols());
+        call(HttpMethod.POST, "/api/protocols", ex -> new Call.AddProtocol(ex.body()));
+        call(HttpMethod.DELETE, "/api/protocols/{name}", ex -> new Call.RemoveProtocol(ex.parameter("name")));
+        call(HttpMethod.GET, "/api/config", ex -> new Call.GetPlatformConfig());
+    }
+
+    /**
+     * A route that makes one call, the one {@code request} reads from the request, and answers with
+     * its result ({@link #reply}).
+     */
+    private void call(HttpMethod method, String template, Function<Exchange, Call> request) {
+        router.add(method, template, ex -> {
+            Call call = request.apply(ex);
+            boolean adds = method.equals(HttpMethod.POST) && !(call instanceof Call.Execute);
+            answer(ex, (session, hello) -> expect(session.call(call)).thenApply(r -> reply(r, adds)));
+        });
+    }
+
+    /**
+     * A call's result as the OpenAPI document describes it: a document as XML, an acknowledgement as
+     * 204, anything else as JSON ({@link JsonViews}), 201 for what a POST added.
+     */
+    private static FullHttpResponse reply(Result result, boolean added) {
+        if (result instanceof Result.Document document) {
+            return Replies.xml(document.xml());
+        }
+        if (result instanceof Result.Ack) {
+            return Replies.empty(HttpResponseStatus.NO_CONTENT);
+        }
+        return Replies.json(added ? HttpResponseStatus.CREATED : HttpResponseStatus.OK, JsonViews.of(result));
     }
 
     Router router() {
@@ -97,13 +125,16 @@ final class RestApi {
         Router.Match match = router.match(ex.request().method(), ex.path());
         if (match.route() != null) {
             ex.parameters(match.parameters());
-            match.route().action().accept(ex);
+            try {
+                match.route().action().accept(ex);
+            } catch (Failed malformed) { // a route's arguments, read before any call
+                ex.respond(errorReply(malformed));
+            }
         } else if (!match.allowed().isEmpty()) {
+            String allowed = match.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
             FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
-                    ex.path() + " does not take " + ex.request().method() + "; it takes "
-                            + match.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", ")));
-            response.headers().set(HttpHeaderNames.ALLOW,
-                    match.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", ")));
+                    ex.path() + " does not take " + ex.request().method() + "; it takes " + allowed);
+            response.headers().set(HttpHeaderNames.ALLOW, allowed);
             ex.respond(response);
         } else {
             ex.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + ex.path()
@@ -120,22 +151,10 @@ final class RestApi {
 
     // ------------------------------------------------------------------ the routes
 
-    private void listSensors(Exchange ex) {
-        boolean activeOnly = Boolean.parseBoolean(ex.query("active"));
-        answer(ex, session -> expect(session.call(new Call.ListSensors(activeOnly)))
-                .thenApply(r -> Replies.json(HttpResponseStatus.OK, JsonViews.sensors(((Result.Sensors) r).sensors()))));
-    }
-
-    private void addSensor(Exchange ex) {
-        String document = ex.body();
-        answer(ex, session -> expect(session.call(new Call.AddSensor(document)))
-                .thenApply(r -> Replies.json(HttpResponseStatus.CREATED, JsonViews.sensor(((Result.Sensor) r).sensor()))));
-    }
-
     private void describeSensor(Exchange ex) {
         String id = ex.parameter("id");
         boolean xml = ex.wantsXml();
-        answer(ex, session -> expect(session.call(new Call.DescribeSensor(id))).thenCompose(described -> {
+        answer(ex, (session, hello) -> expect(session.call(new Call.DescribeSensor(id))).thenCompose(described -> {
             if (xml) {
                 return CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()));
             }
@@ -151,129 +170,61 @@ final class RestApi {
         }));
     }
 
-    private void removeSensor(Exchange ex) {
-        String id = ex.parameter("id");
-        answer(ex, session -> expect(session.call(new Call.RemoveSensor(id)))
-                .thenApply(r -> Replies.empty(HttpResponseStatus.NO_CONTENT)));
-    }
-
-    private void listCommands(Exchange ex) {
-        String id = ex.parameter("id");
-        answer(ex, session -> expect(session.call(new Call.ListCommands(id)))
-                .thenApply(r -> Replies.xml(((Result.Document) r).xml())));
-    }
-
-    private void execute(Exchange ex) {
-        Map<String, String> arguments;
-        try {
-            arguments = arguments(ex);
-        } catch (BadRequest e) {
-            ex.respond(errorReply(e));
-            return;
-        }
-        Call call = new Call.Execute(ex.parameter("id"), ex.parameter("command"), arguments);
-        answer(ex, session -> expect(session.call(call))
-                .thenApply(r -> Replies.json(HttpResponseStatus.OK, JsonViews.reading(((Result.ReadingResult) r).reading()))));
-    }
-
-    private void listProtocols(Exchange ex) {
-        answer(ex, session -> expect(session.call(new Call.ListProtocols()))
-                .thenApply(r -> Replies.json(HttpResponseStatus.OK, JsonViews.protocols(((Result.Protocols) r).protocols()))));
-    }
-
-    private void addProtocol(Exchange ex) {
-        String document = ex.body();
-        answer(ex, session -> expect(session.call(new Call.AddProtocol(document)))
-                .thenApply(r -> Replies.json(HttpResponseStatus.CREATED, JsonViews.protocols(((Result.Protocols) r).protocols()))));
-    }
-
-    private void removeProtocol(Exchange ex) {
-        String name = ex.parameter("name");
-        answer(ex, session -> expect(session.call(new Call.RemoveProtocol(name)))
-                .thenApply(r -> Replies.empty(HttpResponseStatus.NO_CONTENT)));
-    }
-
-    private void config(Exchange ex) {
-        answer(ex, session -> expect(session.call(new Call.GetPlatformConfig()))
-                .thenApply(r -> Replies.xml(((Result.Document) r).xml())));
-    }
-
     /**
      * The caller's role, as the agent's hello reply gave it to this call's session, and whether the
      * agent asks for a token at all. No call is made: a reader is not refused anything to find out.
+     * A handler that names no role (not the agent's) counts as admin when it lets everyone in, else
+     * as reader, the role that may do least.
      */
     private void session(Exchange ex) {
         boolean tokenRequired = !handler.admits("");
-        answerGreeted(ex, (session, hello) -> CompletableFuture.completedFuture(Replies.json(HttpResponseStatus.OK,
-                Replies.JSON.createObjectNode().put("role", roleOf(hello, tokenRequired))
-                        .put("tokenRequired", tokenRequired))));
-    }
-
-    /**
-     * The role a hello reply names; a handler that names none (not the agent's) counts as admin when
-     * it lets everyone in, else as reader, the role that may do least.
-     */
-    private static String roleOf(HelloReply hello, boolean tokenRequired) {
-        if (!hello.role().isEmpty()) {
-            return hello.role();
-        }
-        return tokenRequired ? "reader" : "admin";
+        answer(ex, (session, hello) -> CompletableFuture.completedFuture(Replies.json(HttpResponseStatus.OK,
+                Replies.JSON.createObjectNode().put("role", !hello.role().isEmpty() ? hello.role()
+                        : tokenRequired ? "reader" : "admin").put("tokenRequired", tokenRequired))));
     }
 
     private void stream(Exchange ex) {
-        String command = ex.query("command") == null ? DEFAULT_COMMAND : ex.query("command");
-        long interval;
+        String interval = ex.query("interval");
+        String shared = ex.query("shared");
+        long millis;
         try {
-            interval = ex.query("interval") == null ? DEFAULT_INTERVAL_MILLIS : Long.parseLong(ex.query("interval"));
+            millis = interval == null ? DEFAULT_INTERVAL_MILLIS : Long.parseLong(interval);
         } catch (NumberFormatException e) {
-            ex.respond(errorReply(new BadRequest("interval", "must be a whole number of milliseconds, got '"
-                    + ex.query("interval") + "'")));
-            return;
+            throw badArgument("interval", "must be a whole number of milliseconds, got '" + interval + "'");
         }
-        String sharedValue = ex.query("shared");
-        if (sharedValue != null && !sharedValue.equalsIgnoreCase("true") && !sharedValue.equalsIgnoreCase("false")) {
-            ex.respond(errorReply(new BadRequest("shared", "must be true or false, got '" + sharedValue + "'")));
-            return;
+        if (shared != null && !shared.equalsIgnoreCase("true") && !shared.equalsIgnoreCase("false")) {
+            throw badArgument("shared", "must be true or false, got '" + shared + "'");
         }
-        boolean shared = Boolean.parseBoolean(sharedValue);
-        Call setup = new Call.SetupStream(ex.parameter("id"), command, ex.queryExcept("command", "interval", "shared"),
-                interval, null, shared);
-        EventStream events = new EventStream(ex);
-        BridgeSession session = open(ex, events);
-        greet(ex, session)
-                .thenCompose(greeted -> expect(session.call(setup)))
-                .thenCompose(handle -> {
-                    events.begin(session);
-                    return expect(session.call(new Call.StartStream(((Result.StreamHandle) handle).streamId())));
-                })
-                .whenComplete((started, error) -> {
-                    if (error != null) {
-                        failStream(ex, session, events, error);
-                    }
-                });
+        Call setup = new Call.SetupStream(ex.parameter("id"), Objects.requireNonNullElse(ex.query("command"),
+                DEFAULT_COMMAND), ex.queryExcept("command", "interval", "shared"), millis, null,
+                Boolean.parseBoolean(shared));
+        pushes(ex, (session, events) -> expect(session.call(setup)).thenCompose(handle -> {
+            events.begin(session);
+            return expect(session.call(new Call.StartStream(((Result.StreamHandle) handle).streamId())));
+        }));
     }
 
     private void events(Exchange ex) {
-        EventStream events = new EventStream(ex);
-        BridgeSession session = open(ex, events);
-        greet(ex, session)
-                .thenCompose(greeted -> expect(session.call(new Call.SubscribeEvents())))
-                .whenComplete((subscribed, error) -> {
-                    if (error != null) {
-                        failStream(ex, session, events, error);
-                    } else {
-                        events.begin(session); // subscribed first: every event after the headers is sent
-                    }
-                });
+        // subscribed first: every event after the headers is sent
+        pushes(ex, (session, events) -> expect(session.call(new Call.SubscribeEvents()))
+                .thenRun(() -> events.begin(session)));
     }
 
-    private void failStream(Exchange ex, BridgeSession session, EventStream events, Throwable error) {
-        if (events.begun()) {
-            events.fail(errorReply(error));
-        } else {
-            session.closeByCaller();
-            ex.respond(errorReply(error));
-        }
+    /**
+     * An event stream's life: open, hello, {@code start}, which begins the {@link EventStream}; a
+     * failure before it began answers the request, after it an {@code error} event ends the stream.
+     */
+    private void pushes(Exchange ex, BiFunction<BridgeSession, EventStream, CompletableFuture<?>> start) {
+        EventStream events = new EventStream(ex);
+        BridgeSession session = open(ex, events);
+        greet(ex, session).thenCompose(greeted -> start.apply(session, events)).whenComplete((started, error) -> {
+            if (error != null && events.begun()) {
+                events.fail(errorReply(error));
+            } else if (error != null) {
+                session.closeByCaller();
+                ex.respond(errorReply(error));
+            }
+        });
     }
 
     // ------------------------------------------------------------------ sessions and errors
@@ -294,27 +245,27 @@ final class RestApi {
     }
 
     /**
-     * Says hello with the request's bearer token; completes with the agent's acceptance, or fails with
-     * {@link Refused} when the agent refuses.
+     * Says hello with the request's bearer token; completes with the agent's acceptance, or fails when
+     * the agent refuses: for its credentials ({@link Refused}, 401) or because it serves its maximum
+     * of sessions ({@link Failed}, OVERLOADED, 503).
      */
     private CompletableFuture<HelloReply> greet(Exchange ex, BridgeSession session) {
         String token = ex.bearerToken();
         return session.hello("http " + ex.remoteAddress(), codecName, token).thenApply(reply -> {
             if (!reply.accepted()) {
-                throw new CompletionException(new Refused(reply.code(), reply.error(), !token.isEmpty()));
+                throw new CompletionException(reply.code() == ErrorCode.OVERLOADED
+                        ? new Failed(new Result.Failure(ErrorCode.OVERLOADED, reply.error()))
+                        : new Refused(!token.isEmpty()));
             }
             return reply;
         });
     }
 
-    /** One call's life: open, hello, {@code work}, close; its outcome or its failure answers the request. */
-    private void answer(Exchange ex, Function<BridgeSession, CompletableFuture<FullHttpResponse>> work) {
-        answerGreeted(ex, (session, hello) -> work.apply(session));
-    }
-
-    /** As {@link #answer}, {@code work} given the agent's accepted hello reply too. */
-    private void answerGreeted(Exchange ex,
-                               BiFunction<BridgeSession, HelloReply, CompletableFuture<FullHttpResponse>> work) {
+    /**
+     * One call's life: open, hello, {@code work} (given the agent's accepted hello reply), close; its
+     * outcome or its failure answers the request.
+     */
+    private void answer(Exchange ex, BiFunction<BridgeSession, HelloReply, CompletableFuture<FullHttpResponse>> work) {
         BridgeSession session = open(ex, NO_PUSHES);
         greet(ex, session).thenCompose(hello -> work.apply(session, hello)).whenComplete((response, error) -> {
             session.closeByCaller();
@@ -340,20 +291,11 @@ final class RestApi {
             cause = cause.getCause();
         }
         if (cause instanceof Failed failed) {
-            String code = failed.failure.code().name();
-            return Replies.error(statusOf(code), code, failed.failure.message());
+            ErrorCode code = failed.failure.code();
+            return Replies.error(statusOf(code), code.name(), failed.failure.message());
         }
         if (cause instanceof Refused refused) {
-            // The bridge always speaks the agent's protocol version and codec, so the agent refuses
-            // a REST caller's hello for its credentials (401) or because it serves its maximum of
-            // sessions (503, OVERLOADED).
-            if (refused.code == ErrorCode.OVERLOADED) {
-                return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED", refused.getMessage());
-            }
             return Replies.unauthenticated(refused.tokenGiven);
-        }
-        if (cause instanceof BadRequest bad) {
-            return Replies.error(HttpResponseStatus.BAD_REQUEST, "INVALID_ARGUMENT", bad.getMessage());
         }
         if (cause instanceof BridgeSession.SessionClosedException) {
             return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE",
@@ -364,23 +306,23 @@ final class RestApi {
                 "the agent failed to answer this request; its log has the details");
     }
 
-    /** The HTTP status for one of the agent's error codes. */
-    static HttpResponseStatus statusOf(String errorCode) {
-        return switch (errorCode) {
-            case "UNKNOWN_SENSOR", "UNKNOWN_COMMAND", "UNKNOWN_STREAM", "UNKNOWN_PROTOCOL" -> HttpResponseStatus.NOT_FOUND;
-            case "INVALID_ARGUMENT", "INVALID_DOCUMENT", "PROTOCOL_ERROR" -> HttpResponseStatus.BAD_REQUEST;
-            case "CONFLICT" -> HttpResponseStatus.CONFLICT;
-            case "PLUGIN_FAILURE" -> HttpResponseStatus.BAD_GATEWAY;
-            case "UNSUPPORTED" -> HttpResponseStatus.NOT_IMPLEMENTED;
-            case "OVERLOADED" -> HttpResponseStatus.SERVICE_UNAVAILABLE;
-            case "UNAUTHENTICATED" -> HttpResponseStatus.UNAUTHORIZED;
-            case "PERMISSION_DENIED" -> HttpResponseStatus.FORBIDDEN;
-            default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
+    /** The HTTP status for one of the agent's error codes: a new code does not compile until it is given one. */
+    static HttpResponseStatus statusOf(ErrorCode code) {
+        return switch (code) {
+            case UNKNOWN_SENSOR, UNKNOWN_COMMAND, UNKNOWN_STREAM, UNKNOWN_PROTOCOL -> HttpResponseStatus.NOT_FOUND;
+            case INVALID_ARGUMENT, INVALID_DOCUMENT, PROTOCOL_ERROR -> HttpResponseStatus.BAD_REQUEST;
+            case CONFLICT -> HttpResponseStatus.CONFLICT;
+            case PLUGIN_FAILURE -> HttpResponseStatus.BAD_GATEWAY;
+            case UNSUPPORTED -> HttpResponseStatus.NOT_IMPLEMENTED;
+            case OVERLOADED -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+            case UNAUTHENTICATED -> HttpResponseStatus.UNAUTHORIZED;
+            case PERMISSION_DENIED -> HttpResponseStatus.FORBIDDEN;
+            case INTERNAL -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
         };
     }
 
     /** A command's arguments: the query's parameters, then a JSON object body's members. */
-    private static Map<String, String> arguments(Exchange ex) throws BadRequest {
+    private static Map<String, String> arguments(Exchange ex) {
         Map<String, String> arguments = new LinkedHashMap<>(ex.queryExcept());
         String body = ex.body().trim();
         if (body.isEmpty()) {
@@ -390,14 +332,14 @@ final class RestApi {
         try {
             node = Replies.JSON.readTree(body);
         } catch (JsonProcessingException e) {
-            throw new BadRequest("body", "must be a JSON object of arguments: " + e.getOriginalMessage());
+            throw badArgument("body", "must be a JSON object of arguments: " + e.getOriginalMessage());
         }
         if (node == null || !node.isObject()) {
-            throw new BadRequest("body", "must be a JSON object of arguments, such as {\"size\": 1024}");
+            throw badArgument("body", "must be a JSON object of arguments, such as {\"size\": 1024}");
         }
         for (var field : node.properties()) {
             if (!field.getValue().isValueNode() || field.getValue().isNull()) {
-                throw new BadRequest(field.getKey(), "must be a string, a number or a boolean");
+                throw badArgument(field.getKey(), "must be a string, a number or a boolean");
             }
             arguments.put(field.getKey(), field.getValue().asText());
         }
@@ -426,26 +368,19 @@ final class RestApi {
         }
     }
 
-    /** The agent refused the hello. */
+    /** The agent refused the hello's credentials. */
     static final class Refused extends RuntimeException {
         private static final long serialVersionUID = 1L;
-
-        final ErrorCode code;
         final boolean tokenGiven;
 
-        Refused(ErrorCode code, String why, boolean tokenGiven) {
-            super(why, null, false, false);
-            this.code = code;
+        Refused(boolean tokenGiven) {
+            super("refused", null, false, false);
             this.tokenGiven = tokenGiven;
         }
     }
 
-    /** A request argument is malformed; the message names it. */
-    static final class BadRequest extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        BadRequest(String argument, String why) {
-            super("argument '" + argument + "' " + why, null, false, false);
-        }
+    /** A malformed request argument, as the agent's own INVALID_ARGUMENT failure (400) naming it. */
+    private static Failed badArgument(String argument, String why) {
+        return new Failed(new Result.Failure(ErrorCode.INVALID_ARGUMENT, "argument '" + argument + "' " + why));
     }
 }

@@ -1,39 +1,30 @@
 package org.salgate.transport.http.rest;
 
 import org.salgate.transport.http.Exchange;
-import org.salgate.transport.http.HttpTransportProvider;
-import org.salgate.transport.http.Replies;
 
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The routes of the HTTP server: a method and a path template such as
- * {@code /api/sensors/{id}/commands/{command}}, whose {@code {name}} segments match one path
- * segment each (percent-decoded) and are handed to the route's action.
+ * {@code /api/sensors/{id}/commands/{command}}, whose {@code {name}} segments match one non-empty
+ * path segment each (percent-decoded) and are handed to the route's action.
  */
 final class Router {
 
-    /** One route. */
-    record Route(HttpMethod method, String template, Consumer<Exchange> action) {
-        Route {
-            Objects.requireNonNull(method, "method");
-            Objects.requireNonNull(template, "template");
-            Objects.requireNonNull(action, "action");
-        }
+    private static final Pattern PARAMETER = Pattern.compile("\\{(\\w+)}");
 
-        List<String> segments() {
-            return split(template);
-        }
-    }
+    /** One route; {@code path} matches its template, with a group for each parameter of {@code names}. */
+    record Route(HttpMethod method, String template, Consumer<Exchange> action, Pattern path, List<String> names) {}
 
     /** What a path matched: the route and its parameters, or the methods the path has when none matched. */
     record Match(Route route, Map<String, String> parameters, Set<HttpMethod> allowed) {}
@@ -41,7 +32,15 @@ final class Router {
     private final List<Route> routes = new ArrayList<>();
 
     Router add(HttpMethod method, String template, Consumer<Exchange> action) {
-        routes.add(new Route(method, template, action));
+        List<String> names = new ArrayList<>();
+        StringBuilder regex = new StringBuilder();
+        int at = 0;
+        for (Matcher m = PARAMETER.matcher(template); m.find(); at = m.end()) {
+            regex.append(Pattern.quote(template.substring(at, m.start()))).append("([^/]+)");
+            names.add(m.group(1));
+        }
+        regex.append(Pattern.quote(template.substring(at)));
+        routes.add(new Route(method, template, action, Pattern.compile(regex.toString()), List.copyOf(names)));
         return this;
     }
 
@@ -51,49 +50,22 @@ final class Router {
 
     /** The route for a method and a raw path (without the query); {@code route} is null when none matched. */
     Match match(HttpMethod method, String rawPath) {
-        List<String> segments = split(rawPath);
         Set<HttpMethod> allowed = new LinkedHashSet<>();
         for (Route route : routes) {
-            Map<String, String> parameters = bind(route.segments(), segments);
-            if (parameters == null) {
+            Matcher m = route.path().matcher(rawPath);
+            if (!m.matches()) {
                 continue;
             }
-            if (route.method().equals(method)) {
-                return new Match(route, parameters, allowed);
+            if (!route.method().equals(method)) {
+                allowed.add(route.method());
+                continue;
             }
-            allowed.add(route.method());
+            Map<String, String> parameters = new HashMap<>();
+            for (int i = 0; i < route.names().size(); i++) {
+                parameters.put(route.names().get(i), QueryStringDecoder.decodeComponent(m.group(i + 1)));
+            }
+            return new Match(route, parameters, allowed);
         }
         return new Match(null, Map.of(), allowed);
-    }
-
-    private static Map<String, String> bind(List<String> template, List<String> path) {
-        if (template.size() != path.size()) {
-            return null;
-        }
-        Map<String, String> parameters = new LinkedHashMap<>();
-        for (int i = 0; i < template.size(); i++) {
-            String t = template.get(i);
-            String p = path.get(i);
-            if (t.startsWith("{") && t.endsWith("}")) {
-                if (p.isEmpty()) {
-                    return null;
-                }
-                parameters.put(t.substring(1, t.length() - 1), QueryStringDecoder.decodeComponent(p));
-            } else if (!t.equals(p)) {
-                return null;
-            }
-        }
-        return parameters;
-    }
-
-    private static List<String> split(String path) {
-        List<String> segments = new ArrayList<>();
-        for (String s : path.split("/", -1)) {
-            segments.add(s);
-        }
-        if (segments.size() > 1 && segments.get(0).isEmpty()) {
-            segments.remove(0);
-        }
-        return segments;
     }
 }

@@ -1,7 +1,5 @@
 package org.salgate.transport.http.rest;
 
-import org.salgate.transport.http.Exchange;
-import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
 import io.netty.handler.codec.http.FullHttpResponse;

@@ -15,23 +15,23 @@ class ErrorStatusTest {
 
     @Test
     void refusalsMapToTheStatusAPersonExpects() {
-        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_SENSOR.name()));
-        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_COMMAND.name()));
-        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_PROTOCOL.name()));
-        assertEquals(HttpResponseStatus.BAD_REQUEST, RestApi.statusOf(ErrorCode.INVALID_ARGUMENT.name()));
-        assertEquals(HttpResponseStatus.BAD_REQUEST, RestApi.statusOf(ErrorCode.INVALID_DOCUMENT.name()));
-        assertEquals(HttpResponseStatus.CONFLICT, RestApi.statusOf(ErrorCode.CONFLICT.name()));
-        assertEquals(HttpResponseStatus.SERVICE_UNAVAILABLE, RestApi.statusOf(ErrorCode.OVERLOADED.name()));
-        assertEquals(HttpResponseStatus.UNAUTHORIZED, RestApi.statusOf(ErrorCode.UNAUTHENTICATED.name()));
-        assertEquals(HttpResponseStatus.FORBIDDEN, RestApi.statusOf("PERMISSION_DENIED"));
-        assertEquals(HttpResponseStatus.INTERNAL_SERVER_ERROR, RestApi.statusOf(ErrorCode.INTERNAL.name()));
+        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_SENSOR));
+        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_COMMAND));
+        assertEquals(HttpResponseStatus.NOT_FOUND, RestApi.statusOf(ErrorCode.UNKNOWN_PROTOCOL));
+        assertEquals(HttpResponseStatus.BAD_REQUEST, RestApi.statusOf(ErrorCode.INVALID_ARGUMENT));
+        assertEquals(HttpResponseStatus.BAD_REQUEST, RestApi.statusOf(ErrorCode.INVALID_DOCUMENT));
+        assertEquals(HttpResponseStatus.CONFLICT, RestApi.statusOf(ErrorCode.CONFLICT));
+        assertEquals(HttpResponseStatus.SERVICE_UNAVAILABLE, RestApi.statusOf(ErrorCode.OVERLOADED));
+        assertEquals(HttpResponseStatus.UNAUTHORIZED, RestApi.statusOf(ErrorCode.UNAUTHENTICATED));
+        assertEquals(HttpResponseStatus.FORBIDDEN, RestApi.statusOf(ErrorCode.PERMISSION_DENIED));
+        assertEquals(HttpResponseStatus.INTERNAL_SERVER_ERROR, RestApi.statusOf(ErrorCode.INTERNAL));
     }
 
     @Test
     void onlyInternalFailuresAre500() {
         for (ErrorCode code : ErrorCode.values()) {
             if (code != ErrorCode.INTERNAL) {
-                assertNotEquals(HttpResponseStatus.INTERNAL_SERVER_ERROR, RestApi.statusOf(code.name()), code.name());
+                assertNotEquals(HttpResponseStatus.INTERNAL_SERVER_ERROR, RestApi.statusOf(code), code.name());
             }
         }
     }
