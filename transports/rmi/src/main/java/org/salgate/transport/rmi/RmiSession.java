@@ -15,20 +15,15 @@ import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Framing;
-import org.salgate.wire.Hello;
-import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
-import org.salgate.wire.Request;
-import org.salgate.wire.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client's session on an RMI agent. Frames arrive through its own exported {@link Endpoint} and
- * are handed to the server handler on the calling thread. A call may carry its answer back when it
- * comes within {@value #CALL_WAIT_MILLIS} ms and nothing sent before is still on the way; all else is
- * pushed, one push at a time, by the session's own pusher thread, so a slow client holds up only
- * its own pushes.
+ * are handed to the server handler on the calling thread; everything the agent sends is pushed,
+ * one push at a time, by the session's own pusher thread, so a slow client holds up only its own
+ * pushes.
  */
 final class RmiSession extends QueuedSession {
 
@@ -38,9 +33,6 @@ final class RmiSession extends QueuedSession {
     static final int MAX_BATCH_FRAMES = 512;
     /** Bytes after which a push takes no further frame. */
     private static final long MAX_BATCH_BYTES = 256 * 1024;
-    /** How long a call that may carry its answer back waits for it; a later answer is pushed. */
-    static final long CALL_WAIT_MILLIS = 20;
-    private static final byte[] NO_ANSWER = new byte[0];
 
     private enum State { OPEN, CLOSING, CLOSED }
 
@@ -55,12 +47,6 @@ final class RmiSession extends QueuedSession {
     private final Object delivery = new Object();
     private boolean closedDelivered;
     private final Thread pusher;
-    /** Guards {@link #waiting} and {@link #pushing}; a waiting call waits on it. */
-    private final Object turn = new Object();
-    /** The call waiting for its answer, or null. */
-    private WaitingCall waiting;
-    /** A push is under way: what the agent sends goes behind it. */
-    private boolean pushing;
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
         super(id, server.options(), server.budget());
@@ -90,30 +76,6 @@ final class RmiSession extends QueuedSession {
         return remoteAddress;
     }
 
-    /** An answer goes back with the call waiting for it, when nothing sent before it is still on the way. */
-    @Override
-    protected void queue(Message message, byte[] encoded) {
-        Object key = answerKey(message);
-        if (key != null) {
-            synchronized (turn) {
-                if (waiting != null && waiting.key.equals(key)) {
-                    boolean carried = !pushing && !queue().hasWaiting();
-                    endWait(carried ? encoded : NO_ANSWER);
-                    if (carried) {
-                        return;
-                    }
-                }
-            }
-        }
-        super.queue(message, encoded);
-    }
-
-    /** What pairs a request with its response and a hello with its reply; null for other messages. */
-    private static Object answerKey(Message message) {
-        return message instanceof Request r ? (Object) r.id() : message instanceof Response r ? (Object) r.id()
-                : message instanceof Hello || message instanceof HelloReply ? Hello.class : null;
-    }
-
     @Override
     protected void startWriting() {
         LockSupport.unpark(pusher);
@@ -130,7 +92,6 @@ final class RmiSession extends QueuedSession {
         if (state.compareAndSet(State.OPEN, State.CLOSING)) {
             queue().close();
             LockSupport.unpark(pusher);
-            release();
         }
     }
 
@@ -150,7 +111,6 @@ final class RmiSession extends QueuedSession {
         if (previous != State.CLOSED) {
             queue().discard();
             LockSupport.unpark(pusher);
-            release();
             Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null, tellClient),
                     "salgate-rmi-close-" + id());
             closer.setDaemon(true);
@@ -158,24 +118,8 @@ final class RmiSession extends QueuedSession {
         }
     }
 
-    /** Lets the waiting call return without its answer, which is then pushed. */
-    private void release() {
-        synchronized (turn) {
-            if (waiting != null) {
-                endWait(NO_ANSWER);
-            }
-        }
-    }
-
-    /** Ends the wait of the waiting call, which returns {@code answer} (empty for none); under {@link #turn}. */
-    private void endWait(byte[] answer) {
-        waiting.answer = answer;
-        waiting = null;
-        turn.notifyAll();
-    }
-
-    /** A frame the client sent, handed to the handler; returns its answer when the call carries it back, else none. */
-    private byte[] call(byte[] frame, boolean carry) throws RemoteException {
+    /** A frame the client sent, handed to the handler. */
+    private void call(byte[] frame) throws RemoteException {
         if (frame == null || frame.length == 0) {
             abort(new CodecException("the client sent an empty frame"), true);
             throw new RemoteException("an empty frame is not a message; the session is closed");
@@ -184,7 +128,6 @@ final class RmiSession extends QueuedSession {
             oversize(frame.length);
             throw new RemoteException("a frame of " + frame.length + " bytes is over the limit; the session is closed");
         }
-        WaitingCall call = null;
         synchronized (delivery) {
             if (state.get() != State.OPEN || closedDelivered) {
                 throw new NoSuchObjectException("the session is closed");
@@ -196,14 +139,6 @@ final class RmiSession extends QueuedSession {
                 abort(e, true);
                 throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
             }
-            Object key = carry ? answerKey(message) : null;
-            if (key != null) {
-                synchronized (turn) { // before the handler, which may answer at once
-                    if (waiting == null && !pushing && isOpen()) {
-                        call = waiting = new WaitingCall(key);
-                    }
-                }
-            }
             try {
                 handler.messageReceived(this, message);
             } catch (RuntimeException e) {
@@ -214,47 +149,11 @@ final class RmiSession extends QueuedSession {
                 throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
-        return call == null ? NO_ANSWER : await(call);
-    }
-
-    /** {@code call}'s answer when it comes in time, else none (it is pushed). */
-    private byte[] await(WaitingCall call) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_WAIT_MILLIS);
-        synchronized (turn) {
-            try {
-                for (long left; call.answer == null && (left = deadline - System.nanoTime()) > 0; ) {
-                    TimeUnit.NANOSECONDS.timedWait(turn, left);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (call.answer == null) { // still the waiting call: no answer yet
-                endWait(NO_ANSWER);
-            }
-            return call.answer;
-        }
-    }
-
-    /** A call waiting for the answer that pairs with {@code key}; {@code answer} is set as the wait ends. */
-    private static final class WaitingCall {
-        final Object key;
-        byte[] answer;
-
-        WaitingCall(Object key) {
-            this.key = key;
-        }
     }
 
     private void pushLoop() {
         while (state.get() != State.CLOSED) {
-            OutboundQueue.Batch<byte[]> batch;
-            synchronized (turn) {
-                batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
-                pushing = !batch.isEmpty();
-                if (pushing) {
-                    release();
-                }
-            }
+            OutboundQueue.Batch<byte[]> batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
             if (batch.isEmpty()) {
                 if (state.get() == State.CLOSING) {
                     break;
@@ -273,10 +172,6 @@ final class RmiSession extends QueuedSession {
                 // and a pusher that died here would leave it open and never writable again
                 abort(e instanceof Error ? e : new IOException("the client failed taking pushed frames: " + e, e), true);
                 return;
-            } finally {
-                synchronized (turn) {
-                    pushing = false;
-                }
             }
             queue().written(batch.bytes());
         }
@@ -285,7 +180,6 @@ final class RmiSession extends QueuedSession {
             finish(null, false);
         }
     }
-
     private void finish(Throwable why, boolean tellClient) {
         if (!finished.compareAndSet(false, true)) {
             return;
@@ -326,8 +220,8 @@ final class RmiSession extends QueuedSession {
     final class Endpoint implements SessionRemote, Unreferenced {
 
         @Override
-        public byte[] call(byte[] frame, boolean carry) throws RemoteException {
-            return RmiSession.this.call(frame, carry);
+        public void call(byte[] frame) throws RemoteException {
+            RmiSession.this.call(frame);
         }
 
         @Override

@@ -31,8 +31,7 @@ import org.slf4j.LoggerFactory;
 /**
  * An RMI client: looks the agent up in its registry, checks that the object leads to that registry's
  * host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the agent's pushes and
- * opens a session. {@link #send} is a remote call; one at a time may carry its answer back, handed
- * on on the caller's thread before any later push. Pushes are handed on on their own thread.
+ * opens a session. {@link #send} is a remote call; everything the agent sends comes in its pushes.
  */
 final class RmiTransportClient implements TransportClient {
 
@@ -45,10 +44,7 @@ final class RmiTransportClient implements TransportClient {
     private volatile SessionRemote session;
     private volatile boolean connected;
     private ClientHandler handler;
-    /**
-     * Held by whoever hands frames to the handler: a push, or the one call that may carry its answer
-     * back, from before the call. So frames are handed on in the order the agent sent them.
-     */
+    /** Held by a push while it hands frames to the handler; a close meanwhile is reported after them. */
     private final ReentrantLock turn = new ReentrantLock();
     /** Guards {@link #closedReport}, the close's report, held back until the turn is free. */
     private final Object delivery = new Object();
@@ -164,22 +160,12 @@ final class RmiTransportClient implements TransportClient {
         if (s == null || closing.get()) {
             throw new IOException("the connection is closed");
         }
-        byte[] frame = codec.encode(message);
-        // Not while this thread hands frames on (a handler that sends), and not ahead of a waiting push.
-        boolean carry = !turn.isHeldByCurrentThread() && !turn.hasQueuedThreads() && turn.tryLock();
         try {
-            byte[] answer = s.call(frame, carry);
-            if (answer == null || answer.length > 0) {
-                handOn(carry ? answer : null);
-            }
+            s.call(codec.encode(message));
         } catch (RemoteException e) {
             IOException failure = new IOException("the RMI call to the agent failed: " + rootMessage(e), e);
             shutDown(failure, false);
             throw failure;
-        } finally {
-            if (carry) {
-                endTurn();
-            }
         }
     }
 
@@ -246,15 +232,13 @@ final class RmiTransportClient implements TransportClient {
         }
     }
 
-    /** Hands a frame to the handler, holding the turn, unless the client closed. */
+    /** Hands a frame to the handler, holding the turn, unless the client closed; the push's filter bounds its size. */
     private void handOn(byte[] frame) {
         if (closing.get()) {
             return;
         }
         if (frame == null) {
             shutDown(new IOException("the agent sent a malformed answer or batch"), true);
-        } else if (frame.length > options.maxFrameBytes()) {
-            oversize(frame.length); // a push's filter refuses it first; an answer is read under the process's
         } else {
             try {
                 handler.messageReceived(codec.decode(frame, 0, frame.length));
@@ -293,7 +277,6 @@ final class RmiTransportClient implements TransportClient {
             }
         }
 
-        /** After the answer a call carries back, which the agent sent first. */
         @Override
         public void sessionClosed(String reason) {
             turn.lock();
