@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketImpl;
 import java.rmi.server.RMIServerSocketFactory;
@@ -32,41 +31,31 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     private final InetAddress bindAddress;
     private final Object key;
     private final TlsConfig tls;
-    private final String server;
-    /** The longest a read on an agent's connection waits, in ms; 0 for a factory that is not an agent's. */
+    /** The longest a read on an agent's connection waits, in ms; 0 for the callback listeners' factory. */
     private final int readTimeoutMillis;
     private final RegistryGuard.Refusals refusals = new RegistryGuard.Refusals();
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
 
-    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, String server,
-                                   int readTimeoutMillis) {
+    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, int readTimeoutMillis) {
         this.bindAddress = bindAddress;
         this.key = key;
         this.tls = tls;
-        this.server = server;
         this.readTimeoutMillis = readTimeoutMillis;
     }
 
-    /**
-     * A factory for one agent, {@code server} in its log, equal to no other; TLS when {@code tls} is
-     * set. No read on its connections waits more than {@code readTimeoutMillis} (positive).
-     */
-    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls, String server, int readTimeoutMillis) {
-        if (readTimeoutMillis <= 0) {
-            throw new IllegalArgumentException("the read timeout must be positive, got " + readTimeoutMillis + " ms");
-        }
-        return new RmiServerSocketFactory(bindAddress, new Object(), tls, server, readTimeoutMillis);
+    /** A factory for one agent, equal to no other: no read on its connections waits more than {@code readTimeoutMillis} (positive). */
+    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls, int readTimeoutMillis) {
+        return new RmiServerSocketFactory(bindAddress, new Object(), tls, readTimeoutMillis);
     }
 
-    /** A factory equal to every other shared one with the same address and TLS setting. */
+    /** A factory for callback listeners, equal to every other with the same address and TLS setting. */
     static RmiServerSocketFactory shared(InetAddress bindAddress, TlsConfig tls) {
-        return new RmiServerSocketFactory(bindAddress, "shared:" + bindAddress + (tls != null ? ":tls" : ""), tls,
-                "RMI callbacks " + bindAddress.getHostAddress(), 0);
+        return new RmiServerSocketFactory(bindAddress, bindAddress + (tls != null ? ":tls" : ""), tls, 0);
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        ServerSocket socket = new TrackingServerSocket(port, new AcceptBackoff(server + " (port " + port + ")"));
+        ServerSocket socket = new TrackingServerSocket(port);
         created.add(socket);
         return socket;
     }
@@ -91,9 +80,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
      * ports: RMI would keep both, and a client could reuse a connection to an agent that is gone.
      */
     void closeAll() {
-        for (ServerSocket socket : created) {
-            closeQuietly(socket);
-        }
+        created.forEach(RmiServerSocketFactory::closeQuietly);
         for (ServerSocket socket : created) { // RMI's accept thread releases the port once it wakes up
             Ports.awaitReleased(bindAddress, socket.getLocalPort(), Duration.ofSeconds(2));
         }
@@ -120,16 +107,17 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
     /**
      * A listening socket that closes the connections it accepted with itself. A failed accept (out
-     * of descriptors, most often) is retried here after a pause, see {@link AcceptBackoff}: RMI's own
-     * accept loop would sleep ten seconds after ten failures in a row, and not accept meanwhile.
+     * of descriptors, most often) is retried after an {@link AcceptBackoff} pause: RMI's own accept
+     * loop would sleep ten seconds after ten failures in a row, and not accept meanwhile.
      */
     private final class TrackingServerSocket extends ServerSocket {
         private final Set<Socket> accepted = ConcurrentHashMap.newKeySet();
         private final AcceptBackoff backoff;
 
-        TrackingServerSocket(int port, AcceptBackoff backoff) throws IOException {
+        TrackingServerSocket(int port) throws IOException {
             super(port, Ports.ACCEPT_BACKLOG, bindAddress);
-            this.backoff = backoff;
+            backoff = new AcceptBackoff("RMI " + (readTimeoutMillis == 0 ? "callbacks " : "agent ")
+                    + bindAddress.getHostAddress() + ":" + getLocalPort());
         }
 
         @Override
@@ -218,11 +206,6 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         }
 
         @Override
-        public int getSoTimeout() throws SocketException {
-            return socket.getSoTimeout();
-        }
-
-        @Override
         public void setTcpNoDelay(boolean on) throws SocketException {
             socket.setTcpNoDelay(on);
         }
@@ -243,33 +226,8 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         }
 
         @Override
-        public InetAddress getLocalAddress() {
-            return socket.getLocalAddress();
-        }
-
-        @Override
-        public int getLocalPort() {
-            return socket.getLocalPort();
-        }
-
-        @Override
-        public SocketAddress getRemoteSocketAddress() {
-            return socket.getRemoteSocketAddress();
-        }
-
-        @Override
-        public boolean isClosed() {
-            return socket.isClosed();
-        }
-
-        @Override
         public void close() throws IOException {
             socket.close();
-        }
-
-        @Override
-        public String toString() {
-            return "guarded " + socket;
         }
     }
 }

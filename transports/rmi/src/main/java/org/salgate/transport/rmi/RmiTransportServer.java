@@ -90,7 +90,7 @@ final class RmiTransportServer implements TransportServer {
                 advertised = options.host();
             }
             long helloMillis = options.limits().helloTimeout().toMillis();
-            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(), toString(),
+            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
                     (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             if (options.tls() != null) {
