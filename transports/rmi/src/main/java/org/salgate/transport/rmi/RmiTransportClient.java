@@ -42,13 +42,9 @@ final class RmiTransportClient implements TransportClient {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Callback callback = new Callback();
     private volatile SessionRemote session;
-    private volatile boolean connected;
     private ClientHandler handler;
-    /** Held by a push while it hands frames to the handler; a close meanwhile is reported after them. */
+    /** Held while frames are handed to the handler; a close meanwhile is reported after them. */
     private final ReentrantLock turn = new ReentrantLock();
-    /** Guards {@link #closedReport}, the close's report, held back until the turn is free. */
-    private final Object delivery = new Object();
-    private Runnable closedReport;
 
     RmiTransportClient(ClientOptions options) {
         this.options = options;
@@ -88,7 +84,6 @@ final class RmiTransportClient implements TransportClient {
             unexportCallback();
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
         }
-        connected = true;
     }
 
     /** Looks the agent up in the registry, reads bounded by the connect timeout; the stub is reached as dialled. */
@@ -171,7 +166,7 @@ final class RmiTransportClient implements TransportClient {
 
     @Override
     public boolean isOpen() {
-        return connected && !closing.get();
+        return session != null && !closing.get();
     }
 
     @Override
@@ -179,7 +174,7 @@ final class RmiTransportClient implements TransportClient {
         shutDown(null, true);
     }
 
-    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} once the turn is free. */
+    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} after frames being handed on. */
     private void shutDown(Throwable cause, boolean tellAgent) {
         if (!closing.compareAndSet(false, true)) {
             return;
@@ -199,28 +194,27 @@ final class RmiTransportClient implements TransportClient {
         if (cause != null) {
             LOG.debug("RMI client closed: {}", cause.toString());
         }
-        Runnable report = () -> HandlerCalls.accept(handler::closed, cause, "closing", this);
-        synchronized (delivery) {
-            if (turn.isLocked()) {
-                closedReport = report;
-                return;
+        Runnable report = () -> handingOn(() -> HandlerCalls.accept(handler::closed, cause, "closing", this));
+        if (turn.tryLock()) {
+            try {
+                report.run();
+            } finally {
+                turn.unlock();
             }
+        } else { // a push is handing frames on: report once it is done, without holding up this thread
+            Thread reporter = new Thread(report, "salgate-rmi-closed");
+            reporter.setDaemon(true);
+            reporter.start();
         }
-        report.run();
     }
 
-    /** Gives up the turn; the last holder reports a close that came meanwhile. */
-    private void endTurn() {
-        Runnable report = null;
-        synchronized (delivery) {
+    /** Runs {@code delivery} holding the turn, so that what it hands on keeps its place in order. */
+    private void handingOn(Runnable delivery) {
+        turn.lock();
+        try {
+            delivery.run();
+        } finally {
             turn.unlock();
-            if (!turn.isLocked()) {
-                report = closedReport;
-                closedReport = null;
-            }
-        }
-        if (report != null) {
-            report.run();
         }
     }
 
@@ -267,29 +261,21 @@ final class RmiTransportClient implements TransportClient {
 
         @Override
         public void push(byte[][] frames) {
-            turn.lock();
-            try {
+            handingOn(() -> {
                 for (byte[] frame : frames == null ? new byte[1][] : frames) {
                     handOn(frame);
                 }
-            } finally {
-                endTurn();
-            }
+            });
         }
 
         @Override
         public void sessionClosed(String reason) {
-            turn.lock();
-            try {
-                shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false);
-            } finally {
-                endTurn();
-            }
+            handingOn(() -> shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false));
         }
 
         @Override
         public void unreferenced() {
-            if (connected && !closing.get()) {
+            if (isOpen()) {
                 shutDown(new IOException("the agent went away (its RMI lease ran out)"), false);
             }
         }

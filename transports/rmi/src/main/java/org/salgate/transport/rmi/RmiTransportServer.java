@@ -11,11 +11,9 @@ import java.rmi.registry.Registry;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.OpenSessions;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
@@ -41,7 +39,7 @@ final class RmiTransportServer implements TransportServer {
     private final ServerOptions options;
     private final MemoryBudget budget;
     private final AtomicLong nextSessionId = new AtomicLong(1);
-    private final Map<Long, RmiSession> sessions = new ConcurrentHashMap<>();
+    private final OpenSessions<RmiSession> sessions = new OpenSessions<>();
     private final Object lifecycle = new Object();
     private ServerHandler handler;
     private RmiServerSocketFactory serverSockets;
@@ -140,7 +138,7 @@ final class RmiTransportServer implements TransportServer {
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
                 localAddress.getPort(), clientSockets, serverSockets,
                 RmiFilters.frames(options.maxFrameBytes(), session::oversize));
-        sessions.put(session.id(), session);
+        sessions.add(session);
         session.start();
         if (closed) {
             session.abort(null, false);
@@ -168,10 +166,7 @@ final class RmiTransportServer implements TransportServer {
     }
 
     void sessionFinished(RmiSession session) {
-        sessions.remove(session.id());
-        synchronized (sessions) {
-            sessions.notifyAll();
-        }
+        sessions.remove(session);
     }
 
     @Override
@@ -194,12 +189,9 @@ final class RmiTransportServer implements TransportServer {
             closed = true;
         }
         unexport(agent);
-        sessions.values().forEach(RmiSession::close);
-        awaitSessions();
-        sessions.values().forEach(session -> session.abort(null, true));
-        awaitSessions();
-        if (!sessions.isEmpty()) {
-            LOG.warn("{} RMI sessions did not close in time", sessions.size());
+        int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null, true));
+        if (left > 0) {
+            LOG.warn("{} RMI sessions did not close in time", left);
         }
         synchronized (lifecycle) {
             release();
@@ -219,21 +211,6 @@ final class RmiTransportServer implements TransportServer {
             }
         } catch (NoSuchObjectException e) {
             // not exported, or already unexported
-        }
-    }
-
-    private void awaitSessions() {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS);
-        synchronized (sessions) {
-            long left;
-            while (!sessions.isEmpty() && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
-                try {
-                    sessions.wait(Math.min(left, 50));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
         }
     }
 
