@@ -91,8 +91,12 @@ final class RegistryGuard extends InputStream {
 
     @Override
     public int read() throws IOException {
+        return readOne(this);
+    }
+
+    private static int readOne(InputStream in) throws IOException {
         byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        return in.read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 
     @Override
@@ -189,8 +193,7 @@ final class RegistryGuard extends InputStream {
 
         @Override
         public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            return readOne(this);
         }
 
         @Override

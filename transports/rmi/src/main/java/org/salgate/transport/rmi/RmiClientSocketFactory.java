@@ -17,13 +17,26 @@ import org.salgate.transport.tls.TlsConfig;
  * exporter decides the address callers dial (not the JVM-wide {@code java.rmi.server.hostname});
  * an agent on a wildcard address names none and is dialled where its registry was found. RMI pools
  * connections per equal factory, so factories reaching an agent are {@link #unique} (no dead pooled
- * connection to a stopped agent), a client's callback listener {@link #shared}. A TLS factory
- * ({@link RmiTls}) trusts its pinned certificate or the client's settings bound at deserialization.
+ * connection to a stopped agent), a client's callback listener {@link #shared}.
+ *
+ * <p>A TLS factory trusts its pinned certificate (a callback listener's) or, in an agent's stubs,
+ * which cannot carry the client's trust settings, the settings the client {@link #bind binds} to
+ * its thread around each call that returns a stub; a factory deserialized unbound refuses to connect.
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 
     private static final long serialVersionUID = 4L;
     private static final SecureRandom INSTANCES = new SecureRandom();
+    private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
+
+    /** What a client binds around calls returning stubs: its trust settings (null without TLS) and the host it dialled. */
+    record Binding(TlsConfig config, String host) {}
+
+    /** A binding's extent, for try-with-resources around a call that may deserialize stubs. */
+    interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
 
     /** The host to connect to, or null for the host the client dialled (else the one recorded in the stub). */
     private final String host;
@@ -37,10 +50,10 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     /** No read on this factory's sockets waits longer, in ms (0: as long as RMI asks); never set in a stub. */
     private final transient int maxReadMillis;
     /** The client's trust settings and the host it dialled: given to a registry's factory, bound at deserialization to an agent's. */
-    private transient RmiTls.Binding bound;
+    private transient Binding bound;
 
     private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance, boolean tls, String pin,
-                                   int maxReadMillis, RmiTls.Binding bound) {
+                                   int maxReadMillis, Binding bound) {
         this.host = host;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.instance = instance;
@@ -68,7 +81,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
      * A client's factory for its registry lookup: TLS when {@code binding} has trust settings, and
      * no read waits longer than the connect timeout (RMI's handshake alone waits a minute).
      */
-    static RmiClientSocketFactory lookup(RmiTls.Binding binding, int connectTimeoutMillis) {
+    static RmiClientSocketFactory lookup(Binding binding, int connectTimeoutMillis) {
         return new RmiClientSocketFactory(null, connectTimeoutMillis, unique(null, 0).instance,
                 binding.config() != null, null, connectTimeoutMillis, binding);
     }
@@ -76,6 +89,13 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     /** This factory marked TLS: trusting the certificate with {@code pin}, or when null the settings bound later. */
     RmiClientSocketFactory withTls(String pinOrNull) {
         return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, pinOrNull, maxReadMillis, null);
+    }
+
+    /** Binds {@code binding} to this thread until the scope closes. */
+    static Scope bind(Binding binding) {
+        Binding previous = CURRENT.get();
+        CURRENT.set(binding);
+        return () -> CURRENT.set(previous);
     }
 
     /** The host this factory connects to, or null for the host the client dialled (or else the stub's). */
@@ -149,7 +169,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
         if ((tls && pin == null) || host == null) {
-            bound = RmiTls.current();
+            bound = CURRENT.get();
         }
     }
 

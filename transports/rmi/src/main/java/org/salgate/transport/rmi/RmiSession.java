@@ -6,7 +6,6 @@ import java.rmi.RemoteException;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.salgate.transport.HandlerCalls;
@@ -42,10 +41,8 @@ final class RmiSession extends QueuedSession {
     private final ServerHandler handler;
     private final Endpoint endpoint = new Endpoint();
     private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
-    private final AtomicBoolean finished = new AtomicBoolean();
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
-    private boolean closedDelivered;
     private final Thread pusher;
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
@@ -118,18 +115,14 @@ final class RmiSession extends QueuedSession {
         }
     }
 
-    /** A frame the client sent, handed to the handler. */
+    /** A frame the client sent, handed to the handler; one over the limit never gets here ({@link RmiFilters#frames}). */
     private void call(byte[] frame) throws RemoteException {
         if (frame == null || frame.length == 0) {
             abort(new CodecException("the client sent an empty frame"), true);
             throw new RemoteException("an empty frame is not a message; the session is closed");
         }
-        if (frame.length > server.options().maxFrameBytes()) {
-            oversize(frame.length);
-            throw new RemoteException("a frame of " + frame.length + " bytes is over the limit; the session is closed");
-        }
         synchronized (delivery) {
-            if (state.get() != State.OPEN || closedDelivered) {
+            if (state.get() != State.OPEN) {
                 throw new NoSuchObjectException("the session is closed");
             }
             Message message;
@@ -180,10 +173,9 @@ final class RmiSession extends QueuedSession {
             finish(null, false);
         }
     }
+
+    /** Runs once: after the pusher drained a closing session, or after the session was aborted. */
     private void finish(Throwable why, boolean tellClient) {
-        if (!finished.compareAndSet(false, true)) {
-            return;
-        }
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
         try {
             UnicastRemoteObject.unexportObject(endpoint, true);
@@ -194,7 +186,6 @@ final class RmiSession extends QueuedSession {
             LOG.debug("session {} closed: {}", id(), why.toString());
         }
         synchronized (delivery) {
-            closedDelivered = true;
             HandlerCalls.run(() -> handler.sessionClosed(this, why), "closing", this);
         }
         server.sessionFinished(this);

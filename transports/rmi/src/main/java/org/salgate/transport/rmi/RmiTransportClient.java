@@ -15,12 +15,15 @@ import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.TransportClient;
+import org.salgate.transport.tls.Certificates;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;
@@ -59,7 +62,7 @@ final class RmiTransportClient implements TransportClient {
         this.handler = handler;
         String where = options.host() + ":" + options.port();
         boolean tls = options.tls() != null;
-        RmiTls.Binding binding = new RmiTls.Binding(options.tls(), options.host());
+        RmiClientSocketFactory.Binding binding = new RmiClientSocketFactory.Binding(options.tls(), options.host());
         // What the registry and the agent answer is read under the process-wide allow-list filter,
         // also in a program (an agent with a relay, an application) that did not set one itself.
         ProcessSerialFilter.install(options.maxFrameBytes());
@@ -71,14 +74,14 @@ final class RmiTransportClient implements TransportClient {
             RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
                     RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
             stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
-                    tls ? callbackSockets.withTls(RmiTls.callbackPin()) : callbackSockets,
-                    RmiServerSocketFactory.shared(callbackHost, tls ? RmiTls.callbackServer() : null),
+                    tls ? callbackSockets.withTls(CallbackIdentity.PIN) : callbackSockets,
+                    RmiServerSocketFactory.shared(callbackHost, tls ? CallbackIdentity.SERVER : null),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {
             throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
                     + rootMessage(e), e);
         }
-        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
+        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
             session = agent.open(stub);
         } catch (RemoteException e) {
             unexportCallback();
@@ -87,10 +90,10 @@ final class RmiTransportClient implements TransportClient {
     }
 
     /** Looks the agent up in the registry, reads bounded by the connect timeout; the stub is reached as dialled. */
-    private AgentRemote lookUp(String where, RmiTls.Binding binding) throws IOException {
+    private AgentRemote lookUp(String where, RmiClientSocketFactory.Binding binding) throws IOException {
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
         boolean tls = binding.config() != null;
-        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
+        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
             return (AgentRemote) LocateRegistry.getRegistry(options.host(), options.port(),
                     RmiClientSocketFactory.lookup(binding, timeout)).lookup(RmiTransportProvider.BINDING_NAME);
         } catch (NotBoundException | ClassCastException e) {
@@ -254,6 +257,17 @@ final class RmiTransportClient implements TransportClient {
             root = root.getCause();
         }
         return String.valueOf(root.getMessage());
+    }
+
+    /**
+     * The TLS identity of this JVM's callback listeners: a self-signed certificate, valid for the
+     * life of any client JVM, whose fingerprint the callback's stub carries (over the client's own
+     * TLS connection) for the agent to pin.
+     */
+    static final class CallbackIdentity {
+        private static final Certificates.KeyAndChain KEY = Certificates.selfSigned(List.of(), 3650);
+        static final TlsConfig SERVER = TlsConfig.server(KEY);
+        static final String PIN = Certificates.fingerprint(KEY.certificate());
     }
 
     /** The object the agent pushes to. */
