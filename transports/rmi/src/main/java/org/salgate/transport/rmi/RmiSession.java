@@ -3,7 +3,6 @@ package org.salgate.transport.rmi;
 import java.io.IOException;
 import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
-import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -177,11 +176,7 @@ final class RmiSession extends QueuedSession {
     /** Runs once: after the pusher drained a closing session, or after the session was aborted. */
     private void finish(Throwable why, boolean tellClient) {
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
-        try {
-            UnicastRemoteObject.unexportObject(endpoint, true);
-        } catch (NoSuchObjectException e) {
-            // never exported or already gone
-        }
+        RmiTransportServer.unexport(endpoint);
         if (why != null) {
             LOG.debug("session {} closed: {}", id(), why.toString());
         }

@@ -9,7 +9,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.rmi.ConnectIOException;
-import java.rmi.NoSuchObjectException;
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
@@ -65,7 +64,7 @@ final class RmiTransportClient implements TransportClient {
         RmiClientSocketFactory.Binding binding = new RmiClientSocketFactory.Binding(options.tls(), options.host());
         // What the registry and the agent answer is read under the process-wide allow-list filter,
         // also in a program (an agent with a relay, an application) that did not set one itself.
-        ProcessSerialFilter.install(options.maxFrameBytes());
+        RmiFilters.installProcessWide(options.maxFrameBytes());
         AgentRemote agent = lookUp(where, binding);
         StubEndpoint.requireAgentAt(agent, options.host(), options.port(), tls);
         InetAddress callbackHost = callbackHost();
@@ -84,7 +83,7 @@ final class RmiTransportClient implements TransportClient {
         try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
             session = agent.open(stub);
         } catch (RemoteException e) {
-            unexportCallback();
+            RmiTransportServer.unexport(callback);
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
         }
     }
@@ -190,7 +189,7 @@ final class RmiTransportClient implements TransportClient {
                 LOG.debug("could not tell the agent that the session closed", e);
             }
         }
-        unexportCallback();
+        RmiTransportServer.unexport(callback);
         if (s == null) {
             return; // never connected: no handler to tell
         }
@@ -218,14 +217,6 @@ final class RmiTransportClient implements TransportClient {
             delivery.run();
         } finally {
             turn.unlock();
-        }
-    }
-
-    private void unexportCallback() {
-        try {
-            UnicastRemoteObject.unexportObject(callback, true);
-        } catch (NoSuchObjectException e) {
-            // not exported
         }
     }
 

@@ -76,7 +76,7 @@ final class RmiTransportServer implements TransportServer {
             this.handler = handler;
             // RMI's registry and distributed garbage collection read object streams that have no
             // filter of their own: the process-wide allow-list covers them (as the client does).
-            ProcessSerialFilter.install(options.maxFrameBytes());
+            RmiFilters.installProcessWide(options.maxFrameBytes());
             // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
             // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
             if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
@@ -182,11 +182,11 @@ final class RmiTransportServer implements TransportServer {
     @Override
     public void close() {
         synchronized (lifecycle) {
-            if (closed || registry == null) {
-                closed = true;
+            boolean running = registry != null && !closed;
+            closed = true;
+            if (!running) {
                 return;
             }
-            closed = true;
         }
         unexport(agent);
         int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null, true));
@@ -204,7 +204,8 @@ final class RmiTransportServer implements TransportServer {
         serverSockets.closeAll();
     }
 
-    private static void unexport(Remote remote) {
+    /** Withdraws {@code remote} (null or already withdrawn: nothing to do) and refuses the calls under way. */
+    static void unexport(Remote remote) {
         try {
             if (remote != null) {
                 UnicastRemoteObject.unexportObject(remote, true);
