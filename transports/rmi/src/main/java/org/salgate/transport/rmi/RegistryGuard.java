@@ -10,7 +10,10 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.StreamCorruptedException;
+import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketImpl;
 import java.net.SocketTimeoutException;
 import java.rmi.AccessException;
 import java.rmi.server.ObjID;
@@ -23,21 +26,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The input of one connection to an agent, as RMI reads it: it follows JRMP (chapter 10 of the Java
- * RMI specification) message by message and refuses every call to the agent's registry but
- * {@code lookup} and {@code list} before RMI reads it ({@link AccessException} to the caller, the
- * connection closed, the refusal logged). The registry has to be the JDK's (the only object at the
- * registry's well-known id), which lets every local process rebind the agent's name, and no public
- * API changes that.
+ * A connection accepted by an agent, as RMI is given it (offering what RMI's connection handler uses
+ * of a socket): no read waits longer than the agent's read timeout, and its input follows JRMP
+ * (chapter 10 of the Java RMI specification) message by message, refusing every call to the
+ * agent's registry but {@code lookup} and {@code list} before RMI reads it ({@link AccessException}
+ * to the caller, the connection closed, the refusal logged). The registry has to be the JDK's (the
+ * only object at the registry's well-known id), which lets every local process rebind the agent's
+ * name, and no public API changes that.
  *
  * <p>RMI reads a mark-supporting stream directly, a whole message at a time, answering before it
  * reads the next. So a message starts after the transport header and the client's endpoint, after
- * a ping or DGC acknowledgement (fixed lengths), and after a call once RMI writes back
- * ({@link #watching}). A call's header is read as RMI reads it, with an {@link ObjectInputStream}
- * (which takes its block data however split) and {@link ObjID#read}. Anything else closes the
- * connection.
+ * a ping or DGC acknowledgement (fixed lengths), and after a call once RMI writes back. A call's
+ * header is read as RMI reads it, with an {@link ObjectInputStream} (which takes its block data
+ * however split) and {@link ObjID#read}. Anything else closes the connection.
  */
-final class RegistryGuard extends InputStream {
+final class RegistryGuard extends Socket {
 
     private static final Logger LOG = LoggerFactory.getLogger(RegistryGuard.class);
 
@@ -62,7 +65,10 @@ final class RegistryGuard extends InputStream {
 
     private final Socket socket;
     private final InputStream source;
+    private final int readTimeoutMillis;
     private final Refusals refusals;
+    private final InputStream input = new Input();
+    private final OutputStream output;
     /** Bytes read from the socket and not yet by RMI: {@code buffer[start, end)}. */
     private final byte[] buffer = new byte[MAX_HEAD_BYTES];
     private int start;
@@ -70,17 +76,17 @@ final class RegistryGuard extends InputStream {
     /** How many bytes RMI may read before the next one must be looked at. */
     private long clear;
     private Stage stage = Stage.TRANSPORT_HEADER;
+    /** Whether RMI wrote since the call under way started: then the next byte starts a message. */
     private volatile boolean answered;
 
-    RegistryGuard(Socket socket, Refusals refusals) throws IOException {
+    RegistryGuard(Socket socket, int readTimeoutMillis, Refusals refusals) throws IOException {
+        super((SocketImpl) null);
         this.socket = socket;
         this.source = socket.getInputStream();
+        this.readTimeoutMillis = readTimeoutMillis;
         this.refusals = refusals;
-    }
-
-    /** {@code out}, telling this guard when RMI writes: if a call was being read, the next byte starts a message. */
-    OutputStream watching(OutputStream out) {
-        return new FilterOutputStream(out) {
+        socket.setSoTimeout(readTimeoutMillis);
+        this.output = new FilterOutputStream(socket.getOutputStream()) {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 answered = true;
@@ -90,8 +96,44 @@ final class RegistryGuard extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        return readOne(this);
+    public InputStream getInputStream() {
+        return input;
+    }
+
+    @Override
+    public OutputStream getOutputStream() {
+        return output;
+    }
+
+    /** Sets the read timeout, never above (nor, for 0, without) this connection's bound. */
+    @Override
+    public void setSoTimeout(int timeout) throws SocketException {
+        socket.setSoTimeout(timeout == 0 || timeout > readTimeoutMillis ? readTimeoutMillis : timeout);
+    }
+
+    @Override
+    public void setTcpNoDelay(boolean on) throws SocketException {
+        socket.setTcpNoDelay(on);
+    }
+
+    @Override
+    public void setKeepAlive(boolean on) throws SocketException {
+        socket.setKeepAlive(on);
+    }
+
+    @Override
+    public InetAddress getInetAddress() {
+        return socket.getInetAddress();
+    }
+
+    @Override
+    public int getPort() {
+        return socket.getPort();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
     }
 
     private static int readOne(InputStream in) throws IOException {
@@ -99,43 +141,52 @@ final class RegistryGuard extends InputStream {
         return in.read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
-        if (clear == TO_THE_ANSWER && answered) {
-            clear = 0;
-        }
-        if (clear == 0 && !inspect()) {
-            return -1; // the peer hung up; RMI closes, or fails on the message it cut short
-        }
-        int n = (int) Math.min(len, clear);
-        if (start < end) {
-            n = Math.min(n, end - start);
-            System.arraycopy(buffer, start, b, off, n);
-            start += n;
-        } else if ((n = source.read(b, off, n)) < 0) {
-            return -1;
-        }
-        clear = clear == TO_THE_ANSWER ? clear : clear - n;
-        return n;
-    }
+    /** The input RMI reads: what {@link #inspect} cleared. */
+    private final class Input extends InputStream {
 
-    /** True, so that RMI reads this stream directly rather than through a buffer of its own (see above). */
-    @Override
-    public boolean markSupported() {
-        return true;
-    }
+        @Override
+        public int read() throws IOException {
+            return readOne(this);
+        }
 
-    @Override
-    public void mark(int readlimit) {
-        // RMI does not rewind a connection; nothing to remember
-    }
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (clear == TO_THE_ANSWER && answered) {
+                clear = 0;
+            }
+            if (clear == 0 && !inspect()) {
+                return -1; // the peer hung up; RMI closes, or fails on the message it cut short
+            }
+            int n = (int) Math.min(len, clear);
+            if (start < end) {
+                n = Math.min(n, end - start);
+                System.arraycopy(buffer, start, b, off, n);
+                start += n;
+            } else if ((n = source.read(b, off, n)) < 0) {
+                return -1;
+            }
+            clear = clear == TO_THE_ANSWER ? clear : clear - n;
+            return n;
+        }
 
-    @Override
-    public void close() throws IOException {
-        socket.close();
+        /** True, so that RMI reads this stream directly rather than through a buffer of its own (see above). */
+        @Override
+        public boolean markSupported() {
+            return true;
+        }
+
+        @Override
+        public void mark(int readlimit) {
+            // RMI does not rewind a connection; nothing to remember
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
     }
 
     /** Reads the head of the next piece of the protocol ahead of RMI and clears it, or refuses it; false at the end of input. */

@@ -1,14 +1,10 @@
 package org.salgate.transport.rmi;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketImpl;
 import java.rmi.server.RMIServerSocketFactory;
 import java.time.Duration;
 import java.util.List;
@@ -23,8 +19,8 @@ import org.salgate.transport.tls.TlsConfig;
  * Makes RMI's listening sockets, bound to one address. Equal factories share a port: an agent's is
  * equal only to itself (its registry, agent and sessions on one port), the clients' callback one is
  * shared by address. With a {@link TlsConfig}, accepted connections speak TLS. An agent's
- * connections reach RMI as {@link GuardedSocket}s: read through a {@link RegistryGuard}, and never
- * waiting longer than the hello timeout (RMI's own is two hours).
+ * connections reach RMI as {@link RegistryGuard}s, never waiting longer than the hello timeout
+ * (RMI's own is two hours).
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
@@ -131,7 +127,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
                 }
                 try {
                     Socket served = tls == null ? socket : tls.acceptedSocket(socket);
-                    return readTimeoutMillis == 0 ? served : new GuardedSocket(served, readTimeoutMillis, refusals);
+                    return readTimeoutMillis == 0 ? served : new RegistryGuard(served, readTimeoutMillis, refusals);
                 } catch (IOException peerGone) {
                     socket.close(); // reset before it was served: accept the next one
                     if (isClosed()) {
@@ -166,68 +162,6 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
                 accepted.forEach(RmiServerSocketFactory::closeQuietly);
                 accepted.clear();
             }
-        }
-    }
-
-    /**
-     * A connection accepted by an agent, as RMI is given it: it reads through a {@link RegistryGuard},
-     * tells the guard when RMI answers, and bounds every read by the agent's read timeout. It offers
-     * what RMI's connection handler uses of a socket, taken from the accepted (plain or TLS) one.
-     */
-    static final class GuardedSocket extends Socket {
-        private final Socket socket;
-        private final int readTimeoutMillis;
-        private final RegistryGuard input;
-        private final OutputStream output;
-
-        GuardedSocket(Socket socket, int readTimeoutMillis, RegistryGuard.Refusals refusals) throws IOException {
-            super((SocketImpl) null);
-            this.socket = socket;
-            this.readTimeoutMillis = readTimeoutMillis;
-            socket.setSoTimeout(readTimeoutMillis);
-            this.input = new RegistryGuard(socket, refusals);
-            this.output = input.watching(socket.getOutputStream());
-        }
-
-        @Override
-        public InputStream getInputStream() {
-            return input;
-        }
-
-        @Override
-        public OutputStream getOutputStream() {
-            return output;
-        }
-
-        /** Sets the read timeout, never above (nor, for 0, without) this connection's bound. */
-        @Override
-        public void setSoTimeout(int timeout) throws SocketException {
-            socket.setSoTimeout(timeout == 0 || timeout > readTimeoutMillis ? readTimeoutMillis : timeout);
-        }
-
-        @Override
-        public void setTcpNoDelay(boolean on) throws SocketException {
-            socket.setTcpNoDelay(on);
-        }
-
-        @Override
-        public void setKeepAlive(boolean on) throws SocketException {
-            socket.setKeepAlive(on);
-        }
-
-        @Override
-        public InetAddress getInetAddress() {
-            return socket.getInetAddress();
-        }
-
-        @Override
-        public int getPort() {
-            return socket.getPort();
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
         }
     }
 }
