@@ -5,6 +5,7 @@ import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.Unreferenced;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.salgate.transport.HandlerCalls;
@@ -43,6 +44,8 @@ final class RmiSession extends QueuedSession {
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
     private final Thread pusher;
+    /** The bytes of the push under way, given back to the queue by whoever ends it first: the pusher or {@link #finish}. */
+    private final AtomicLong pushing = new AtomicLong();
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
         super(id, server.options(), server.budget());
@@ -154,6 +157,7 @@ final class RmiSession extends QueuedSession {
                 continue;
             }
             try {
+                pushing.set(batch.bytes());
                 callback.push(batch.items().toArray(new byte[0][]));
             } catch (RemoteException e) {
                 abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
@@ -164,8 +168,9 @@ final class RmiSession extends QueuedSession {
                 // and a pusher that died here would leave it open and never writable again
                 abort(e instanceof Error ? e : new IOException("the client failed taking pushed frames: " + e, e), true);
                 return;
+            } finally {
+                queue().written(pushing.getAndSet(0)); // taken or dropped
             }
-            queue().written(batch.bytes());
         }
         if (state.compareAndSet(State.CLOSING, State.CLOSED)) {
             tellClient("");
@@ -176,6 +181,7 @@ final class RmiSession extends QueuedSession {
     /** Runs once: after the pusher drained a closing session, or after the session was aborted. */
     private void finish(Throwable why, boolean tellClient) {
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
+        queue().written(pushing.getAndSet(0)); // a push still under way no longer counts
         RmiTransportServer.unexport(endpoint);
         if (why != null) {
             LOG.debug("session {} closed: {}", id(), why.toString());
