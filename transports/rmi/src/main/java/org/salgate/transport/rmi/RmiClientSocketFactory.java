@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.rmi.server.RMIClientSocketFactory;
-import java.security.SecureRandom;
+import java.rmi.server.UID;
 import java.util.Objects;
 import javax.net.ssl.SSLSocket;
 import org.salgate.transport.tls.TlsConfig;
@@ -25,8 +25,7 @@ import org.salgate.transport.tls.TlsConfig;
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 
-    private static final long serialVersionUID = 4L;
-    private static final SecureRandom INSTANCES = new SecureRandom();
+    private static final long serialVersionUID = 5L;
     private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
 
     /** What a client binds around calls returning stubs: its trust settings (null without TLS) and the host it dialled. */
@@ -41,8 +40,8 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     /** The host to connect to, or null for the host the client dialled (else the one recorded in the stub). */
     private final String host;
     private final int connectTimeoutMillis;
-    /** Tells apart factories otherwise equal; 0 for a shared one. */
-    private final long instance;
+    /** Tells apart factories otherwise equal; null for a shared one. */
+    private final UID instance;
     /** Whether the listener this factory reaches speaks TLS. */
     private final boolean tls;
     /** The SHA-256 fingerprint of the listener's certificate, trusted alone; null to use the bound settings. */
@@ -52,7 +51,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     /** The client's trust settings and the host it dialled: given to a registry's factory, bound at deserialization to an agent's. */
     private transient Binding bound;
 
-    private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance, boolean tls, String pin,
+    private RmiClientSocketFactory(String host, int connectTimeoutMillis, UID instance, boolean tls, String pin,
                                    int maxReadMillis, Binding bound) {
         this.host = host;
         this.connectTimeoutMillis = connectTimeoutMillis;
@@ -65,16 +64,12 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
 
     /** A factory equal to every other shared one with the same host and timeout. */
     static RmiClientSocketFactory shared(String host, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, 0, false, null, 0, null);
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, null, false, null, 0, null);
     }
 
     /** A factory equal only to itself and its copies, so that its connections are pooled apart. */
     static RmiClientSocketFactory unique(String host, int connectTimeoutMillis) {
-        long instance;
-        do {
-            instance = INSTANCES.nextLong();
-        } while (instance == 0);
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, false, null, 0, null);
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, new UID(), false, null, 0, null);
     }
 
     /**
@@ -82,7 +77,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
      * no read waits longer than the connect timeout (RMI's handshake alone waits a minute).
      */
     static RmiClientSocketFactory lookup(Binding binding, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(null, connectTimeoutMillis, unique(null, 0).instance,
+        return new RmiClientSocketFactory(null, connectTimeoutMillis, new UID(),
                 binding.config() != null, null, connectTimeoutMillis, binding);
     }
 
@@ -176,7 +171,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     @Override
     public boolean equals(Object o) {
         return o instanceof RmiClientSocketFactory f && Objects.equals(host, f.host)
-                && connectTimeoutMillis == f.connectTimeoutMillis && instance == f.instance && tls == f.tls
+                && connectTimeoutMillis == f.connectTimeoutMillis && Objects.equals(instance, f.instance) && tls == f.tls
                 && Objects.equals(pin, f.pin) && Objects.equals(bound, f.bound);
     }
 
