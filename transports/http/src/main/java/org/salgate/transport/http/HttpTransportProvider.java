@@ -35,8 +35,9 @@ public final class HttpTransportProvider implements TransportProvider {
     public static final String ALLOW_ORIGINS = "http.allowOrigins";
 
     /**
-     * Server property: host names the server answers for besides its own (loopback names, the bound
-     * or the machine's addresses, its certificate's names), comma-separated; the agent's {@code --allow-host}.
+     * Server property: host names the server answers for besides its own (loopback names, the name
+     * or address it was bound by, the address each connection reached, its certificate's names),
+     * comma-separated; the agent's {@code --allow-host}.
      */
     public static final String ALLOW_HOSTS = "http.allowHosts";
 
