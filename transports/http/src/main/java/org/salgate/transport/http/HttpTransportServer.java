@@ -27,9 +27,6 @@ final class HttpTransportServer extends ChannelServer {
     static final RateLimitedLog PEER_LOG = new RateLimitedLog(LoggerFactory.getLogger(HttpTransportServer.class),
             Level.WARN);
 
-    /** The name of Netty's WebSocket protocol handler in the pipeline. */
-    static final String WEBSOCKET_HANDLER = "websocket";
-
     private final HttpLimits limits;
     private final WebSocketServerProtocolConfig webSocket;
     private HttpDoor door = HttpDoor.NONE;
@@ -66,21 +63,29 @@ final class HttpTransportServer extends ChannelServer {
     @Override
     protected void initChannel(SocketChannel ch, ServerHandler handler) {
         ChannelPipeline p = ch.pipeline();
-        ch.config().setAutoRead(false); // read as it is served: see RequestDecoder and WebSocketIntake
         ConnectionMemory memory = new ConnectionMemory(budget, ch);
-        RequestDecoder decoder = new RequestDecoder(limits);
+        ReadPacer pacer = new ReadPacer(memory);
+        HeaderDeadline deadline = new HeaderDeadline(limits.headerTimeoutMillis(), limits.bodyTimeoutMillis());
+        WebSocketIntake intake = new WebSocketIntake(ch, memory, pacer, limits);
+        PacedRequestDecoder decoder = new PacedRequestDecoder(limits.decoderConfig(), pacer, memory);
+        pacer.decoder(decoder);
+        p.addLast("deadline", deadline);
+        p.addLast("intake", intake.raw()); // before the decoder, the WebSocket's once upgraded
         // The encoder comes before the decoder: the handshake puts the WebSocket's encoder before it
         // and the frame decoder in the decoder's place, and the close frames that frame decoder
         // writes must pass that encoder.
         p.addLast("http-encoder", new HttpResponseEncoder());
         p.addLast("http", decoder);
-        p.addLast("guard", new RequestGuard(door, decoder));
-        p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), memory, decoder));
-        p.addLast("requests", new RequestHandler(door, decoder, memory));
-        p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
+        p.addLast("pacer", pacer);
+        p.addLast("guard", new RequestGuard(deadline, pacer, door));
+        p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), memory));
+        p.addLast("gate", new WebSocketGate("websocket"));
+        p.addLast("frames", intake.frames());
+        p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
         p.addLast("session", new WebSocketServerHandler(handler,
-                () -> newSession(ch, WebSocketFrames.INSTANCE), memory, new WebSocketIntake(ch, memory, limits)));
+                () -> newSession(ch, WebSocketFrames.INSTANCE), memory, intake, pacer));
+        p.addLast("requests", new RequestHandler(door, deadline, pacer, memory));
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
@@ -14,21 +15,23 @@ import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.netty.ChannelWriter;
 
 /**
- * What a WebSocket connection holds of what it was sent: each read counted on its memory, by the
- * buffer it filled, until the message or control frame it belongs to is handled. The connection is read while it is
- * writable (its peer reads the answers and pongs), and closed with a close frame when the budget
- * cannot hold it and it holds the most (1013), it holds over
- * {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was accepted (1009), a message
- * has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009), or a message outlasts the
- * body timeout (1008). Its handlers join the pipeline at the handshake: one before the frame
- * decoder counts reads, one after it counts them back.
+ * What a WebSocket connection holds of what it was sent: each read counted, by the buffer it
+ * filled, until the message or control frame it belongs to is handled; pongs until written. The
+ * connection is closed with a close frame when the budget cannot hold it and it holds the most
+ * (1013), it holds over {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was
+ * accepted (1009), a message has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009),
+ * or a message outlasts the body timeout (1008). {@link #raw()}, before the frame decoder, counts
+ * reads; {@link #frames()}, after it, counts them back. Both pass all on until {@link #start}.
  */
 final class WebSocketIntake {
 
@@ -37,16 +40,18 @@ final class WebSocketIntake {
 
     private final Channel channel;
     private final ConnectionMemory memory;
+    private final ReadPacer pacer;
     private final long timeoutNanos;
     private final Raw raw = new Raw();
     private final Frames frames = new Frames();
     private Consumer<IOException> onRefused = e -> { };
+    private boolean started;
     private boolean authenticated;
     private boolean refused;
     /** Bytes read and not yet part of a message or control frame handled. */
     private long held;
-    /** What they are counted for: the buffers the reads filled. */
-    private long counted;
+    /** The reads not all handled yet, in order: bytes not yet handled, and what the read was counted for. */
+    private final ArrayDeque<long[]> reads = new ArrayDeque<>();
     /** Bytes on the wire of the frames of the data message under way. */
     private long messageBytes;
     private int fragments;
@@ -54,27 +59,34 @@ final class WebSocketIntake {
     private long messageStartNanos;
     private ScheduledFuture<?> timer;
 
-    WebSocketIntake(Channel channel, ConnectionMemory memory, HttpLimits limits) {
+    WebSocketIntake(Channel channel, ConnectionMemory memory, ReadPacer pacer, HttpLimits limits) {
         this.channel = channel;
         this.memory = memory;
+        this.pacer = pacer;
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.bodyTimeoutMillis());
     }
 
+    /** The handler before the frame decoder. */
+    ChannelInboundHandlerAdapter raw() {
+        return raw;
+    }
+
+    /** The handler after the frame decoder, before Netty's WebSocket protocol handler. */
+    ChannelDuplexHandler frames() {
+        return frames;
+    }
+
     /**
-     * The handshake completed: bytes are counted and the connection read from now on, around the
-     * frame decoder and before {@code protocolHandler}; {@code onRefused} hears why it closes. The
-     * frame decoder holds the reads themselves (not copies grown by doubling), so what an unfinished
-     * frame holds is what was counted.
+     * The handshake completed: bytes are counted from now on; {@code onRefused} hears why the
+     * connection closes. The frame decoder holds the reads themselves (not copies grown by doubling),
+     * so what an unfinished frame holds is what was counted.
      */
-    void start(ChannelPipeline pipeline, String protocolHandler, Consumer<IOException> onRefused) {
+    void start(ChannelPipeline pipeline, Consumer<IOException> onRefused) {
         this.onRefused = onRefused;
-        ChannelHandlerContext decoder = pipeline.context(WebSocketFrameDecoder.class);
-        if (decoder.handler() instanceof ByteToMessageDecoder frameDecoder) {
-            frameDecoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+        started = true;
+        if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder decoder) {
+            decoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
         }
-        pipeline.addBefore(decoder.name(), "websocket-reads", raw);
-        pipeline.addBefore(protocolHandler, "websocket-frames", frames);
-        channel.config().setAutoRead(channel.isWritable());
     }
 
     /** The session's hello carried credentials the agent admits: the pre-authentication bound no longer applies. */
@@ -82,20 +94,39 @@ final class WebSocketIntake {
         authenticated = true;
     }
 
-    /** {@code bytes} of what was read have been handled (a message, or a control frame): their share is given back. */
+    private void received(long bytes, long cost) {
+        if (held == 0) {
+            messageStartNanos = System.nanoTime();
+        }
+        held += bytes;
+        reads.addLast(new long[] {bytes, cost});
+        if (timer == null) {
+            timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** {@code bytes} of what was read have been handled: a message, or a control frame. */
     private void handled(long bytes) {
-        long done = Math.min(bytes, held);
-        long given = held == 0 ? 0 : (long) ((double) counted * done / held);
-        held -= done;
-        counted -= given;
-        memory.give(given);
+        long left = Math.min(bytes, held);
+        held -= left;
+        while (left > 0 && !reads.isEmpty()) {
+            long[] read = reads.peekFirst();
+            long used = Math.min(left, read[0]);
+            read[0] -= used;
+            left -= used;
+            if (read[0] == 0) {
+                reads.pollFirst();
+                memory.give(read[1]); // the decoder lets go of a read once all of it is used
+            }
+        }
         messageStartNanos = System.nanoTime();
     }
 
-    /** What a read costs while the decoder holds it: the buffer it filled, up to a read's worth unused. */
+    /** What a read costs while the decoder holds it: the buffer it filled (up to a read's worth unused), and its place. */
     private static long cost(ByteBuf read) {
         long readable = read.readableBytes();
-        return Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES));
+        long buffer = Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES));
+        return buffer + ReadPacer.MESSAGE_OVERHEAD_BYTES;
     }
 
     private void checkTime() {
@@ -105,8 +136,10 @@ final class WebSocketIntake {
         }
         long age = System.nanoTime() - messageStartNanos;
         if (age >= timeoutNanos) {
-            refuse(WebSocketCloseStatus.POLICY_VIOLATION, "message-timeout", "a message did not arrive whole within "
-                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (" + HttpTransportProvider.BODY_TIMEOUT_MILLIS + ")");
+            long millis = TimeUnit.NANOSECONDS.toMillis(timeoutNanos);
+            refuse(WebSocketCloseStatus.POLICY_VIOLATION, "message-timeout",
+                    "a message did not arrive whole within " + millis + " ms ("
+                            + HttpTransportProvider.BODY_TIMEOUT_MILLIS + ")");
         } else {
             timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos - age, TimeUnit.NANOSECONDS);
         }
@@ -117,7 +150,7 @@ final class WebSocketIntake {
             return;
         }
         refused = true;
-        channel.config().setAutoRead(false);
+        pacer.stop();
         if (!cause.equals("budget")) { // the budget logs its own line
             HttpTransportServer.PEER_LOG.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
         }
@@ -128,6 +161,11 @@ final class WebSocketIntake {
         ChannelWriter.closeLater(channel);
     }
 
+    private void overBudget() {
+        refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", "the agent's connections hold its whole memory "
+                + "budget of " + memory.maxBytes() + " bytes (" + MemoryBudget.OPTION + ") and this one the most");
+    }
+
     /** The bytes a client's frame took on the wire: its header, its mask and its payload. */
     static long wireBytes(WebSocketFrame frame) {
         long payload = frame.content().readableBytes();
@@ -135,21 +173,11 @@ final class WebSocketIntake {
         return 2 + length + 4 + payload;
     }
 
-    /**
-     * Counts bytes as they are read; lets the reads that the handlers after it ask for (Netty's
-     * protocol handler asks for one after each ping) through only while the connection is writable.
-     */
-    private final class Raw extends ChannelDuplexHandler {
-        @Override
-        public void read(ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable() && !refused) {
-                ctx.read();
-            } // else reading resumes with the writability (auto-read)
-        }
-
+    /** Counts bytes as they are read. */
+    private final class Raw extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof ByteBuf bytes)) {
+            if (!started || !(msg instanceof ByteBuf bytes)) {
                 ctx.fireChannelRead(msg);
                 return;
             }
@@ -158,19 +186,14 @@ final class WebSocketIntake {
                 return;
             }
             int n = bytes.readableBytes();
-            long cost = n == 0 ? 0 : cost(bytes);
-            if (!memory.take(cost)) {
-                bytes.release();
-                refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", memory.full("this one"));
-                return;
-            }
-            if (held == 0) {
-                messageStartNanos = System.nanoTime();
-            }
-            held += n;
-            counted += cost;
-            if (timer == null && n > 0) {
-                timer = channel.eventLoop().schedule(WebSocketIntake.this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
+            if (n > 0) {
+                long cost = cost(bytes);
+                if (!memory.take(cost)) {
+                    bytes.release();
+                    overBudget();
+                    return;
+                }
+                received(n, cost);
             }
             ctx.fireChannelRead(bytes);
             // After the decoder had them: a hello that came with more bytes has been read by now.
@@ -181,11 +204,11 @@ final class WebSocketIntake {
         }
     }
 
-    /** Counts bytes back as messages and control frames are handled; reads while the connection is writable. */
-    private final class Frames extends ChannelInboundHandlerAdapter {
+    /** Counts bytes back as messages and control frames are handled; counts the pongs written. */
+    private final class Frames extends ChannelDuplexHandler {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof WebSocketFrame frame)) {
+            if (!started || !(msg instanceof WebSocketFrame frame)) {
                 ctx.fireChannelRead(msg);
                 return;
             }
@@ -206,22 +229,31 @@ final class WebSocketIntake {
                         + HttpLimits.MAX_FRAGMENTS_PER_MESSAGE + " fragments");
                 return;
             }
-            messageBytes += wire; // the aggregator holds the fragments until the last
+            messageBytes += wire;
             boolean last = frame.isFinalFragment();
             ctx.fireChannelRead(frame);
             if (last) {
-                handled(messageBytes);
+                long bytes = messageBytes;
                 messageBytes = 0;
                 fragments = 0;
+                handled(bytes);
             }
         }
 
         @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (!refused) {
-                ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (!(msg instanceof PongWebSocketFrame pong)) {
+                ctx.write(msg, promise);
+                return;
             }
-            ctx.fireChannelWritabilityChanged();
+            long bytes = 2L + pong.content().readableBytes() + ReadPacer.MESSAGE_OVERHEAD_BYTES;
+            if (!memory.take(bytes)) {
+                ReferenceCountUtil.release(msg);
+                promise.tryFailure(new IOException("the agent's memory budget is used up"));
+                overBudget();
+                return;
+            }
+            ctx.write(msg, promise.unvoid()).addListener(f -> memory.give(bytes));
         }
 
         @Override
