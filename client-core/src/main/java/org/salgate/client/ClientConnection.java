@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
-import org.salgate.transport.AnswerFuture;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.TransportClient;
 import org.salgate.model.Call;
@@ -145,7 +144,7 @@ final class ClientConnection implements ClientHandler {
      * with a {@link ConnectionClosedException}.
      */
     CompletableFuture<Result> request(Call call) {
-        CompletableFuture<Result> future = new AnswerFuture<>();
+        CompletableFuture<Result> future = new CompletableFuture<>();
         if (closed.get() != null) {
             future.completeExceptionally(closed.get());
             return future;

@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.salgate.transport.AnswerFuture;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
@@ -91,7 +90,7 @@ public final class TransportChannel implements BenchChannel, ClientHandler {
      */
     public Result request(Call call) throws Exception {
         long id = ids.incrementAndGet();
-        CompletableFuture<Result> f = new AnswerFuture<>();
+        CompletableFuture<Result> f = new CompletableFuture<>();
         pending.put(id, f);
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
