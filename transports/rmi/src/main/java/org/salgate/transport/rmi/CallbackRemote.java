@@ -4,8 +4,10 @@ import java.rmi.Remote;
 import java.rmi.RemoteException;
 
 /**
- * Exported by a client so that the agent can push it frames. The agent makes one push at a time
- * per session, so frames arrive in the order the agent sent them.
+ * Exported by a client so that the agent can push it frames: everything but an answer that goes
+ * back with its call ({@link SessionRemote#call}). The agent makes one push at a time per session,
+ * and the client hands a push on after the answer of a call under way, so frames arrive in the
+ * order the agent sent them.
  */
 public interface CallbackRemote extends Remote {
 

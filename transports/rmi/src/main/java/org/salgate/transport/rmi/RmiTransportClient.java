@@ -9,20 +9,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.rmi.ConnectIOException;
+import java.rmi.NoSuchObjectException;
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.TransportClient;
-import org.salgate.transport.tls.Certificates;
-import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;
@@ -33,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * An RMI client: looks the agent up in its registry, checks that the object leads to that registry's
  * host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the agent's pushes and
- * opens a session. {@link #send} is a remote call; everything the agent sends comes in its pushes.
+ * opens a session. {@link #send} is a remote call; one at a time may carry its answer back, handed
+ * on on the caller's thread before any later push. Pushes are handed on on their own thread.
  */
 final class RmiTransportClient implements TransportClient {
 
@@ -44,9 +43,16 @@ final class RmiTransportClient implements TransportClient {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Callback callback = new Callback();
     private volatile SessionRemote session;
+    private volatile boolean connected;
     private ClientHandler handler;
-    /** Held while frames are handed to the handler; a close meanwhile is reported after them. */
+    /**
+     * Held by whoever hands frames to the handler: a push, or the one call that may carry its answer
+     * back, from before the call. So frames are handed on in the order the agent sent them.
+     */
     private final ReentrantLock turn = new ReentrantLock();
+    /** Guards {@link #closedReport}, the close's report, held back until the turn is free. */
+    private final Object delivery = new Object();
+    private Runnable closedReport;
 
     RmiTransportClient(ClientOptions options) {
         this.options = options;
@@ -61,10 +67,10 @@ final class RmiTransportClient implements TransportClient {
         this.handler = handler;
         String where = options.host() + ":" + options.port();
         boolean tls = options.tls() != null;
-        RmiClientSocketFactory.Binding binding = new RmiClientSocketFactory.Binding(options.tls(), options.host());
+        RmiTls.Binding binding = new RmiTls.Binding(options.tls(), options.host());
         // What the registry and the agent answer is read under the process-wide allow-list filter,
         // also in a program (an agent with a relay, an application) that did not set one itself.
-        RmiFilters.installProcessWide(options.maxFrameBytes());
+        ProcessSerialFilter.install(options.maxFrameBytes());
         AgentRemote agent = lookUp(where, binding);
         StubEndpoint.requireAgentAt(agent, options.host(), options.port(), tls);
         InetAddress callbackHost = callbackHost();
@@ -73,26 +79,27 @@ final class RmiTransportClient implements TransportClient {
             RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
                     RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
             stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
-                    tls ? callbackSockets.withTls(CallbackIdentity.PIN) : callbackSockets,
-                    RmiServerSocketFactory.shared(callbackHost, tls ? CallbackIdentity.SERVER : null),
+                    tls ? callbackSockets.withTls(RmiTls.callbackPin()) : callbackSockets,
+                    RmiServerSocketFactory.shared(callbackHost, tls ? RmiTls.callbackServer() : null),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {
             throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
                     + rootMessage(e), e);
         }
-        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
+        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
             session = agent.open(stub);
         } catch (RemoteException e) {
-            RmiTransportServer.unexport(callback);
+            unexportCallback();
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
         }
+        connected = true;
     }
 
     /** Looks the agent up in the registry, reads bounded by the connect timeout; the stub is reached as dialled. */
-    private AgentRemote lookUp(String where, RmiClientSocketFactory.Binding binding) throws IOException {
+    private AgentRemote lookUp(String where, RmiTls.Binding binding) throws IOException {
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
         boolean tls = binding.config() != null;
-        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
+        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
             return (AgentRemote) LocateRegistry.getRegistry(options.host(), options.port(),
                     RmiClientSocketFactory.lookup(binding, timeout)).lookup(RmiTransportProvider.BINDING_NAME);
         } catch (NotBoundException | ClassCastException e) {
@@ -157,18 +164,28 @@ final class RmiTransportClient implements TransportClient {
         if (s == null || closing.get()) {
             throw new IOException("the connection is closed");
         }
+        byte[] frame = codec.encode(message);
+        // Not while this thread hands frames on (a handler that sends), and not ahead of a waiting push.
+        boolean carry = !turn.isHeldByCurrentThread() && !turn.hasQueuedThreads() && turn.tryLock();
         try {
-            s.call(codec.encode(message));
+            byte[] answer = s.call(frame, carry);
+            if (answer == null || answer.length > 0) {
+                handOn(carry ? answer : null);
+            }
         } catch (RemoteException e) {
             IOException failure = new IOException("the RMI call to the agent failed: " + rootMessage(e), e);
             shutDown(failure, false);
             throw failure;
+        } finally {
+            if (carry) {
+                endTurn();
+            }
         }
     }
 
     @Override
     public boolean isOpen() {
-        return session != null && !closing.get();
+        return connected && !closing.get();
     }
 
     @Override
@@ -176,7 +193,7 @@ final class RmiTransportClient implements TransportClient {
         shutDown(null, true);
     }
 
-    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} after frames being handed on. */
+    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} once the turn is free. */
     private void shutDown(Throwable cause, boolean tellAgent) {
         if (!closing.compareAndSet(false, true)) {
             return;
@@ -189,44 +206,55 @@ final class RmiTransportClient implements TransportClient {
                 LOG.debug("could not tell the agent that the session closed", e);
             }
         }
-        RmiTransportServer.unexport(callback);
+        unexportCallback();
         if (s == null) {
             return; // never connected: no handler to tell
         }
         if (cause != null) {
             LOG.debug("RMI client closed: {}", cause.toString());
         }
-        Runnable report = () -> handingOn(() -> HandlerCalls.accept(handler::closed, cause, "closing", this));
-        if (turn.tryLock()) {
-            try {
-                report.run();
-            } finally {
-                turn.unlock();
+        Runnable report = () -> HandlerCalls.accept(handler::closed, cause, "closing", this);
+        synchronized (delivery) {
+            if (turn.isLocked()) {
+                closedReport = report;
+                return;
             }
-        } else { // a push is handing frames on: report once it is done, without holding up this thread
-            Thread reporter = new Thread(report, "salgate-rmi-closed");
-            reporter.setDaemon(true);
-            reporter.start();
         }
+        report.run();
     }
 
-    /** Runs {@code delivery} holding the turn, so that what it hands on keeps its place in order. */
-    private void handingOn(Runnable delivery) {
-        turn.lock();
-        try {
-            delivery.run();
-        } finally {
+    /** Gives up the turn; the last holder reports a close that came meanwhile. */
+    private void endTurn() {
+        Runnable report = null;
+        synchronized (delivery) {
             turn.unlock();
+            if (!turn.isLocked()) {
+                report = closedReport;
+                closedReport = null;
+            }
+        }
+        if (report != null) {
+            report.run();
         }
     }
 
-    /** Hands a frame to the handler, holding the turn, unless the client closed; the push's filter bounds its size. */
+    private void unexportCallback() {
+        try {
+            UnicastRemoteObject.unexportObject(callback, true);
+        } catch (NoSuchObjectException e) {
+            // not exported
+        }
+    }
+
+    /** Hands a frame to the handler, holding the turn, unless the client closed. */
     private void handOn(byte[] frame) {
         if (closing.get()) {
             return;
         }
         if (frame == null) {
             shutDown(new IOException("the agent sent a malformed answer or batch"), true);
+        } else if (frame.length > options.maxFrameBytes()) {
+            oversize(frame.length); // a push's filter refuses it first; an answer is read under the process's
         } else {
             try {
                 handler.messageReceived(codec.decode(frame, 0, frame.length));
@@ -250,37 +278,35 @@ final class RmiTransportClient implements TransportClient {
         return String.valueOf(root.getMessage());
     }
 
-    /**
-     * The TLS identity of this JVM's callback listeners: a self-signed certificate, valid for the
-     * life of any client JVM, whose fingerprint the callback's stub carries (over the client's own
-     * TLS connection) for the agent to pin.
-     */
-    static final class CallbackIdentity {
-        private static final Certificates.KeyAndChain KEY = Certificates.selfSigned(List.of(), 3650);
-        static final TlsConfig SERVER = TlsConfig.server(KEY);
-        static final String PIN = Certificates.fingerprint(KEY.certificate());
-    }
-
     /** The object the agent pushes to. */
     private final class Callback implements CallbackRemote, Unreferenced {
 
         @Override
         public void push(byte[][] frames) {
-            handingOn(() -> {
+            turn.lock();
+            try {
                 for (byte[] frame : frames == null ? new byte[1][] : frames) {
                     handOn(frame);
                 }
-            });
+            } finally {
+                endTurn();
+            }
         }
 
+        /** After the answer a call carries back, which the agent sent first. */
         @Override
         public void sessionClosed(String reason) {
-            handingOn(() -> shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false));
+            turn.lock();
+            try {
+                shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false);
+            } finally {
+                endTurn();
+            }
         }
 
         @Override
         public void unreferenced() {
-            if (isOpen()) {
+            if (connected && !closing.get()) {
                 shutDown(new IOException("the agent went away (its RMI lease ran out)"), false);
             }
         }

@@ -12,7 +12,6 @@ import java.net.InetAddress;
 import java.rmi.Remote;
 import java.rmi.server.RemoteObject;
 import java.rmi.server.RemoteRef;
-import java.rmi.server.UID;
 import java.util.Arrays;
 import java.util.List;
 
@@ -46,7 +45,7 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
         }
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             in.setObjectInputFilter(info -> info.serialClass() == null || info.serialClass() == RmiClientSocketFactory.class
-                    || info.serialClass() == UID.class ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED);
+                    ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED);
             byte format = "UnicastRef2".equals(refClass) ? in.readByte() : 0;
             String host = in.readUTF();
             int port = in.readInt();

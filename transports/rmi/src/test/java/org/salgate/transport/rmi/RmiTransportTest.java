@@ -109,7 +109,28 @@ class RmiTransportTest {
     }
 
     @Test
-    void framesSentRightAfterAnAnswerArriveAfterIt() throws Exception {
+    void anAnswerReadyInTimeComesBackWithTheCallAndIsHandedOnByTheCaller() throws Exception {
+        startServer(ServerOptions.builder());
+        List<Thread> handedOnBy = new CopyOnWriteArrayList<>();
+        RecordingClientHandler clientHandler = new RecordingClientHandler() {
+            @Override
+            public void messageReceived(Message message) {
+                handedOnBy.add(Thread.currentThread());
+                super.messageReceived(message);
+            }
+        };
+        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+
+        client.send(new Request(3, new Call.Echo(Value.of("back"))));
+
+        assertEquals(new Response(3, new Result.Echoed(Value.of("back"))), clientHandler.received.poll(),
+                "the answer was handed on before send returned");
+        assertEquals(List.of(Thread.currentThread(), Thread.currentThread()), handedOnBy,
+                "the hello's reply and the answer came back with their calls");
+    }
+
+    @Test
+    void framesSentRightAfterAnAnswerThatComesBackWithItsCallArriveAfterIt() throws Exception {
         startServer(ServerOptions.builder(), new RecordingServerHandler() {
             @Override
             public void messageReceived(Session session, Message message) {
@@ -354,12 +375,12 @@ class RmiTransportTest {
             SessionRemote rogue = agent.open(stub);
             byte[] hello = new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of(ProtobufCodec.NAME, "rogue"));
             if (helloFirst) {
-                rogue.call(hello);
+                rogue.call(hello, true);
             }
-            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame));
+            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame, true));
             assertTrue(refused.getMessage().contains("the session is closed"), "the refusal says why: " + refused);
             assertNotNull(serverHandler.closed.get(10, TimeUnit.SECONDS), what + " must close the session with a cause");
-            assertThrows(RemoteException.class, () -> rogue.call(hello), "the session stays closed");
+            assertThrows(RemoteException.class, () -> rogue.call(hello, true), "the session stays closed");
         } finally {
             UnicastRemoteObject.unexportObject(callback, true);
         }
