@@ -13,10 +13,8 @@ import org.salgate.model.Value;
 import org.salgate.plugin.spi.ChannelRead;
 import org.salgate.plugin.spi.ChannelValue;
 import org.salgate.plugin.spi.SensorDisconnectedException;
-import org.salgate.plugin.spi.SensorProtocol;
+import org.salgate.plugin.spi.DeviceProtocol;
 import org.salgate.sensorml.ChannelConfig;
-import org.salgate.sensorml.CommandDescription;
-import org.salgate.sensorml.SensorDescription;
 
 /**
  * A device protocol for tests: its registers hold raw values by channel name; tests make it
@@ -24,7 +22,7 @@ import org.salgate.sensorml.SensorDescription;
  * back what the agent asked of it (each read batch, each write, each connect) and whether two calls
  * ever overlapped.
  */
-public final class FakeDevice implements SensorProtocol {
+public final class FakeDevice implements DeviceProtocol {
 
     /** Raw values by channel name; a channel without one is refused by the device. */
     public final Map<String, Value> registers = new ConcurrentHashMap<>();
@@ -79,21 +77,6 @@ public final class FakeDevice implements SensorProtocol {
 
     public boolean closed() {
         return closed;
-    }
-
-    @Override
-    public List<SensorDescription> sensors() {
-        return List.of();
-    }
-
-    @Override
-    public List<CommandDescription> commands(String sensorId) {
-        return List.of();
-    }
-
-    @Override
-    public Value execute(String sensorId, String commandId, Map<String, String> arguments) {
-        throw new IllegalStateException("a device protocol serves channels only");
     }
 
     @Override
