@@ -1,26 +1,20 @@
 package org.salgate.influx;
 
 import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.salgate.agent.AgentExtension;
 import org.salgate.model.Call;
 import org.salgate.model.Event;
 import org.salgate.model.Result;
+import org.salgate.mqtt.AgentSession;
 import org.salgate.mqtt.BridgeStreams;
 import org.salgate.mqtt.ForwardStore;
+import org.salgate.mqtt.ForwardingBridge;
 import org.salgate.mqtt.LineProtocol;
-import org.salgate.mqtt.MqttBridge;
-import org.salgate.mqtt.SessionCalls;
 import org.salgate.mqtt.Topics;
-import org.salgate.mqtt.report.Report;
-import org.salgate.mqtt.report.ReportStats;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.EventNotice;
-import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.wire.StreamData;
 import org.salgate.wire.StreamEnded;
@@ -33,30 +27,22 @@ import org.slf4j.LoggerFactory;
  * reading becomes a line of {@link LineProtocol} appended to a bounded on-disk {@link ForwardStore},
  * which the {@link InfluxWriter} empties in batches into InfluxDB.
  */
-public final class InfluxBridge implements AutoCloseable {
+public final class InfluxBridge extends ForwardingBridge {
 
     private static final Logger LOG = LoggerFactory.getLogger(InfluxBridge.class);
-    private static final String WHO = "the InfluxDB writer";
     /** Store entries carry no topic: every line goes to the one write URL. */
     private static final String NO_TOPIC = "";
 
     private final InfluxConfig config;
     private final LineProtocol lines;
-    private final ForwardStore store;
     private final InfluxWriter writer;
-    private final BridgeStreams streams;
-    private final ReportStats reports = new ReportStats();
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private BridgeSession session;
 
     private InfluxBridge(InfluxConfig config, String agentId, ForwardStore store) {
+        // the streams are named as MQTT topics; the writer has one URL and ignores them
+        super("the InfluxDB writer", config, store, new Topics("influx", agentId));
         this.config = config;
         this.lines = new LineProtocol(config.measurement(), agentId, config.precision());
-        this.store = store;
         this.writer = new InfluxWriter(config, store);
-        // BridgeStreams names an MQTT topic for each stream; the writer has one URL and ignores it
-        this.streams = new BridgeStreams(this::call, new Topics("influx", agentId), config.streamsFile(), reports,
-                BridgeStreams.Watcher.NONE);
     }
 
     /**
@@ -66,14 +52,8 @@ public final class InfluxBridge implements AutoCloseable {
      * @param started given the writer once it started (to register its figures), or null
      */
     public static AgentExtension extension(InfluxConfig config, Consumer<InfluxBridge> started) {
-        return agent -> {
-            InfluxBridge bridge = start(config, agent.agentId(), agent.codecName(), agent.inProcessCredentials(),
-                    sink -> agent.openSession("influx", () -> true, sink));
-            if (started != null) {
-                started.accept(bridge);
-            }
-            return bridge;
-        };
+        return extension("influx", (agentId, codec, credentials, opener) -> start(config, agentId, codec,
+                credentials, opener), started);
     }
 
     /**
@@ -83,9 +63,8 @@ public final class InfluxBridge implements AutoCloseable {
      * @throws IOException when the store cannot be opened, or the agent refuses the session or a stream
      */
     public static InfluxBridge start(InfluxConfig config, String agentId, String codec, String credentials,
-                                     MqttBridge.SessionOpener opener) throws IOException {
-        Path file = config.storeFile() != null ? config.storeFile() : config.storeDirectory().resolve("influx.mv.db");
-        ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
+                                     AgentSession.Opener opener) throws IOException {
+        ForwardStore store = config.openStore("influx.mv.db");
         InfluxBridge bridge;
         try {
             bridge = new InfluxBridge(config, agentId, store);
@@ -93,24 +72,24 @@ public final class InfluxBridge implements AutoCloseable {
             store.close();
             throw e;
         }
-        try {
-            bridge.writer.start();
-            bridge.open(opener, codec, credentials);
-        } catch (IOException | RuntimeException e) {
-            bridge.close();
-            throw e;
-        }
-        return bridge;
+        return start(bridge, opener, codec, credentials);
     }
 
-    private void open(MqttBridge.SessionOpener opener, String codec, String credentials) throws IOException {
-        session = opener.open(new Sink());
-        HelloReply reply = SessionCalls.await(session.hello("influx-writer", codec, credentials), "the hello", WHO);
-        if (!reply.accepted()) {
-            throw new IOException("the agent refused the InfluxDB writer's session: " + reply.error());
-        }
-        if (BridgeStreams.followsEvents(config.streams(), config.streamsFile())) {
-            call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
+    @Override
+    protected void startSender() {
+        writer.start();
+    }
+
+    @Override
+    protected void stopSender(Duration drain) {
+        writer.close(drain);
+    }
+
+    @Override
+    protected void open(AgentSession.Opener opener, String codec, String credentials) throws IOException {
+        agent.open(opener, new Sink(), "influx-writer", codec, credentials);
+        if (config.followsEvents()) {
+            agent.call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
         }
         streams.start(config.streams());
         LOG.info("InfluxDB writer to {}: {} stream(s){}, measurement '{}', precision {}", config.target(),
@@ -118,28 +97,9 @@ public final class InfluxBridge implements AutoCloseable {
                 config.measurement(), config.precision().v2Name());
     }
 
-    private <T extends Result> T call(Call c, Class<T> type, String what) throws IOException {
-        return SessionCalls.expect(SessionCalls.await(session.call(c), what, WHO), type, what);
-    }
-
     /** Points InfluxDB has taken since the start. */
     public long written() {
         return writer.written();
-    }
-
-    /** Points the streams' report filters let through (a window's aggregate counts one). */
-    public long sent() {
-        return reports.sent();
-    }
-
-    /** Readings the streams' report filters held back: within a deadband, or folded into a window. */
-    public long suppressed() {
-        return reports.suppressed();
-    }
-
-    /** Points waiting in the store. */
-    public long pending() {
-        return store.size();
     }
 
     /** Points dropped: the store was full, they waited too long, or InfluxDB refused them. */
@@ -157,49 +117,22 @@ public final class InfluxBridge implements AutoCloseable {
         return writer.isReachable();
     }
 
-    /**
-     * Ends its session (its streams stop), writes what waits for up to two seconds while InfluxDB
-     * takes points; the rest stays in the store for the next start.
-     */
-    @Override
-    public void close() {
-        if (!closing.compareAndSet(false, true)) {
-            return;
-        }
-        streams.close();
-        if (session != null) {
-            session.closeByCaller();
-        }
-        writer.close(Duration.ofSeconds(2));
-        store.close();
-    }
-
     private final class Sink implements BridgeSession.Sink {
         @Override
         public void pushed(Message message) {
             if (message instanceof StreamData d) {
-                BridgeStreams.Target t = streams.target(d.streamId());
-                if (t != null) {
-                    for (Report r : t.filter().offer(d.reading())) {
-                        store.append(NO_TOPIC, lines.report(r, t.spec().commandId()));
-                    }
-                    writer.queued();
-                }
+                streams.offer(d, (t, r) -> store.append(NO_TOPIC, lines.report(r, t.spec().commandId())));
+                writer.queued();
             } else if (message instanceof EventNotice n && n.event().type() == Event.Type.SENSOR_ADDED) {
                 streams.sensorAdded(n.event().subject());
             } else if (message instanceof StreamEnded ended) {
-                BridgeStreams.Target t = streams.ended(ended.streamId());
-                if (t != null && !closing.get() && !t.origin().isPattern()) {
-                    LOG.warn("the agent ended the InfluxDB stream {}: {}", t.spec(), ended.reason());
-                }
+                streams.ended(ended);
             }
         }
 
         @Override
         public void closed(boolean byAgent) {
-            if (byAgent && !closing.get()) {
-                LOG.warn("the agent closed the InfluxDB writer's session; nothing more is written");
-            }
+            sessionClosed(byAgent);
         }
     }
 }

@@ -3,13 +3,10 @@ package org.salgate.influx;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import org.salgate.mqtt.LineProtocol;
-import org.salgate.mqtt.StreamSpec;
+import org.salgate.mqtt.ForwardingConfig;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
@@ -17,10 +14,8 @@ import org.salgate.transport.tls.TlsConfig;
  * a 2.x bucket of an organization ({@link Builder#bucket}), the streams, the batches, the store.
  * Made with {@link #builder(String)}; immutable.
  */
-public final class InfluxConfig {
+public final class InfluxConfig extends ForwardingConfig {
 
-    /** Readings the store holds by default while the server is away (as the MQTT bridge's). */
-    public static final long DEFAULT_MAX_STORED = 100_000;
     /** Points in one write by default; InfluxDB advises batches of about 5,000 at most. */
     public static final int DEFAULT_BATCH_SIZE = 1000;
     /** How long a batch waits for more points before it is written anyway, by default. */
@@ -38,16 +33,11 @@ public final class InfluxConfig {
     private final LineProtocol.Precision precision;
     private final int batchSize;
     private final Duration linger;
-    private final List<StreamSpec> streams;
-    private final Path streamsFile;
-    private final Path storeFile;
-    private final Path storeDirectory;
-    private final long maxStored;
-    private final Duration maxAge;
     private final Duration retryMin;
     private final Duration retryMax;
 
     private InfluxConfig(Builder b) {
+        super(b);
         this.url = b.url;
         this.database = b.database;
         this.org = b.org;
@@ -60,12 +50,6 @@ public final class InfluxConfig {
         this.precision = b.precision;
         this.batchSize = b.batchSize;
         this.linger = b.linger;
-        this.streams = List.copyOf(b.streams);
-        this.streamsFile = b.streamsFile;
-        this.storeFile = b.storeFile;
-        this.storeDirectory = b.storeDirectory;
-        this.maxStored = b.maxStored;
-        this.maxAge = b.maxAge;
         this.retryMin = b.retryMin;
         this.retryMax = b.retryMax;
     }
@@ -138,32 +122,6 @@ public final class InfluxConfig {
         return linger;
     }
 
-    public List<StreamSpec> streams() {
-        return streams;
-    }
-
-    /** The file of further streams, read again every second, or null. */
-    public Path streamsFile() {
-        return streamsFile;
-    }
-
-    /** The store file, or null for {@code influx.mv.db} in {@link #storeDirectory()}. */
-    public Path storeFile() {
-        return storeFile;
-    }
-
-    public Path storeDirectory() {
-        return storeDirectory;
-    }
-
-    public long maxStored() {
-        return maxStored;
-    }
-
-    public Duration maxAge() {
-        return maxAge;
-    }
-
     /** The first wait before a batch is tried again after a server error; it doubles up to {@link #retryMax()}. */
     public Duration retryMin() {
         return retryMin;
@@ -178,7 +136,7 @@ public final class InfluxConfig {
     }
 
     /** Sets the writer's options; every setter checks its argument, {@link #build()} checks the whole. */
-    public static final class Builder {
+    public static final class Builder extends ForwardingConfig.Builder<Builder> {
         private final URI url;
         private String database;
         private String org;
@@ -191,16 +149,11 @@ public final class InfluxConfig {
         private LineProtocol.Precision precision = LineProtocol.Precision.US;
         private int batchSize = DEFAULT_BATCH_SIZE;
         private Duration linger = DEFAULT_LINGER;
-        private final List<StreamSpec> streams = new ArrayList<>();
-        private Path streamsFile;
-        private Path storeFile;
-        private Path storeDirectory = Path.of(System.getProperty("user.home"), ".salgate");
-        private long maxStored = DEFAULT_MAX_STORED;
-        private Duration maxAge = Duration.ofHours(24);
         private Duration retryMin = Duration.ofMillis(500);
         private Duration retryMax = Duration.ofSeconds(30);
 
         private Builder(String url) {
+            super("InfluxDB");
             Objects.requireNonNull(url, "url");
             URI u;
             try {
@@ -284,48 +237,9 @@ public final class InfluxConfig {
             return this;
         }
 
-        public Builder stream(StreamSpec spec) {
-            this.streams.add(Objects.requireNonNull(spec, "spec"));
-            return this;
-        }
-
-        public Builder streamsFile(Path file) {
-            this.streamsFile = file;
-            return this;
-        }
-
-        public Builder storeFile(Path file) {
-            this.storeFile = file;
-            return this;
-        }
-
-        public Builder storeDirectory(Path dir) {
-            this.storeDirectory = Objects.requireNonNull(dir, "dir");
-            return this;
-        }
-
-        /** Readings the store holds while the server is away; beyond, the oldest are dropped. */
-        public Builder maxStored(long n) {
-            if (n <= 0) {
-                throw new IllegalArgumentException("the InfluxDB store must hold at least one reading, got " + n);
-            }
-            this.maxStored = n;
-            return this;
-        }
-
-        public Builder maxAge(Duration age) {
-            if (age.isNegative() || age.isZero()) {
-                throw new IllegalArgumentException("the InfluxDB store's age limit must be positive, got " + age);
-            }
-            this.maxAge = age;
-            return this;
-        }
-
         /** The first and the longest wait before a failed write is tried again; the wait doubles in between. */
         public Builder retry(Duration min, Duration max) {
-            if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
-                throw new IllegalArgumentException("retry waits need 0 < min <= max, got " + min + " and " + max);
-            }
+            checkBackoff("retry", min, max);
             this.retryMin = min;
             this.retryMax = max;
             return this;
@@ -349,6 +263,11 @@ public final class InfluxConfig {
                 tls = TlsConfig.clientTrustingSystem();
             }
             return new InfluxConfig(this);
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         private static String nonBlank(String s, String what) {

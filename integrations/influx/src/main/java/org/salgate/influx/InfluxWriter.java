@@ -280,15 +280,7 @@ final class InfluxWriter implements AutoCloseable {
     void close(Duration drain) {
         draining = true;
         wake.release();
-        long deadline = System.nanoTime() + drain.toNanos();
-        while (reachable && store.size() > 0 && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        ForwardStore.awaitSent(() -> reachable && store.size() > 0, drain);
         running = false;
         wake.release();
         try {

@@ -12,11 +12,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.salgate.model.Call;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
+import org.salgate.mqtt.report.Report;
 import org.salgate.mqtt.report.ReportFilter;
 import org.salgate.mqtt.report.ReportStats;
+import org.salgate.wire.StreamData;
+import org.salgate.wire.StreamEnded;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,26 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BridgeStreams implements AutoCloseable {
 
-    /** How the bridge asks the agent: one call, awaited. */
-    @FunctionalInterface
-    public interface Calls {
-        /** Makes one call on the agent and awaits its answer; throws when the agent refuses it. */
-        <T extends Result> T call(Call call, Class<T> expected, String what) throws IOException;
-    }
-
     /** Told of each stream the bridge starts on the agent and of each that ends, whoever ends it. */
     public interface Watcher {
-        /** Watches nothing. */
-        Watcher NONE = new Watcher() {
-            @Override
-            public void started(StreamSpec spec) {
-            }
-
-            @Override
-            public void ended(StreamSpec spec) {
-            }
-        };
-
         void started(StreamSpec spec);
 
         void ended(StreamSpec spec);
@@ -62,7 +48,7 @@ public final class BridgeStreams implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BridgeStreams.class);
 
-    private final Calls calls;
+    private final AgentSession calls;
     private final Topics topics;
     private final Path file;
     private final ReportStats reports;
@@ -81,7 +67,7 @@ public final class BridgeStreams implements AutoCloseable {
      * Streams made through {@code calls}, published to {@code topics}, with those of {@code file}
      * (or null); their report filters count into {@code reports}.
      */
-    public BridgeStreams(Calls calls, Topics topics, Path file, ReportStats reports, Watcher watcher) {
+    public BridgeStreams(AgentSession calls, Topics topics, Path file, ReportStats reports, Watcher watcher) {
         this.calls = calls;
         this.topics = topics;
         this.file = file;
@@ -89,15 +75,6 @@ public final class BridgeStreams implements AutoCloseable {
         this.watcher = watcher;
     }
 
-    /** Whether the bridge must follow the agent's events to keep its streams: some are patterns, or may become so. */
-    static boolean followsEvents(MqttBridgeConfig config) {
-        return followsEvents(config.streams(), config.streamsFile());
-    }
-
-    /** Whether streams need the agent's events: some are patterns, or a streams file may make them so. */
-    public static boolean followsEvents(List<StreamSpec> streams, Path file) {
-        return file != null || streams.stream().anyMatch(StreamSpec::isPattern);
-    }
 
     /**
      * Starts the command line's streams and the file's, and from now on reads the file again.
@@ -118,18 +95,37 @@ public final class BridgeStreams implements AutoCloseable {
         }
     }
 
-    /** The stream on the agent of this id, or null. */
-    public Target target(long streamId) {
-        return targets.get(streamId);
+    /**
+     * Passes a reading the agent pushed through its stream's report filter: each report let through
+     * goes to {@code out} with its stream. A stream the bridge no longer keeps is passed over.
+     */
+    public void offer(StreamData data, BiConsumer<Target, Report> out) {
+        Target t = targets.get(data.streamId());
+        if (t != null) {
+            for (Report r : t.filter().offer(data.reading())) {
+                out.accept(t, r);
+            }
+        }
     }
 
-    /** The agent ended this stream; returns what it was, or null when the bridge had stopped it. */
-    public Target ended(long streamId) {
-        Target t = targets.remove(streamId);
-        if (t != null) {
-            watcher.ended(t.spec());
+    /**
+     * The agent ended a stream: it is forgotten and, unless the bridge is closing, logged (at info
+     * for a pattern's stream, whose sensor went away; at warning for any other).
+     */
+    public void ended(StreamEnded ended) {
+        Target t = targets.remove(ended.streamId());
+        if (t == null) {
+            return;
         }
-        return t;
+        watcher.ended(t.spec());
+        if (thread.isShutdown()) {
+            return;
+        }
+        if (t.origin().isPattern()) {
+            LOG.info("the agent ended {}'s stream {} (of {}): {}", calls.who(), t.spec(), t.origin(), ended.reason());
+        } else {
+            LOG.warn("the agent ended {}'s stream {}: {}", calls.who(), t.spec(), ended.reason());
+        }
     }
 
     /** How many streams the bridge has on the agent. */

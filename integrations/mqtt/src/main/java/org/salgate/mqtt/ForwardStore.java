@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.MVStoreException;
@@ -149,6 +150,22 @@ public final class ForwardStore implements AutoCloseable {
     /** Removes a message the broker has taken. */
     public void remove(long key) {
         queue.remove(key);
+    }
+
+    /**
+     * Waits up to {@code max} while {@code sending} holds: the sender's server takes what waits
+     * and something still does. Looks every 20 ms; an interrupt ends the wait and is kept.
+     */
+    public static void awaitSent(BooleanSupplier sending, Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (sending.getAsBoolean() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** How many messages wait. */

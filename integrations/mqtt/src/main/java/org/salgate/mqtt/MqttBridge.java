@@ -2,10 +2,8 @@ package org.salgate.mqtt;
 
 import java.util.function.Consumer;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.paho.mqttv5.common.MqttException;
@@ -14,12 +12,9 @@ import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.model.Call;
 import org.salgate.model.Event;
 import org.salgate.wire.EventNotice;
-import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
 import org.salgate.model.Result;
 import org.salgate.model.SensorInfo;
-import org.salgate.mqtt.report.Report;
-import org.salgate.mqtt.report.ReportStats;
 import org.salgate.sensorml.DocumentException;
 import org.salgate.sensorml.SensorMl;
 import org.salgate.wire.StreamData;
@@ -37,59 +32,44 @@ import org.slf4j.LoggerFactory;
  * on-disk store-and-forward queue to the broker; descriptions and the agent's status are retained
  * messages published on every connect.
  */
-public final class MqttBridge implements AutoCloseable {
-
-    /** Opens the in-process session on the agent; given by whoever runs the agent. */
-    @FunctionalInterface
-    public interface SessionOpener {
-        /** Opens a session whose pushed messages go to {@code sink}. */
-        BridgeSession open(BridgeSession.Sink sink);
-    }
+public final class MqttBridge extends ForwardingBridge {
 
     private static final Logger LOG = LoggerFactory.getLogger(MqttBridge.class);
-    private static final String WHO = "the MQTT bridge";
 
     private final MqttBridgeConfig config;
     private final Topics topics;
-    private final ForwardStore store;
     private final MqttPublisher publisher;
-    private final BridgeStreams streams;
     /** Home Assistant's discovery documents, or null when not asked for. */
     private final HomeAssistant homeAssistant;
     private final AtomicLong queued = new AtomicLong();
-    private final ReportStats reports = new ReportStats();
-    private final AtomicBoolean closing = new AtomicBoolean();
     /** The Sparkplug B edge node the bridge publishes as, or null for salgate's own topics. */
     private final SparkplugNode sparkplug;
-    private volatile BridgeSession session;
     /** The readings' line protocol when the payload format is InfluxDB's, else null. */
     private LineProtocol lines;
 
     private MqttBridge(MqttBridgeConfig config, String agentId, Topics topics, ForwardStore store,
                        MqttPublisher publisher, SparkplugNode sparkplug) {
+        super("the MQTT bridge", config, store, topics);
         this.config = config;
         this.sparkplug = sparkplug;
         this.topics = topics;
-        this.store = store;
         this.publisher = publisher;
         this.homeAssistant = config.homeAssistantPrefix() == null ? null
                 : new HomeAssistant(config.homeAssistantPrefix(), agentId, topics, publisher::retain);
-        this.streams = new BridgeStreams(this::call, topics, config.streamsFile(), reports,
-                new BridgeStreams.Watcher() {
-            @Override
-            public void started(StreamSpec spec) {
-                if (homeAssistant != null) {
-                    homeAssistant.streamStarted(spec);
-                }
-            }
+    }
 
-            @Override
-            public void ended(StreamSpec spec) {
-                if (homeAssistant != null) {
-                    homeAssistant.streamEnded(spec);
-                }
-            }
-        });
+    @Override
+    protected void streamStarted(StreamSpec spec) {
+        if (homeAssistant != null) {
+            homeAssistant.streamStarted(spec);
+        }
+    }
+
+    @Override
+    protected void streamEnded(StreamSpec spec) {
+        if (homeAssistant != null) {
+            homeAssistant.streamEnded(spec);
+        }
     }
 
     /**
@@ -99,14 +79,8 @@ public final class MqttBridge implements AutoCloseable {
      * @param started given the bridge once it started (to register its figures), or null
      */
     public static AgentExtension extension(MqttBridgeConfig config, Consumer<MqttBridge> started) {
-        return agent -> {
-            MqttBridge bridge = start(config, agent.agentId(), agent.codecName(), agent.inProcessCredentials(),
-                    sink -> agent.openSession("mqtt", () -> true, sink));
-            if (started != null) {
-                started.accept(bridge);
-            }
-            return bridge;
-        };
+        return extension("mqtt", (agentId, codec, credentials, opener) -> start(config, agentId, codec, credentials,
+                opener), started);
     }
 
     /**
@@ -119,12 +93,10 @@ public final class MqttBridge implements AutoCloseable {
      * @throws IOException when the store cannot be opened, or the agent refuses the session or a stream
      */
     public static MqttBridge start(MqttBridgeConfig config, String agentId, String codec, String credentials,
-                                   SessionOpener opener) throws IOException {
+                                   AgentSession.Opener opener) throws IOException {
         Topics topics = new Topics(config.topicPrefix(), agentId);
         String clientId = config.clientId() != null ? config.clientId() : "salgate-" + Topics.level(agentId);
-        Path file = config.storeFile() != null ? config.storeFile()
-                : config.storeDirectory().resolve("mqtt-" + Topics.level(clientId) + ".mv.db");
-        ForwardStore store = ForwardStore.open(file, config.maxStored(), config.maxAge(), Clock.systemUTC());
+        ForwardStore store = config.openStore("mqtt-" + Topics.level(clientId) + ".mv.db");
         MqttPublisher publisher;
         AtomicReference<MqttBridge> self = new AtomicReference<>();
         SparkplugNode sparkplug = config.sparkplugGroup() == null ? null : new SparkplugNode(new SparkplugTopics(
@@ -143,29 +115,30 @@ public final class MqttBridge implements AutoCloseable {
         if (config.payloadFormat() == MqttBridgeConfig.PayloadFormat.INFLUX) {
             bridge.lines = new LineProtocol(LineProtocol.DEFAULT_MEASUREMENT, agentId, LineProtocol.Precision.NS);
         }
-        try {
-            publisher.start();
-            bridge.open(opener, codec, credentials);
-        } catch (IOException | RuntimeException e) {
-            bridge.close();
-            throw e;
-        }
-        return bridge;
+        return start(bridge, opener, codec, credentials);
     }
 
-    private void open(SessionOpener opener, String codec, String credentials) throws IOException {
-        session = opener.open(new Sink());
-        HelloReply reply = SessionCalls.await(session.hello("mqtt-bridge", codec, credentials), "the hello", WHO);
-        if (!reply.accepted()) {
-            throw new IOException("the agent refused the MQTT bridge's session: " + reply.error());
+    @Override
+    protected void startSender() {
+        publisher.start();
+    }
+
+    /** Lets the queue drain for up to {@code drain} while connected, publishes {@code offline} and disconnects. */
+    @Override
+    protected void stopSender(Duration drain) {
+        publisher.close(drain);
+    }
+
+    @Override
+    protected void open(AgentSession.Opener opener, String codec, String credentials) throws IOException {
+        agent.open(opener, new Sink(), "mqtt-bridge", codec, credentials);
+        if (config.events() || config.followsEvents() || sparkplug != null) {
+            agent.call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
         }
-        if (config.events() || BridgeStreams.followsEvents(config) || sparkplug != null) {
-            call(new Call.SubscribeEvents(), Result.Ack.class, "subscribing to events");
-        }
-        Result.Sensors sensors = call(new Call.ListSensors(false), Result.Sensors.class, "listing sensors");
+        Result.Sensors sensors = agent.call(new Call.ListSensors(false), Result.Sensors.class, "listing sensors");
         for (SensorInfo s : sensors.sensors()) {
             if (sparkplug != null) {
-                sparkplug.define(s.id(), SparkplugMetrics.of(call(new Call.ListCommands(s.id()), Result.Document.class,
+                sparkplug.define(s.id(), SparkplugMetrics.of(agent.call(new Call.ListCommands(s.id()), Result.Document.class,
                         "listing the commands of " + s.id()).xml(), config.sparkplugWrites()));
             } else {
                 describe(s.id());
@@ -186,7 +159,7 @@ public final class MqttBridge implements AutoCloseable {
     }
 
     private void describe(String sensorId) {
-        session.call(new Call.DescribeSensor(sensorId)).whenComplete((r, error) -> {
+        agent.send(new Call.DescribeSensor(sensorId)).whenComplete((r, error) -> {
             if (r instanceof Result.Document doc) {
                 publisher.retain(topics.description(sensorId), Payloads.text(doc.xml()));
                 if (homeAssistant != null) {
@@ -203,18 +176,9 @@ public final class MqttBridge implements AutoCloseable {
         });
     }
 
-    private <T extends Result> T call(Call c, Class<T> type, String what) throws IOException {
-        return SessionCalls.expect(SessionCalls.await(session.call(c), what, WHO), type, what);
-    }
-
     /** Messages published and acknowledged by the broker since the start. */
     public long published() {
         return publisher.published();
-    }
-
-    /** Messages waiting in the store-and-forward queue. */
-    public long pending() {
-        return store.size();
     }
 
     /** Messages dropped: the queue was full, they waited too long, or the broker refused them. */
@@ -227,16 +191,6 @@ public final class MqttBridge implements AutoCloseable {
         return queued.get();
     }
 
-    /** Stream messages let through by the streams' reporting options: readings, and window aggregates. */
-    public long sent() {
-        return reports.sent();
-    }
-
-    /** Readings not published by themselves: within a stream's deadband, or folded into a window's aggregate. */
-    public long suppressed() {
-        return reports.suppressed();
-    }
-
     /** Whether the broker connection is up now. */
     public boolean isConnected() {
         return publisher.isConnected();
@@ -245,23 +199,6 @@ public final class MqttBridge implements AutoCloseable {
     /** The topics it publishes to. */
     public Topics topics() {
         return topics;
-    }
-
-    /**
-     * Ends its session (its streams stop), lets the queue drain for up to two seconds while
-     * connected, publishes {@code offline} and disconnects; the rest stays queued on disk.
-     */
-    @Override
-    public void close() {
-        if (!closing.compareAndSet(false, true)) {
-            return;
-        }
-        streams.close();
-        if (session != null) {
-            session.closeByCaller();
-        }
-        publisher.close(Duration.ofSeconds(2));
-        store.close();
     }
 
     private void enqueue(String topic, byte[] payload) {
@@ -274,14 +211,12 @@ public final class MqttBridge implements AutoCloseable {
         @Override
         public void pushed(Message message) {
             if (message instanceof StreamData d) {
-                BridgeStreams.Target t = streams.target(d.streamId());
-                if (t != null) {
-                    String topic = sparkplug != null ? sparkplug.dataTopic(d.reading().sensorId()) : t.topic();
+                String sensor = d.reading().sensorId();
+                streams.offer(d, (t, r) -> {
                     String command = t.spec().commandId();
-                    for (Report r : t.filter().offer(d.reading())) {
-                        enqueue(topic, lines != null ? lines.report(r, command) : Payloads.report(r, command));
-                    }
-                }
+                    enqueue(sparkplug != null ? sparkplug.dataTopic(sensor) : t.topic(),
+                            lines != null ? lines.report(r, command) : Payloads.report(r, command));
+                });
             } else if (message instanceof EventNotice n) {
                 Event e = n.event();
                 if (sparkplug != null) {
@@ -301,27 +236,20 @@ public final class MqttBridge implements AutoCloseable {
                     }
                 }
             } else if (message instanceof StreamEnded ended) {
-                BridgeStreams.Target t = streams.ended(ended.streamId());
-                if (t != null && !closing.get() && t.origin().isPattern()) {
-                    LOG.info("the agent ended the MQTT stream {} (of {}): {}", t.spec(), t.origin(), ended.reason());
-                } else if (t != null && !closing.get()) {
-                    LOG.warn("the agent ended the MQTT stream {}: {}", t.spec(), ended.reason());
-                }
+                streams.ended(ended);
             }
         }
 
         @Override
         public void closed(boolean byAgent) {
-            if (byAgent && !closing.get()) {
-                LOG.warn("the agent closed the MQTT bridge's session; nothing more is published");
-            }
+            sessionClosed(byAgent);
         }
     }
 
     /** A sensor added becomes a device (born once its commands are listed), a sensor removed a DDEATH. */
     private void sparkplugEvent(Event e) {
         if (e.type() == Event.Type.SENSOR_ADDED) {
-            session.call(new Call.ListCommands(e.subject())).whenComplete((r, error) -> {
+            agent.send(new Call.ListCommands(e.subject())).whenComplete((r, error) -> {
                 if (r instanceof Result.Document doc) {
                     sparkplug.define(e.subject(), SparkplugMetrics.of(doc.xml(), config.sparkplugWrites()));
                     publisher.queued();
@@ -338,12 +266,11 @@ public final class MqttBridge implements AutoCloseable {
 
     /** A Sparkplug host's write: the sensor's command executed as a client would; the agent checks the value. */
     private void write(String sensor, String command, String argument, String value) {
-        BridgeSession s = session;
-        if (s == null) {
+        if (!agent.isOpened()) {
             LOG.warn("refused a Sparkplug write to {} of {}: the bridge's session is not open", command, sensor);
             return;
         }
-        s.call(new Call.Execute(sensor, command, java.util.Map.of(argument, value))).whenComplete((r, error) -> {
+        agent.send(new Call.Execute(sensor, command, java.util.Map.of(argument, value))).whenComplete((r, error) -> {
             if (r instanceof Result.Failure f) {
                 LOG.warn("the agent refused the Sparkplug write {}={} to {} ({}): {} ({})", argument, value, sensor,
                         command, f.message(), f.code());

@@ -1,19 +1,12 @@
 package org.salgate.mqtt;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import org.salgate.transport.tls.TlsConfig;
 
 /** What the MQTT bridge connects to and publishes. Made with {@link #builder(String)}; immutable. */
-public final class MqttBridgeConfig {
+public final class MqttBridgeConfig extends ForwardingConfig {
 
-    /** Messages the store-and-forward queue holds by default (about an hour of 28 sensors at one reading/s). */
-    public static final long DEFAULT_MAX_STORED = 100_000;
-    /** How long a message may wait in the queue by default before it is dropped. */
-    public static final Duration DEFAULT_MAX_AGE = Duration.ofHours(24);
     /**
      * Messages a second at which a backlog goes out after a (re)connect by default: a 100,000-message
      * store in under two minutes, and a tenth of what the bridge can send to a local Mosquitto.
@@ -26,13 +19,7 @@ public final class MqttBridgeConfig {
     private final byte[] password;
     private final int qos;
     private final String topicPrefix;
-    private final List<StreamSpec> streams;
-    private final Path streamsFile;
     private final boolean events;
-    private final Path storeFile;
-    private final Path storeDirectory;
-    private final long maxStored;
-    private final Duration maxAge;
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final TlsConfig tls;
@@ -52,6 +39,7 @@ public final class MqttBridgeConfig {
     }
 
     private MqttBridgeConfig(Builder b) {
+        super(b);
         this.sparkplugWrites = b.sparkplugWrites;
         this.sparkplugGroup = b.sparkplugGroup;
         this.sparkplugNode = b.sparkplugNode;
@@ -61,13 +49,7 @@ public final class MqttBridgeConfig {
         this.password = b.password == null ? null : b.password.clone();
         this.qos = b.qos;
         this.topicPrefix = b.topicPrefix;
-        this.streams = List.copyOf(b.streams);
-        this.streamsFile = b.streamsFile;
         this.events = b.events;
-        this.storeFile = b.storeFile;
-        this.storeDirectory = b.storeDirectory;
-        this.maxStored = b.maxStored;
-        this.maxAge = b.maxAge;
         this.reconnectMin = b.reconnectMin;
         this.reconnectMax = b.reconnectMax;
         this.drainRate = b.drainRate;
@@ -108,36 +90,9 @@ public final class MqttBridgeConfig {
         return topicPrefix;
     }
 
-    public List<StreamSpec> streams() {
-        return streams;
-    }
-
-    /** The file of streams read again while the bridge runs, or null for none. */
-    public Path streamsFile() {
-        return streamsFile;
-    }
-
     /** Whether agent events are published. */
     public boolean events() {
         return events;
-    }
-
-    /** The store-and-forward file, or null for one named after the client id in the user's home. */
-    public Path storeFile() {
-        return storeFile;
-    }
-
-    /** Where the store goes when no {@link #storeFile()} is given (default: ~/.salgate). */
-    public Path storeDirectory() {
-        return storeDirectory;
-    }
-
-    public long maxStored() {
-        return maxStored;
-    }
-
-    public Duration maxAge() {
-        return maxAge;
     }
 
     public Duration reconnectMin() {
@@ -187,20 +142,14 @@ public final class MqttBridgeConfig {
     }
 
     /** Sets the bridge's options; every setter checks its argument. */
-    public static final class Builder {
+    public static final class Builder extends ForwardingConfig.Builder<Builder> {
         private final String serverUri;
         private String clientId;
         private String username;
         private byte[] password;
         private int qos = 1;
         private String topicPrefix = "salgate";
-        private final List<StreamSpec> streams = new ArrayList<>();
-        private Path streamsFile;
         private boolean events = true;
-        private Path storeFile;
-        private Path storeDirectory = Path.of(System.getProperty("user.home"), ".salgate");
-        private long maxStored = DEFAULT_MAX_STORED;
-        private Duration maxAge = DEFAULT_MAX_AGE;
         private Duration reconnectMin = Duration.ofMillis(500);
         private Duration reconnectMax = Duration.ofSeconds(10);
         private TlsConfig tls;
@@ -212,6 +161,7 @@ public final class MqttBridgeConfig {
         private PayloadFormat payloadFormat = PayloadFormat.JSON;
 
         private Builder(String serverUri) {
+            super("MQTT");
             Objects.requireNonNull(serverUri, "serverUri");
             if (!serverUri.startsWith("tcp://") && !serverUri.startsWith("ssl://")) {
                 throw new IllegalArgumentException("MQTT broker URL '" + serverUri
@@ -249,18 +199,8 @@ public final class MqttBridgeConfig {
             return this;
         }
 
-        public Builder stream(StreamSpec spec) {
-            this.streams.add(Objects.requireNonNull(spec, "spec"));
-            return this;
-        }
-
-        /**
-         * A file of further streams, one {@code SENSOR[:COMMAND]@INTERVAL} a line (see
-         * {@link StreamSpec#readFile}); the bridge reads it again every second and starts and stops
-         * streams as its lines change.
-         */
-        public Builder streamsFile(Path file) {
-            this.streamsFile = file;
+        @Override
+        protected Builder self() {
             return this;
         }
 
@@ -269,40 +209,9 @@ public final class MqttBridgeConfig {
             return this;
         }
 
-        public Builder storeFile(Path file) {
-            this.storeFile = file;
-            return this;
-        }
-
-        /** The directory of the store file named after the client id, when no store file is given. */
-        public Builder storeDirectory(Path dir) {
-            this.storeDirectory = Objects.requireNonNull(dir, "dir");
-            return this;
-        }
-
-        /** Messages the store-and-forward queue holds before it drops the oldest. */
-        public Builder maxStored(long n) {
-            if (n <= 0) {
-                throw new IllegalArgumentException("the MQTT store must hold at least one message, got " + n);
-            }
-            this.maxStored = n;
-            return this;
-        }
-
-        /** How long a message may wait before it is dropped. */
-        public Builder maxAge(Duration age) {
-            if (age.isNegative() || age.isZero()) {
-                throw new IllegalArgumentException("the MQTT store's age limit must be positive, got " + age);
-            }
-            this.maxAge = age;
-            return this;
-        }
-
         /** The first and the longest wait between connection attempts; the wait doubles in between. */
         public Builder reconnect(Duration min, Duration max) {
-            if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
-                throw new IllegalArgumentException("reconnect waits need 0 < min <= max, got " + min + " and " + max);
-            }
+            checkBackoff("reconnect", min, max);
             this.reconnectMin = min;
             this.reconnectMax = max;
             return this;

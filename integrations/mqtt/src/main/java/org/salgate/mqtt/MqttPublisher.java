@@ -427,16 +427,10 @@ final class MqttPublisher implements AutoCloseable {
      * retained {@code offline}, disconnects. What is still queued stays in the store for the next start.
      */
     void close(Duration drain) {
-        long deadline = System.nanoTime() + drain.toNanos();
-        while (link != null && (store.size() > 0 || !changedRetained.isEmpty()) && System.nanoTime() < deadline) {
+        ForwardStore.awaitSent(() -> {
             wake.release();
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+            return link != null && (store.size() > 0 || !changedRetained.isEmpty());
+        }, drain);
         running = false;
         wake.release();
         connector.shutdownNow();
