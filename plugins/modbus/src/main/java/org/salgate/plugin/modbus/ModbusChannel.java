@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.salgate.plugin.spi.Settings;
 import org.salgate.sensorml.ChannelConfig;
 
 /**
@@ -212,7 +213,7 @@ record ModbusChannel(String name, Table table, int address, Type type, int bit, 
 
     private static int integer(String name, String key, String text, int min, int max) {
         try {
-            return ModbusSettings.number(key, text, min, max);
+            return Settings.wholeNumber(key, text, 0, min, max);
         } catch (IllegalArgumentException e) {
             throw bad(name, e.getMessage());
         }

@@ -2,6 +2,7 @@ package org.salgate.plugin.modbus;
 
 import java.util.Locale;
 import java.util.Map;
+import org.salgate.plugin.spi.Settings;
 import org.salgate.sensorml.ProtocolConfig;
 
 /**
@@ -61,23 +62,6 @@ record ModbusSettings(int unitId, int timeoutMs, int maxRegisters, int maxGap, i
     }
 
     private static int number(String name, String text, int fallback, int min, int max) {
-        return text == null ? fallback : number(name, text, min, max);
-    }
-
-    /**
-     * {@code text} as a whole number from {@code min} to {@code max}.
-     *
-     * @throws IllegalArgumentException saying what {@code name} must be
-     */
-    static int number(String name, String text, int min, int max) {
-        try {
-            int v = Integer.parseInt(text.strip());
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(name + " '" + text + "' is not a whole number from " + min + " to " + max);
+        return Settings.wholeNumber(name, text, fallback, min, max);
     }
 }

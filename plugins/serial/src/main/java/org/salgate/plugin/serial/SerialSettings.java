@@ -3,6 +3,7 @@ package org.salgate.plugin.serial;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.salgate.plugin.spi.Settings;
 import org.salgate.sensorml.ChannelConfig;
 import org.salgate.sensorml.ProtocolConfig;
 
@@ -99,17 +100,6 @@ record SerialSettings(int baud, int dataBits, String parity, int stopBits, Strin
     }
 
     private static int number(String name, String text, int fallback, int min, int max) {
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            int v = Integer.parseInt(text.strip());
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(name + " '" + text + "' is not a whole number from " + min + " to " + max);
+        return Settings.wholeNumber(name, text, fallback, min, max);
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import org.salgate.plugin.spi.Settings;
 import org.salgate.sensorml.ProtocolConfig;
 
 /**
@@ -149,19 +150,6 @@ record SnmpSettings(String version, String community, String user, String authPa
     }
 
     private static int number(String where, Map<String, String> p, String name, int fallback, int min, int max) {
-        String text = p.get(name);
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            int v = Integer.parseInt(text.strip());
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(where + "parameter " + name + " '" + text + "' is not a whole number from "
-                + min + " to " + max);
+        return Settings.wholeNumber(where + "parameter " + name, p.get(name), fallback, min, max);
     }
 }
