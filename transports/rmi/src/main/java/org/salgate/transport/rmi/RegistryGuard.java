@@ -1,15 +1,22 @@
 package org.salgate.transport.rmi;
 
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
+import java.io.StreamCorruptedException;
+import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketImpl;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.rmi.AccessException;
+import java.rmi.server.ObjID;
 import java.rmi.server.UID;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,22 +26,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The input of one connection to an agent, as RMI reads it: it follows JRMP (chapter 10 of the
- * Java RMI specification) message by message and refuses every call to the agent's registry but
- * {@code lookup} and {@code list} before RMI reads it ({@link AccessException} to the caller, the
- * connection closed, the refusal logged).
+ * A connection accepted by an agent, as RMI is given it (offering what RMI's connection handler uses
+ * of a socket): no read waits longer than the agent's read timeout, and its input follows JRMP
+ * (chapter 10 of the Java RMI specification) message by message, refusing every call to the
+ * agent's registry but {@code lookup} and {@code list} before RMI reads it ({@link AccessException}
+ * to the caller, the connection closed, the refusal logged). The registry has to be the JDK's (the
+ * only object at the registry's well-known id), which lets every local process rebind the agent's
+ * name, and no public API changes that.
  *
- * <p>Why here: the agent's registry has to be the JDK's (the only object at the registry's
- * well-known id), which lets every local process rebind the agent's name and so receive the next
- * client's hello and token; no public API changes that rule, and an exception the registry threw
- * would reach the caller wrapped.
- *
- * <p>Where a message starts: RMI reads a mark-supporting stream directly, a whole message at a time,
- * answering before it reads the next. So one starts after the transport header and the client's
- * endpoint, after a ping or DGC acknowledgement (fixed lengths), and after a call once RMI writes
- * back ({@link #watching}). Anything else closes the connection.
+ * <p>RMI reads a mark-supporting stream directly, a whole message at a time, answering before it
+ * reads the next. So a message starts after the transport header and the client's endpoint, after
+ * a ping or DGC acknowledgement (fixed lengths), and after a call once RMI writes back. A call's
+ * header is read as RMI reads it, with an {@link ObjectInputStream} (which takes its block data
+ * however split) and {@link ObjID#read}. Anything else closes the connection.
  */
-final class RegistryGuard extends InputStream {
+final class RegistryGuard extends Socket {
 
     private static final Logger LOG = LoggerFactory.getLogger(RegistryGuard.class);
 
@@ -42,6 +48,7 @@ final class RegistryGuard extends InputStream {
     static final String REFUSAL = "this salgate agent's RMI registry serves lookups only: the agent binds its own"
             + " object in it and nobody can bind, rebind or unbind there; bind your objects in a registry of your own";
 
+    private static final ObjID REGISTRY = new ObjID(ObjID.REGISTRY_ID);
     /** The registry's operations in the numbering of RMI 1.1 stubs (which the JDK's registry stub uses). */
     private static final String[] REGISTRY_OPERATIONS = {"bind", "list", "lookup", "rebind", "unbind"};
     /** The registry interface's hash that 1.1 stub calls carry. */
@@ -49,8 +56,8 @@ final class RegistryGuard extends InputStream {
     /** The method hashes (Java RMI specification 8.3) that 1.2 stub calls carry instead, in the order above. */
     private static final long[] REGISTRY_METHOD_HASHES = {7583982177005850366L, 2571371476350237748L,
             -7538657168040752697L, -8381844669958460146L, 7305022919901907578L};
-    /** The most bytes a call may take to complete its header: a JDK client takes 41. */
-    private static final int MAX_CALL_HEAD_BYTES = 1024;
+    /** The most bytes read ahead of RMI to find where a message goes: a JDK client's call header takes 41. */
+    private static final int MAX_HEAD_BYTES = 1024;
     /** {@link #clear} for the rest of a call: anything until RMI answers. */
     private static final long TO_THE_ANSWER = Long.MAX_VALUE;
 
@@ -58,26 +65,28 @@ final class RegistryGuard extends InputStream {
 
     private final Socket socket;
     private final InputStream source;
+    private final int readTimeoutMillis;
     private final Refusals refusals;
+    private final InputStream input = new Input();
+    private final OutputStream output;
     /** Bytes read from the socket and not yet by RMI: {@code buffer[start, end)}. */
-    private final byte[] buffer = new byte[MAX_CALL_HEAD_BYTES];
-    private final byte[] one = new byte[1];
+    private final byte[] buffer = new byte[MAX_HEAD_BYTES];
     private int start;
     private int end;
     /** How many bytes RMI may read before the next one must be looked at. */
     private long clear;
     private Stage stage = Stage.TRANSPORT_HEADER;
+    /** Whether RMI wrote since the call under way started: then the next byte starts a message. */
     private volatile boolean answered;
 
-    RegistryGuard(Socket socket, Refusals refusals) throws IOException {
+    RegistryGuard(Socket socket, int readTimeoutMillis, Refusals refusals) throws IOException {
+        super((SocketImpl) null);
         this.socket = socket;
         this.source = socket.getInputStream();
+        this.readTimeoutMillis = readTimeoutMillis;
         this.refusals = refusals;
-    }
-
-    /** {@code out}, telling this guard when RMI writes: if a call was being read, the next byte starts a message. */
-    OutputStream watching(OutputStream out) {
-        return new FilterOutputStream(out) {
+        socket.setSoTimeout(readTimeoutMillis);
+        this.output = new FilterOutputStream(socket.getOutputStream()) {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 answered = true;
@@ -87,44 +96,39 @@ final class RegistryGuard extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    public InputStream getInputStream() {
+        return input;
     }
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
-        if (clear == TO_THE_ANSWER && answered) {
-            clear = 0;
-        }
-        while (clear == 0) {
-            if (!inspect()) {
-                return -1; // the peer hung up; RMI closes, or fails on the message it cut short
-            }
-        }
-        int n = (int) Math.min(len, clear);
-        if (start < end) {
-            n = Math.min(n, end - start);
-            System.arraycopy(buffer, start, b, off, n);
-            start += n;
-        } else if ((n = source.read(b, off, n)) < 0) {
-            return -1;
-        }
-        clear = clear == TO_THE_ANSWER ? clear : clear - n;
-        return n;
+    public OutputStream getOutputStream() {
+        return output;
     }
 
-    /** True, so that RMI reads this stream directly rather than through a buffer of its own (see above). */
+    /** Sets the read timeout, never above (nor, for 0, without) this connection's bound. */
     @Override
-    public boolean markSupported() {
-        return true;
+    public void setSoTimeout(int timeout) throws SocketException {
+        socket.setSoTimeout(timeout == 0 || timeout > readTimeoutMillis ? readTimeoutMillis : timeout);
     }
 
     @Override
-    public void mark(int readlimit) {
-        // RMI does not rewind a connection; nothing to remember
+    public void setTcpNoDelay(boolean on) throws SocketException {
+        socket.setTcpNoDelay(on);
+    }
+
+    @Override
+    public void setKeepAlive(boolean on) throws SocketException {
+        socket.setKeepAlive(on);
+    }
+
+    @Override
+    public InetAddress getInetAddress() {
+        return socket.getInetAddress();
+    }
+
+    @Override
+    public int getPort() {
+        return socket.getPort();
     }
 
     @Override
@@ -132,93 +136,147 @@ final class RegistryGuard extends InputStream {
         socket.close();
     }
 
-    /** Looks at the next piece of the protocol and clears it for RMI, or refuses it; false at the end of input. */
+    private static int readOne(InputStream in) throws IOException {
+        byte[] one = new byte[1];
+        return in.read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    /** The input RMI reads: what {@link #inspect} cleared. */
+    private final class Input extends InputStream {
+
+        @Override
+        public int read() throws IOException {
+            return readOne(this);
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (clear == TO_THE_ANSWER && answered) {
+                clear = 0;
+            }
+            if (clear == 0 && !inspect()) {
+                return -1; // the peer hung up; RMI closes, or fails on the message it cut short
+            }
+            int n = (int) Math.min(len, clear);
+            if (start < end) {
+                n = Math.min(n, end - start);
+                System.arraycopy(buffer, start, b, off, n);
+                start += n;
+            } else if ((n = source.read(b, off, n)) < 0) {
+                return -1;
+            }
+            clear = clear == TO_THE_ANSWER ? clear : clear - n;
+            return n;
+        }
+
+        /** True, so that RMI reads this stream directly rather than through a buffer of its own (see above). */
+        @Override
+        public boolean markSupported() {
+            return true;
+        }
+
+        @Override
+        public void mark(int readlimit) {
+            // RMI does not rewind a connection; nothing to remember
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    /** Reads the head of the next piece of the protocol ahead of RMI and clears it, or refuses it; false at the end of input. */
     private boolean inspect() throws IOException {
         System.arraycopy(buffer, start, buffer, 0, end - start);
         end -= start;
         start = 0;
-        ByteBuffer head = ByteBuffer.wrap(buffer);
-        if (stage == Stage.TRANSPORT_HEADER) { // "JRMI", version 2, stream or single-operation protocol
-            if (!fill(7)) {
+        Ahead ahead = new Ahead();
+        DataInputStream in = new DataInputStream(ahead);
+        try {
+            if (stage == Stage.TRANSPORT_HEADER) { // "JRMI", version 2, stream or single-operation protocol
+                int magic = in.readInt();
+                int version = in.readShort();
+                int protocol = in.readByte();
+                if (magic != 0x4a524d49 || version != 2 || (protocol != 0x4b && protocol != 0x4c)) {
+                    throw shut("it does not speak the RMI protocol this agent serves");
+                }
+                stage = protocol == 0x4b ? Stage.CLIENT_ENDPOINT : Stage.MESSAGE;
+                clear = ahead.read;
+            } else if (stage == Stage.CLIENT_ENDPOINT) { // its host and port
+                in.readUTF();
+                in.readInt();
+                stage = Stage.MESSAGE;
+                clear = ahead.read;
+            } else {
+                int type = in.readByte();
+                if (type == 0x52) { // a ping
+                    clear = 1;
+                } else if (type == 0x54) { // a DGC acknowledgement and its UID
+                    clear = 15;
+                } else if (type == 0x50) {
+                    ObjectInputStream call = new ObjectInputStream(ahead);
+                    String refused = refusedRegistryOperation(ObjID.read(call), call.readInt(), call.readLong());
+                    if (refused != null) {
+                        refuse(refused);
+                    }
+                    answered = false;
+                    clear = TO_THE_ANSWER;
+                } else {
+                    throw shut("it sent an RMI message of unknown type " + type);
+                }
+            }
+        } catch (EOFException | StreamCorruptedException e) {
+            if (ahead.read == 0) {
                 return false;
             }
-            int protocol = head.get(6);
-            if (head.getInt(0) != 0x4a524d49 || head.getShort(4) != 2 || (protocol != 0x4b && protocol != 0x4c)) {
-                throw shut("it does not speak the RMI protocol this agent serves");
-            }
-            clear = 7;
-            stage = protocol == 0x4b ? Stage.CLIENT_ENDPOINT : Stage.MESSAGE;
-        } else if (stage == Stage.CLIENT_ENDPOINT) { // its host (modified UTF-8) and port
-            if (!fill(2)) {
-                return false;
-            }
-            clear = 2 + Short.toUnsignedInt(head.getShort(0)) + Integer.BYTES;
-            stage = Stage.MESSAGE;
-        } else if (!fill(1)) {
-            return false;
-        } else if (head.get(0) == 0x52) { // a ping
-            clear = 1;
-        } else if (head.get(0) == 0x54) { // a DGC acknowledgement and its UID
-            clear = 15;
-        } else if (head.get(0) == 0x50) {
-            String refused = refusedRegistryOperation(callHeader(head));
-            if (refused != null) {
-                refuse(refused);
-            }
-            answered = false;
-            clear = TO_THE_ANSWER;
-        } else {
-            throw shut("it sent an RMI message of unknown type " + head.get(0));
+            throw shut("it sent a message RMI cannot read: " + e);
         }
         return true;
     }
 
-    /**
-     * The header of the call at the start of the buffer: after its message byte and the object
-     * stream's magic and version, 34 bytes of block data (the object id, operation and hash), which a
-     * peer may split into blocks and resets as Java serialization allows.
-     */
-    private ByteBuffer callHeader(ByteBuffer head) throws IOException {
-        need(5);
-        if (head.getInt(1) != 0xaced0005) {
-            throw shut("it sent a call that is not a Java object stream");
+    /** The input ahead of RMI, read into {@link #buffer} as needed, and counted. */
+    private final class Ahead extends InputStream {
+        int read;
+
+        @Override
+        public int read() throws IOException {
+            return readOne(this);
         }
-        ByteBuffer header = ByteBuffer.allocate(34);
-        int at = 5;
-        while (header.hasRemaining()) {
-            need(at + 1);
-            int tag = buffer[at++];
-            int length;
-            if (tag == 0x79) { // TC_RESET
-                continue;
-            } else if (tag == 0x77) { // TC_BLOCKDATA
-                need(at + 1);
-                length = Byte.toUnsignedInt(buffer[at++]);
-            } else if (tag == 0x7a) { // TC_BLOCKDATALONG
-                need(at + Integer.BYTES);
-                length = head.getInt(at);
-                at += Integer.BYTES;
-            } else {
-                throw shut("it sent a call without the header every RMI call starts with");
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (read == end) {
+                if (end == buffer.length) {
+                    throw shut("it sent a message whose header did not end within " + MAX_HEAD_BYTES + " bytes");
+                }
+                int n = source.read(buffer, end, buffer.length - end);
+                if (n < 0) {
+                    return -1;
+                }
+                end += n;
             }
-            int take = Math.min(Math.max(length, 0), header.remaining());
-            need(at + take);
-            header.put(buffer, at, take);
-            at += take;
+            int n = Math.min(len, end - read);
+            System.arraycopy(buffer, read, b, off, n);
+            read += n;
+            return n;
         }
-        return header.flip();
     }
 
     /**
-     * The registry operation a call header asks for when it is one that is refused, else null
-     * (a lookup or list, or a call to any other object).
+     * The registry operation a call asks for when it is one that is refused, else null (a lookup or
+     * list, or a call to any other object).
+     *
+     * @param operation the operation number of a 1.1 stub, or negative for a 1.2 stub's method hash
+     * @param hash the interface hash, or the method hash
      */
-    static String refusedRegistryOperation(ByteBuffer header) {
-        if (header.getLong(0) != 0 || header.getInt(8) != 0 || header.getLong(12) != 0 || header.getShort(20) != 0) {
-            return null; // not ObjID.REGISTRY_ID (number 0 in the well-known space)
+    static String refusedRegistryOperation(ObjID target, int operation, long hash) {
+        if (!REGISTRY.equals(target)) {
+            return null;
         }
-        int operation = header.getInt(22);
-        long hash = header.getLong(26);
         if (operation >= 0) {
             if ((operation == 1 || operation == 2) && hash == REGISTRY_INTERFACE_HASH) {
                 return null; // list, lookup
@@ -283,33 +341,6 @@ final class RegistryGuard extends InputStream {
                 : socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
     }
 
-    /** Makes {@code buffer[0, n)} hold unread input, reading as needed; false at the end of input. */
-    private boolean fill(int n) throws IOException {
-        while (end < n) {
-            int read = source.read(buffer, end, buffer.length - end);
-            if (read < 0) {
-                return false;
-            }
-            end += read;
-        }
-        return true;
-    }
-
-    private void need(int n) throws IOException {
-        if (n > MAX_CALL_HEAD_BYTES) {
-            throw shut("it sent a call whose header did not end within " + MAX_CALL_HEAD_BYTES + " bytes");
-        }
-        if (!fill(n)) {
-            throw shut("it hung up within a call's header");
-        }
-    }
-
-    /**
-     * One agent's refused registry calls, counted and logged: the first of a burst at once, then
-     * nothing while refusals of the same operation keep coming less than a second apart, and the
-     * next line, after a quiet second (or a minute into an unbroken burst), says how many were left
-     * out. A burst is one line however long each refusal takes on a loaded machine.
-     */
     static final class Refusals {
         private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
         private static final long MAX_SILENCE_NANOS = TimeUnit.MINUTES.toNanos(1);

@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.rmi.server.RMIClientSocketFactory;
-import java.security.SecureRandom;
+import java.rmi.server.UID;
 import java.util.Objects;
 import javax.net.ssl.SSLSocket;
 import org.salgate.transport.tls.TlsConfig;
@@ -17,19 +17,31 @@ import org.salgate.transport.tls.TlsConfig;
  * exporter decides the address callers dial (not the JVM-wide {@code java.rmi.server.hostname});
  * an agent on a wildcard address names none and is dialled where its registry was found. RMI pools
  * connections per equal factory, so factories reaching an agent are {@link #unique} (no dead pooled
- * connection to a stopped agent), a client's callback listener {@link #shared}. A TLS factory
- * ({@link RmiTls}) trusts its pinned certificate or the client's settings bound at deserialization.
+ * connection to a stopped agent), a client's callback listener {@link #shared}.
+ *
+ * <p>A TLS factory trusts its pinned certificate (a callback listener's) or, in an agent's stubs,
+ * which cannot carry the client's trust settings, the settings the client {@link #bind binds} to
+ * its thread around each call that returns a stub; a factory deserialized unbound refuses to connect.
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 
-    private static final long serialVersionUID = 4L;
-    private static final SecureRandom INSTANCES = new SecureRandom();
+    private static final long serialVersionUID = 5L;
+    private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
+
+    /** What a client binds around calls returning stubs: its trust settings (null without TLS) and the host it dialled. */
+    record Binding(TlsConfig config, String host) {}
+
+    /** A binding's extent, for try-with-resources around a call that may deserialize stubs. */
+    interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
 
     /** The host to connect to, or null for the host the client dialled (else the one recorded in the stub). */
     private final String host;
     private final int connectTimeoutMillis;
-    /** Tells apart factories otherwise equal; 0 for a shared one. */
-    private final long instance;
+    /** Tells apart factories otherwise equal; null for a shared one. */
+    private final UID instance;
     /** Whether the listener this factory reaches speaks TLS. */
     private final boolean tls;
     /** The SHA-256 fingerprint of the listener's certificate, trusted alone; null to use the bound settings. */
@@ -37,10 +49,10 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     /** No read on this factory's sockets waits longer, in ms (0: as long as RMI asks); never set in a stub. */
     private final transient int maxReadMillis;
     /** The client's trust settings and the host it dialled: given to a registry's factory, bound at deserialization to an agent's. */
-    private transient RmiTls.Binding bound;
+    private transient Binding bound;
 
-    private RmiClientSocketFactory(String host, int connectTimeoutMillis, long instance, boolean tls, String pin,
-                                   int maxReadMillis, RmiTls.Binding bound) {
+    private RmiClientSocketFactory(String host, int connectTimeoutMillis, UID instance, boolean tls, String pin,
+                                   int maxReadMillis, Binding bound) {
         this.host = host;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.instance = instance;
@@ -52,30 +64,33 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
 
     /** A factory equal to every other shared one with the same host and timeout. */
     static RmiClientSocketFactory shared(String host, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, 0, false, null, 0, null);
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, null, false, null, 0, null);
     }
 
     /** A factory equal only to itself and its copies, so that its connections are pooled apart. */
     static RmiClientSocketFactory unique(String host, int connectTimeoutMillis) {
-        long instance;
-        do {
-            instance = INSTANCES.nextLong();
-        } while (instance == 0);
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, false, null, 0, null);
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, new UID(), false, null, 0, null);
     }
 
     /**
      * A client's factory for its registry lookup: TLS when {@code binding} has trust settings, and
      * no read waits longer than the connect timeout (RMI's handshake alone waits a minute).
      */
-    static RmiClientSocketFactory lookup(RmiTls.Binding binding, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(null, connectTimeoutMillis, unique(null, 0).instance,
+    static RmiClientSocketFactory lookup(Binding binding, int connectTimeoutMillis) {
+        return new RmiClientSocketFactory(null, connectTimeoutMillis, new UID(),
                 binding.config() != null, null, connectTimeoutMillis, binding);
     }
 
     /** This factory marked TLS: trusting the certificate with {@code pin}, or when null the settings bound later. */
     RmiClientSocketFactory withTls(String pinOrNull) {
         return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, pinOrNull, maxReadMillis, null);
+    }
+
+    /** Binds {@code binding} to this thread until the scope closes. */
+    static Scope bind(Binding binding) {
+        Binding previous = CURRENT.get();
+        CURRENT.set(binding);
+        return () -> CURRENT.set(previous);
     }
 
     /** The host this factory connects to, or null for the host the client dialled (or else the stub's). */
@@ -149,14 +164,14 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
         if ((tls && pin == null) || host == null) {
-            bound = RmiTls.current();
+            bound = CURRENT.get();
         }
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof RmiClientSocketFactory f && Objects.equals(host, f.host)
-                && connectTimeoutMillis == f.connectTimeoutMillis && instance == f.instance && tls == f.tls
+                && connectTimeoutMillis == f.connectTimeoutMillis && Objects.equals(instance, f.instance) && tls == f.tls
                 && Objects.equals(pin, f.pin) && Objects.equals(bound, f.bound);
     }
 

@@ -3,30 +3,51 @@ package org.salgate.transport.rmi;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputFilter.Status;
 import java.lang.reflect.Proxy;
+import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * The deserialization filters (JEP 290) of the objects this transport exports, given to RMI with
- * each export. The protocol only ever carries byte arrays, strings and the stubs of its own
- * callback objects, so everything else is rejected before it is instantiated. A byte array longer
- * than the frame limit is rejected before it is allocated, and reported so that its session can
- * be closed.
+ * The deserialization filters (JEP 290) of this transport. Each exported object is given its own
+ * with its export: the protocol only carries byte arrays, strings and the stubs of its callback
+ * objects, so everything else is rejected before it is instantiated, and a byte array longer than
+ * the frame limit is rejected before it is allocated, and reported so that its session can be
+ * closed. Streams without a filter of their own (what a client reads back from a registry or agent,
+ * the registry's arguments, RMI's distributed garbage collection) get the {@link #installProcessWide
+ * process-wide} one, unless the process has one.
  */
 final class RmiFilters {
 
     /** Deeper graphs or more references than a callback stub needs are refused outright. */
     private static final long MAX_DEPTH = 8;
     private static final long MAX_REFERENCES = 64;
+    /** The process-wide filter's bounds: an exception with its causes and stack traces, a push batch. */
+    private static final int PROCESS_MAX_DEPTH = 32;
+    private static final long PROCESS_MAX_REFERENCES = 100_000;
+
+    /** What RMI calls and the java codec carry, for the process-wide filter; everything else is rejected. */
+    private static final List<String> PROCESS_ALLOWED = List.of(
+            // RMI: stubs, object ids, leases, remote exceptions
+            "java.rmi.**", "java.lang.reflect.Proxy", "java.lang.reflect.InvocationHandler",
+            "org.salgate.transport.rmi.*", "org.salgate.codec.java.SerialNode",
+            // what remote exceptions are made of
+            "java.lang.String", "java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException",
+            "java.lang.Error", "java.lang.IllegalArgumentException", "java.lang.IllegalStateException",
+            "java.lang.NullPointerException", "java.lang.UnsupportedOperationException",
+            "java.lang.StackTraceElement", "java.util.Collections$EmptyList", "java.util.Collections$UnmodifiableList",
+            "java.util.Collections$UnmodifiableRandomAccessList", "java.util.ArrayList",
+            "java.io.IOException", "java.io.EOFException", "java.io.ObjectStreamException",
+            "java.io.InvalidClassException", "java.io.InvalidObjectException", "java.io.StreamCorruptedException",
+            "java.io.UncheckedIOException", "java.net.SocketException", "java.net.ConnectException",
+            "java.net.SocketTimeoutException", "java.net.UnknownHostException");
 
     private RmiFilters() {}
 
     /** For {@link AgentRemote#open}: a callback stub (a proxy of {@link CallbackRemote}) and nothing else. */
     static ObjectInputFilter agent() {
-        return admittingProxies(ObjectInputFilter.Config.createFilter("maxdepth=" + MAX_DEPTH + ";maxrefs="
-                + MAX_REFERENCES + ";java.lang.reflect.Proxy;"
+        return admittingProxies("maxdepth=" + MAX_DEPTH + ";maxrefs=" + MAX_REFERENCES + ";java.lang.reflect.Proxy;"
                 + "java.rmi.server.RemoteObjectInvocationHandler;java.rmi.server.RemoteObject;java.rmi.Remote;"
                 + "java.lang.String;" + RmiClientSocketFactory.class.getName() + ";" + CallbackRemote.class.getName()
-                + ";!*"));
+                + ";!*");
     }
 
     /**
@@ -65,13 +86,31 @@ final class RmiFilters {
         };
     }
 
+    /** The process-wide filter for frames of at most {@code maxFrameBytes}: depth, references, arrays and stream size bounded. */
+    static ObjectInputFilter processWide(int maxFrameBytes) {
+        long maxStreamBytes = 8L * maxFrameBytes + (1 << 20); // a push batch of frames and its framing
+        return admittingProxies("maxdepth=" + PROCESS_MAX_DEPTH + ";maxrefs=" + PROCESS_MAX_REFERENCES + ";maxarray="
+                + maxFrameBytes + ";maxbytes=" + maxStreamBytes + ";" + String.join(";", PROCESS_ALLOWED) + ";!*");
+    }
+
+    /**
+     * Sets the {@link #processWide} filter, unless one is set already (by {@code -Djdk.serialFilter}
+     * or an earlier call), which is then kept.
+     */
+    static synchronized void installProcessWide(int maxFrameBytes) {
+        if (ObjectInputFilter.Config.getSerialFilter() == null) {
+            ObjectInputFilter.Config.setSerialFilter(processWide(maxFrameBytes));
+        }
+    }
+
     /**
      * {@code patterns}, and the dynamic proxy classes of RMI stubs, which no pattern can name: the
      * JDK checks each interface of a proxy class against the filter before the class itself, so a
      * proxy is read only when all its interfaces are allowed.
      */
-    static ObjectInputFilter admittingProxies(ObjectInputFilter patterns) {
+    private static ObjectInputFilter admittingProxies(String patterns) {
+        ObjectInputFilter filter = ObjectInputFilter.Config.createFilter(patterns);
         return info -> info.serialClass() != null && Proxy.isProxyClass(info.serialClass()) ? Status.ALLOWED
-                : patterns.checkInput(info);
+                : filter.checkInput(info);
     }
 }

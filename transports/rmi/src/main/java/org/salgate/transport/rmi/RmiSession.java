@@ -3,10 +3,12 @@ package org.salgate.transport.rmi;
 import java.io.IOException;
 import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
-import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.salgate.transport.HandlerCalls;
@@ -15,20 +17,16 @@ import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Framing;
-import org.salgate.wire.Hello;
-import org.salgate.wire.HelloReply;
 import org.salgate.wire.Message;
-import org.salgate.wire.Request;
-import org.salgate.wire.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client's session on an RMI agent. Frames arrive through its own exported {@link Endpoint} and
- * are handed to the server handler on the calling thread. A call may carry its answer back when it
- * comes within {@value #CALL_WAIT_MILLIS} ms and nothing sent before is still on the way; all else is
- * pushed, one push at a time, by the session's own pusher thread, so a slow client holds up only
- * its own pushes.
+ * are handed to the server handler on the calling thread. A call may carry back the first frame the
+ * agent sends within {@value #CALL_WAIT_MILLIS} ms (its answer, as a rule) when nothing sent before
+ * is still on the way; all else is pushed, one push at a time, by the session's own pusher thread,
+ * so a slow client holds up only its own pushes.
  */
 final class RmiSession extends QueuedSession {
 
@@ -38,7 +36,7 @@ final class RmiSession extends QueuedSession {
     static final int MAX_BATCH_FRAMES = 512;
     /** Bytes after which a push takes no further frame. */
     private static final long MAX_BATCH_BYTES = 256 * 1024;
-    /** How long a call that may carry its answer back waits for it; a later answer is pushed. */
+    /** How long a call that may carry a frame back waits for one; a later frame is pushed. */
     static final long CALL_WAIT_MILLIS = 20;
     private static final byte[] NO_ANSWER = new byte[0];
 
@@ -50,17 +48,14 @@ final class RmiSession extends QueuedSession {
     private final ServerHandler handler;
     private final Endpoint endpoint = new Endpoint();
     private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
-    private final AtomicBoolean finished = new AtomicBoolean();
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
-    private boolean closedDelivered;
     private final Thread pusher;
-    /** Guards {@link #waiting} and {@link #pushing}; a waiting call waits on it. */
+    /** The bytes of the push under way, given back to the queue by whoever ends it first: the pusher or {@link #finish}. */
+    private final AtomicLong pushing = new AtomicLong();
+    /** Guards {@link #waiting}: the call waiting for a frame to carry back, or null (or done). */
     private final Object turn = new Object();
-    /** The call waiting for its answer, or null. */
-    private WaitingCall waiting;
-    /** A push is under way: what the agent sends goes behind it. */
-    private boolean pushing;
+    private CompletableFuture<byte[]> waiting;
 
     RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
         super(id, server.options(), server.budget());
@@ -90,28 +85,24 @@ final class RmiSession extends QueuedSession {
         return remoteAddress;
     }
 
-    /** An answer goes back with the call waiting for it, when nothing sent before it is still on the way. */
+    /** A frame goes back with the call waiting for one, when nothing sent before it is still on the way. */
     @Override
     protected void queue(Message message, byte[] encoded) {
-        Object key = answerKey(message);
-        if (key != null) {
-            synchronized (turn) {
-                if (waiting != null && waiting.key.equals(key)) {
-                    boolean carried = !pushing && !queue().hasWaiting();
-                    endWait(carried ? encoded : NO_ANSWER);
-                    if (carried) {
-                        return;
-                    }
-                }
+        synchronized (turn) {
+            if (waiting != null && pushing.get() == 0 && !queue().hasWaiting() && waiting.complete(encoded)) {
+                return;
             }
         }
         super.queue(message, encoded);
     }
 
-    /** What pairs a request with its response and a hello with its reply; null for other messages. */
-    private static Object answerKey(Message message) {
-        return message instanceof Request r ? (Object) r.id() : message instanceof Response r ? (Object) r.id()
-                : message instanceof Hello || message instanceof HelloReply ? Hello.class : null;
+    /** Lets the waiting call return without a frame, so that what follows is pushed. */
+    private void release() {
+        synchronized (turn) {
+            if (waiting != null) {
+                waiting.complete(NO_ANSWER);
+            }
+        }
     }
 
     @Override
@@ -158,35 +149,18 @@ final class RmiSession extends QueuedSession {
         }
     }
 
-    /** Lets the waiting call return without its answer, which is then pushed. */
-    private void release() {
-        synchronized (turn) {
-            if (waiting != null) {
-                endWait(NO_ANSWER);
-            }
-        }
-    }
-
-    /** Ends the wait of the waiting call, which returns {@code answer} (empty for none); under {@link #turn}. */
-    private void endWait(byte[] answer) {
-        waiting.answer = answer;
-        waiting = null;
-        turn.notifyAll();
-    }
-
-    /** A frame the client sent, handed to the handler; returns its answer when the call carries it back, else none. */
+    /**
+     * A frame the client sent, handed to the handler; one over the limit never gets here
+     * ({@link RmiFilters#frames}). Returns the frame the call carries back, or none.
+     */
     private byte[] call(byte[] frame, boolean carry) throws RemoteException {
         if (frame == null || frame.length == 0) {
             abort(new CodecException("the client sent an empty frame"), true);
             throw new RemoteException("an empty frame is not a message; the session is closed");
         }
-        if (frame.length > server.options().maxFrameBytes()) {
-            oversize(frame.length);
-            throw new RemoteException("a frame of " + frame.length + " bytes is over the limit; the session is closed");
-        }
-        WaitingCall call = null;
+        CompletableFuture<byte[]> call = null;
         synchronized (delivery) {
-            if (state.get() != State.OPEN || closedDelivered) {
+            if (state.get() != State.OPEN) {
                 throw new NoSuchObjectException("the session is closed");
             }
             Message message;
@@ -196,11 +170,10 @@ final class RmiSession extends QueuedSession {
                 abort(e, true);
                 throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
             }
-            Object key = carry ? answerKey(message) : null;
-            if (key != null) {
+            if (carry) {
                 synchronized (turn) { // before the handler, which may answer at once
-                    if (waiting == null && !pushing && isOpen()) {
-                        call = waiting = new WaitingCall(key);
+                    if ((waiting == null || waiting.isDone()) && pushing.get() == 0 && isOpen()) {
+                        call = waiting = new CompletableFuture<>();
                     }
                 }
             }
@@ -217,43 +190,25 @@ final class RmiSession extends QueuedSession {
         return call == null ? NO_ANSWER : await(call);
     }
 
-    /** {@code call}'s answer when it comes in time, else none (it is pushed). */
-    private byte[] await(WaitingCall call) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_WAIT_MILLIS);
-        synchronized (turn) {
-            try {
-                for (long left; call.answer == null && (left = deadline - System.nanoTime()) > 0; ) {
-                    TimeUnit.NANOSECONDS.timedWait(turn, left);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (call.answer == null) { // still the waiting call: no answer yet
-                endWait(NO_ANSWER);
-            }
-            return call.answer;
+    /** The frame {@code call} carries back when one comes in time, else none (what comes later is pushed). */
+    private static byte[] await(CompletableFuture<byte[]> call) {
+        try {
+            return call.get(CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException | ExecutionException e) {
+            // no frame in time
         }
-    }
-
-    /** A call waiting for the answer that pairs with {@code key}; {@code answer} is set as the wait ends. */
-    private static final class WaitingCall {
-        final Object key;
-        byte[] answer;
-
-        WaitingCall(Object key) {
-            this.key = key;
-        }
+        call.complete(NO_ANSWER);
+        return call.join();
     }
 
     private void pushLoop() {
         while (state.get() != State.CLOSED) {
             OutboundQueue.Batch<byte[]> batch;
-            synchronized (turn) {
+            synchronized (turn) { // a push goes after what a waiting call carries back, and ends that wait
                 batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
-                pushing = !batch.isEmpty();
-                if (pushing) {
-                    release();
-                }
+                pushing.set(batch.bytes());
             }
             if (batch.isEmpty()) {
                 if (state.get() == State.CLOSING) {
@@ -262,6 +217,7 @@ final class RmiSession extends QueuedSession {
                 LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                 continue;
             }
+            release();
             try {
                 callback.push(batch.items().toArray(new byte[0][]));
             } catch (RemoteException e) {
@@ -274,11 +230,8 @@ final class RmiSession extends QueuedSession {
                 abort(e instanceof Error ? e : new IOException("the client failed taking pushed frames: " + e, e), true);
                 return;
             } finally {
-                synchronized (turn) {
-                    pushing = false;
-                }
+                queue().written(pushing.getAndSet(0)); // taken or dropped
             }
-            queue().written(batch.bytes());
         }
         if (state.compareAndSet(State.CLOSING, State.CLOSED)) {
             tellClient("");
@@ -286,21 +239,15 @@ final class RmiSession extends QueuedSession {
         }
     }
 
+    /** Runs once: after the pusher drained a closing session, or after the session was aborted. */
     private void finish(Throwable why, boolean tellClient) {
-        if (!finished.compareAndSet(false, true)) {
-            return;
-        }
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
-        try {
-            UnicastRemoteObject.unexportObject(endpoint, true);
-        } catch (NoSuchObjectException e) {
-            // never exported or already gone
-        }
+        queue().written(pushing.getAndSet(0)); // a push still under way no longer counts
+        RmiTransportServer.unexport(endpoint);
         if (why != null) {
             LOG.debug("session {} closed: {}", id(), why.toString());
         }
         synchronized (delivery) {
-            closedDelivered = true;
             HandlerCalls.run(() -> handler.sessionClosed(this, why), "closing", this);
         }
         server.sessionFinished(this);

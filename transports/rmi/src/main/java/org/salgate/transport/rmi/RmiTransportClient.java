@@ -9,18 +9,20 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.rmi.ConnectIOException;
-import java.rmi.NoSuchObjectException;
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.UnicastRemoteObject;
 import java.rmi.server.Unreferenced;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.TransportClient;
+import org.salgate.transport.tls.Certificates;
+import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;
@@ -31,8 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * An RMI client: looks the agent up in its registry, checks that the object leads to that registry's
  * host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the agent's pushes and
- * opens a session. {@link #send} is a remote call; one at a time may carry its answer back, handed
- * on on the caller's thread before any later push. Pushes are handed on on their own thread.
+ * opens a session. {@link #send} is a remote call; one at a time may carry a frame back, handed on
+ * on the caller's thread before any later push. Pushes are handed on on their own thread.
  */
 final class RmiTransportClient implements TransportClient {
 
@@ -43,16 +45,13 @@ final class RmiTransportClient implements TransportClient {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Callback callback = new Callback();
     private volatile SessionRemote session;
-    private volatile boolean connected;
     private ClientHandler handler;
     /**
-     * Held by whoever hands frames to the handler: a push, or the one call that may carry its answer
-     * back, from before the call. So frames are handed on in the order the agent sent them.
+     * Held by whoever hands frames to the handler: a push, or the one call that may carry a frame
+     * back, from before the call. So frames are handed on in the order the agent sent them, and a
+     * close meanwhile is reported after them.
      */
     private final ReentrantLock turn = new ReentrantLock();
-    /** Guards {@link #closedReport}, the close's report, held back until the turn is free. */
-    private final Object delivery = new Object();
-    private Runnable closedReport;
 
     RmiTransportClient(ClientOptions options) {
         this.options = options;
@@ -67,10 +66,10 @@ final class RmiTransportClient implements TransportClient {
         this.handler = handler;
         String where = options.host() + ":" + options.port();
         boolean tls = options.tls() != null;
-        RmiTls.Binding binding = new RmiTls.Binding(options.tls(), options.host());
+        RmiClientSocketFactory.Binding binding = new RmiClientSocketFactory.Binding(options.tls(), options.host());
         // What the registry and the agent answer is read under the process-wide allow-list filter,
         // also in a program (an agent with a relay, an application) that did not set one itself.
-        ProcessSerialFilter.install(options.maxFrameBytes());
+        RmiFilters.installProcessWide(options.maxFrameBytes());
         AgentRemote agent = lookUp(where, binding);
         StubEndpoint.requireAgentAt(agent, options.host(), options.port(), tls);
         InetAddress callbackHost = callbackHost();
@@ -79,27 +78,26 @@ final class RmiTransportClient implements TransportClient {
             RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
                     RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
             stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
-                    tls ? callbackSockets.withTls(RmiTls.callbackPin()) : callbackSockets,
-                    RmiServerSocketFactory.shared(callbackHost, tls ? RmiTls.callbackServer() : null),
+                    tls ? callbackSockets.withTls(CallbackIdentity.PIN) : callbackSockets,
+                    RmiServerSocketFactory.shared(callbackHost, tls ? CallbackIdentity.SERVER : null),
                     RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
         } catch (RemoteException e) {
             throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
                     + rootMessage(e), e);
         }
-        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
+        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
             session = agent.open(stub);
         } catch (RemoteException e) {
-            unexportCallback();
+            RmiTransportServer.unexport(callback);
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
         }
-        connected = true;
     }
 
     /** Looks the agent up in the registry, reads bounded by the connect timeout; the stub is reached as dialled. */
-    private AgentRemote lookUp(String where, RmiTls.Binding binding) throws IOException {
+    private AgentRemote lookUp(String where, RmiClientSocketFactory.Binding binding) throws IOException {
         int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
         boolean tls = binding.config() != null;
-        try (RmiTls.Scope bound = RmiTls.bind(binding)) {
+        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
             return (AgentRemote) LocateRegistry.getRegistry(options.host(), options.port(),
                     RmiClientSocketFactory.lookup(binding, timeout)).lookup(RmiTransportProvider.BINDING_NAME);
         } catch (NotBoundException | ClassCastException e) {
@@ -178,14 +176,14 @@ final class RmiTransportClient implements TransportClient {
             throw failure;
         } finally {
             if (carry) {
-                endTurn();
+                turn.unlock();
             }
         }
     }
 
     @Override
     public boolean isOpen() {
-        return connected && !closing.get();
+        return session != null && !closing.get();
     }
 
     @Override
@@ -193,7 +191,7 @@ final class RmiTransportClient implements TransportClient {
         shutDown(null, true);
     }
 
-    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} once the turn is free. */
+    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} after frames being handed on. */
     private void shutDown(Throwable cause, boolean tellAgent) {
         if (!closing.compareAndSet(false, true)) {
             return;
@@ -206,47 +204,42 @@ final class RmiTransportClient implements TransportClient {
                 LOG.debug("could not tell the agent that the session closed", e);
             }
         }
-        unexportCallback();
+        RmiTransportServer.unexport(callback);
         if (s == null) {
             return; // never connected: no handler to tell
         }
         if (cause != null) {
             LOG.debug("RMI client closed: {}", cause.toString());
         }
-        Runnable report = () -> HandlerCalls.accept(handler::closed, cause, "closing", this);
-        synchronized (delivery) {
-            if (turn.isLocked()) {
-                closedReport = report;
-                return;
+        Runnable report = () -> handingOn(() -> HandlerCalls.accept(handler::closed, cause, "closing", this));
+        if (turn.tryLock()) {
+            try {
+                report.run();
+            } finally {
+                turn.unlock();
             }
-        }
-        report.run();
-    }
-
-    /** Gives up the turn; the last holder reports a close that came meanwhile. */
-    private void endTurn() {
-        Runnable report = null;
-        synchronized (delivery) {
-            turn.unlock();
-            if (!turn.isLocked()) {
-                report = closedReport;
-                closedReport = null;
-            }
-        }
-        if (report != null) {
-            report.run();
+        } else { // a push is handing frames on: report once it is done, without holding up this thread
+            Thread reporter = new Thread(report, "salgate-rmi-closed");
+            reporter.setDaemon(true);
+            reporter.start();
         }
     }
 
-    private void unexportCallback() {
+    /** Runs {@code delivery} holding the turn, so that what it hands on keeps its place in order. */
+    private void handingOn(Runnable delivery) {
+        turn.lock();
         try {
-            UnicastRemoteObject.unexportObject(callback, true);
-        } catch (NoSuchObjectException e) {
-            // not exported
+            delivery.run();
+        } finally {
+            turn.unlock();
         }
     }
 
-    /** Hands a frame to the handler, holding the turn, unless the client closed. */
+    /**
+     * Hands a frame to the handler, holding the turn, unless the client closed. A push's filter
+     * bounds its frames; an answer is read under the process-wide filter, whose array bound may be
+     * another transport's.
+     */
     private void handOn(byte[] frame) {
         if (closing.get()) {
             return;
@@ -254,7 +247,7 @@ final class RmiTransportClient implements TransportClient {
         if (frame == null) {
             shutDown(new IOException("the agent sent a malformed answer or batch"), true);
         } else if (frame.length > options.maxFrameBytes()) {
-            oversize(frame.length); // a push's filter refuses it first; an answer is read under the process's
+            oversize(frame.length);
         } else {
             try {
                 handler.messageReceived(codec.decode(frame, 0, frame.length));
@@ -278,35 +271,37 @@ final class RmiTransportClient implements TransportClient {
         return String.valueOf(root.getMessage());
     }
 
+    /**
+     * The TLS identity of this JVM's callback listeners: a self-signed certificate, valid for the
+     * life of any client JVM, whose fingerprint the callback's stub carries (over the client's own
+     * TLS connection) for the agent to pin.
+     */
+    static final class CallbackIdentity {
+        private static final Certificates.KeyAndChain KEY = Certificates.selfSigned(List.of(), 3650);
+        static final TlsConfig SERVER = TlsConfig.server(KEY);
+        static final String PIN = Certificates.fingerprint(KEY.certificate());
+    }
+
     /** The object the agent pushes to. */
     private final class Callback implements CallbackRemote, Unreferenced {
 
         @Override
         public void push(byte[][] frames) {
-            turn.lock();
-            try {
+            handingOn(() -> {
                 for (byte[] frame : frames == null ? new byte[1][] : frames) {
                     handOn(frame);
                 }
-            } finally {
-                endTurn();
-            }
+            });
         }
 
-        /** After the answer a call carries back, which the agent sent first. */
         @Override
         public void sessionClosed(String reason) {
-            turn.lock();
-            try {
-                shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false);
-            } finally {
-                endTurn();
-            }
+            handingOn(() -> shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false));
         }
 
         @Override
         public void unreferenced() {
-            if (connected && !closing.get()) {
+            if (isOpen()) {
                 shutDown(new IOException("the agent went away (its RMI lease ran out)"), false);
             }
         }

@@ -11,11 +11,9 @@ import java.rmi.registry.Registry;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.OpenSessions;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
@@ -41,7 +39,7 @@ final class RmiTransportServer implements TransportServer {
     private final ServerOptions options;
     private final MemoryBudget budget;
     private final AtomicLong nextSessionId = new AtomicLong(1);
-    private final Map<Long, RmiSession> sessions = new ConcurrentHashMap<>();
+    private final OpenSessions<RmiSession> sessions = new OpenSessions<>();
     private final Object lifecycle = new Object();
     private ServerHandler handler;
     private RmiServerSocketFactory serverSockets;
@@ -78,7 +76,7 @@ final class RmiTransportServer implements TransportServer {
             this.handler = handler;
             // RMI's registry and distributed garbage collection read object streams that have no
             // filter of their own: the process-wide allow-list covers them (as the client does).
-            ProcessSerialFilter.install(options.maxFrameBytes());
+            RmiFilters.installProcessWide(options.maxFrameBytes());
             // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
             // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
             if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
@@ -90,7 +88,7 @@ final class RmiTransportServer implements TransportServer {
                 advertised = options.host();
             }
             long helloMillis = options.limits().helloTimeout().toMillis();
-            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(), toString(),
+            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
                     (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             if (options.tls() != null) {
@@ -140,7 +138,7 @@ final class RmiTransportServer implements TransportServer {
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
                 localAddress.getPort(), clientSockets, serverSockets,
                 RmiFilters.frames(options.maxFrameBytes(), session::oversize));
-        sessions.put(session.id(), session);
+        sessions.add(session);
         session.start();
         if (closed) {
             session.abort(null, false);
@@ -168,10 +166,7 @@ final class RmiTransportServer implements TransportServer {
     }
 
     void sessionFinished(RmiSession session) {
-        sessions.remove(session.id());
-        synchronized (sessions) {
-            sessions.notifyAll();
-        }
+        sessions.remove(session);
     }
 
     @Override
@@ -187,19 +182,16 @@ final class RmiTransportServer implements TransportServer {
     @Override
     public void close() {
         synchronized (lifecycle) {
-            if (closed || registry == null) {
-                closed = true;
+            boolean running = registry != null && !closed;
+            closed = true;
+            if (!running) {
                 return;
             }
-            closed = true;
         }
         unexport(agent);
-        sessions.values().forEach(RmiSession::close);
-        awaitSessions();
-        sessions.values().forEach(session -> session.abort(null, true));
-        awaitSessions();
-        if (!sessions.isEmpty()) {
-            LOG.warn("{} RMI sessions did not close in time", sessions.size());
+        int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null, true));
+        if (left > 0) {
+            LOG.warn("{} RMI sessions did not close in time", left);
         }
         synchronized (lifecycle) {
             release();
@@ -212,28 +204,14 @@ final class RmiTransportServer implements TransportServer {
         serverSockets.closeAll();
     }
 
-    private static void unexport(Remote remote) {
+    /** Withdraws {@code remote} (null or already withdrawn: nothing to do) and refuses the calls under way. */
+    static void unexport(Remote remote) {
         try {
             if (remote != null) {
                 UnicastRemoteObject.unexportObject(remote, true);
             }
         } catch (NoSuchObjectException e) {
             // not exported, or already unexported
-        }
-    }
-
-    private void awaitSessions() {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS);
-        synchronized (sessions) {
-            long left;
-            while (!sessions.isEmpty() && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
-                try {
-                    sessions.wait(Math.min(left, 50));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
         }
     }
 

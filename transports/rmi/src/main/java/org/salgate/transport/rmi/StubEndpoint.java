@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.rmi.Remote;
 import java.rmi.server.RemoteObject;
 import java.rmi.server.RemoteRef;
+import java.rmi.server.UID;
 import java.util.Arrays;
 import java.util.List;
 
@@ -45,7 +46,7 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
         }
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             in.setObjectInputFilter(info -> info.serialClass() == null || info.serialClass() == RmiClientSocketFactory.class
-                    ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED);
+                    || info.serialClass() == UID.class ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED);
             byte format = "UnicastRef2".equals(refClass) ? in.readByte() : 0;
             String host = in.readUTF();
             int port = in.readInt();

@@ -20,6 +20,7 @@ import java.rmi.Remote;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
+import java.rmi.server.ObjID;
 import java.rmi.server.UID;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.List;
@@ -54,6 +55,7 @@ class AgentRegistryTest {
     private static final int REBIND = 3;
     private static final long REGISTRY_INTERFACE_HASH = 4905912898345647071L;
     private static final long REBIND_METHOD_HASH = -8381844669958460146L;
+    private static final ObjID REGISTRY = new ObjID(ObjID.REGISTRY_ID);
 
     private RmiTransportServer server;
     private final Impostor impostor = new Impostor();
@@ -247,21 +249,15 @@ class AgentRegistryTest {
 
     @Test
     void refusedOperationsAreNamedAndLookupsAndListsPass() {
-        assertEquals("rebind", RegistryGuard.refusedRegistryOperation(header(0, REBIND, REGISTRY_INTERFACE_HASH)));
-        assertEquals("unbind", RegistryGuard.refusedRegistryOperation(header(0, 4, REGISTRY_INTERFACE_HASH)));
-        assertEquals("rebind", RegistryGuard.refusedRegistryOperation(header(0, -1, REBIND_METHOD_HASH)));
-        assertEquals(null, RegistryGuard.refusedRegistryOperation(header(0, 2, REGISTRY_INTERFACE_HASH)));
-        assertEquals(null, RegistryGuard.refusedRegistryOperation(header(0, 1, REGISTRY_INTERFACE_HASH)));
-        assertEquals("lookup", RegistryGuard.refusedRegistryOperation(header(0, 2, 42)),
+        assertEquals("rebind", RegistryGuard.refusedRegistryOperation(REGISTRY, REBIND, REGISTRY_INTERFACE_HASH));
+        assertEquals("unbind", RegistryGuard.refusedRegistryOperation(REGISTRY, 4, REGISTRY_INTERFACE_HASH));
+        assertEquals("rebind", RegistryGuard.refusedRegistryOperation(REGISTRY, -1, REBIND_METHOD_HASH));
+        assertEquals(null, RegistryGuard.refusedRegistryOperation(REGISTRY, 2, REGISTRY_INTERFACE_HASH));
+        assertEquals(null, RegistryGuard.refusedRegistryOperation(REGISTRY, 1, REGISTRY_INTERFACE_HASH));
+        assertEquals("lookup", RegistryGuard.refusedRegistryOperation(REGISTRY, 2, 42),
                 "a lookup with another interface's hash is not a lookup the registry knows");
-        assertEquals(null, RegistryGuard.refusedRegistryOperation(header(7, REBIND, REGISTRY_INTERFACE_HASH)),
+        assertEquals(null, RegistryGuard.refusedRegistryOperation(new ObjID(7), REBIND, REGISTRY_INTERFACE_HASH),
                 "another object's operation 3 is not the registry's");
-        assertTrue(RegistryGuard.refusedRegistryOperation(header(0, -1, 42)).contains("hash 42"));
-    }
-
-    private static java.nio.ByteBuffer header(long objectNumber, int operation, long hash) {
-        java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(34);
-        header.putLong(objectNumber).putInt(0).putLong(0).putShort((short) 0).putInt(operation).putLong(hash);
-        return header.flip();
+        assertTrue(RegistryGuard.refusedRegistryOperation(REGISTRY, -1, 42).contains("hash 42"));
     }
 }

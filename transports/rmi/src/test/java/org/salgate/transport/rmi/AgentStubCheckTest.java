@@ -124,7 +124,7 @@ class AgentStubCheckTest {
     @Test
     void aTlsClientRefusesAnObjectThatPinsACertificateOfItsOwn() throws Exception {
         AgentRemote pinned = export("127.0.0.1", 0,
-                RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(RmiTls.callbackPin()));
+                RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(RmiTransportClient.CallbackIdentity.PIN));
         int port = StubEndpoint.of(pinned).port();
 
         IOException e = assertThrows(IOException.class, () -> StubEndpoint.requireAgentAt(pinned, "localhost", port,

@@ -41,13 +41,13 @@ import org.salgate.model.Value;
  * hostile peer could answer an RMI client with (a gadget-style map, a huge array) is refused.
  */
 @Timeout(60)
-class ProcessSerialFilterTest {
+class ProcessWideFilterTest {
 
-    private static final ObjectInputFilter FILTER = ProcessSerialFilter.filter(Framing.DEFAULT_MAX_FRAME_BYTES);
+    private static final ObjectInputFilter FILTER = RmiFilters.processWide(Framing.DEFAULT_MAX_FRAME_BYTES);
 
     @BeforeAll
     static void install() {
-        ProcessSerialFilter.install(Framing.DEFAULT_MAX_FRAME_BYTES);
+        RmiFilters.installProcessWide(Framing.DEFAULT_MAX_FRAME_BYTES);
     }
 
     private static Object read(byte[] bytes) throws IOException, ClassNotFoundException {
