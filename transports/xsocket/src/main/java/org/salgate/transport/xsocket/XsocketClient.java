@@ -7,11 +7,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.FrameReader;
@@ -23,6 +25,7 @@ import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xsocket.Execution;
 import org.xsocket.connection.IConnection;
 import org.xsocket.connection.IDataHandler;
 import org.xsocket.connection.IDisconnectHandler;
@@ -31,16 +34,26 @@ import org.xsocket.connection.NonBlockingConnection;
 
 /**
  * The xSocket client: one {@link NonBlockingConnection}, whose handler it is, and whose sends a
- * {@link ConnectionWriter} drains. Its data callbacks hand each message to the {@link ClientHandler}
- * in arrival order, then report the close. They are multithreaded, xSocket's default: on its worker
- * pool, one at a time per connection, so a handler that blocks holds up its own connection only, not
- * the dispatcher all xSocket clients in the JVM share; and as a callback stops the connection
- * receiving while it delivers, such a client stops reading, as a slow client should look to the agent.
+ * {@link ConnectionWriter} drains. Its data callbacks run on the dispatcher all xSocket clients in
+ * the JVM share and only cut frames; a thread of this client's own hands the messages to the
+ * {@link ClientHandler} in arrival order, then the close, so a handler that blocks holds up its
+ * own connection only. Once {@link #READ_AHEAD_BYTES} wait for it the connection stops receiving,
+ * and resumes when half of them are delivered: a client whose handler blocks stops reading, as a
+ * slow client should look to the agent.
+ *
+ * <p>Why not stop receiving for each callback: xSocket applies a suspend and a resume as tasks on
+ * its dispatcher, and a resume reads at once. With every connection's callbacks doing both, the
+ * task queue never empties, the dispatcher never gets back to its selector, and a connection the
+ * last read found empty is not read again: a hundred clients streaming 20 KB readings left most
+ * "stop stream" answers unread for over 30 s. Receiving is suspended and resumed under one lock,
+ * with a flag, because xSocket applies both in call order: the last decision taken holds.
  */
+@Execution(Execution.NONTHREADED)
 final class XsocketClient implements TransportClient, IDataHandler, IDisconnectHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(XsocketClient.class);
     private static final long CLOSE_GRACE_MILLIS = 5_000;
+    static final int READ_AHEAD_BYTES = 256 * 1024;
 
     private final ClientOptions options;
     private final String peer;
@@ -51,9 +64,18 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     private final AtomicBoolean closeReported = new AtomicBoolean();
     /** Completed when the TLS handshake ends, or failed when the connection closes before. */
     private final CompletableFuture<Void> handshake = new CompletableFuture<>();
-    /** Held while the handler is called, so that it sees messages and the close one at a time. */
-    private final ReentrantLock delivery = new ReentrantLock();
+    /** Completed once the close is reported. */
+    private final CompletableFuture<Void> reported = new CompletableFuture<>();
+    /** Delivers messages and the close in order, on one thread at a time, which ends when idle. */
+    private final ThreadPoolExecutor delivery = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), this::deliveryThread);
     private final AtomicReference<ClientHandler> handler = new AtomicReference<>();
+    /** Guards what follows, and cutting frames; xSocket may call back on the delivery thread too. */
+    private final Object flow = new Object();
+    /** Bytes of messages cut and not yet delivered, and whether receiving is suspended for them. */
+    private long undelivered;
+    private boolean suspended;
+    private volatile Thread deliveryThread;
     private volatile Throwable failure;
     private volatile ConnectionWriter writer;
 
@@ -122,7 +144,7 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
 
     /**
      * Closes once what was sent is written, and reports the close after the message being
-     * delivered, if any: at once from inside the handler, else within a grace period.
+     * delivered, if any: from inside the handler as it returns, else within a grace period.
      */
     @Override
     public void close() {
@@ -130,19 +152,16 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
             return;
         }
         writer.close();
-        if (delivery.isHeldByCurrentThread()) {
-            return; // inside the handler: the callback reports the close as it ends
+        delivery.execute(this::reportClosed);
+        if (Thread.currentThread() == deliveryThread) {
+            return;
         }
         try {
-            if (delivery.tryLock(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-                try {
-                    reportClosed();
-                } finally {
-                    delivery.unlock();
-                }
-            }
+            reported.get(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // the handler still holds the delivery thread; the close is reported when it returns
         }
     }
 
@@ -156,33 +175,26 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
         writer.closeNow();
     }
 
-    /** Tells the handler, once, that the connection closed; with {@link #delivery} held. */
+    /** Tells the handler, once, that the connection closed; on the delivery thread. */
     private void reportClosed() {
         closed.set(true);
         if (writer != null && closeReported.compareAndSet(false, true)) { // else connect fails instead
-            frames.release();
+            synchronized (flow) {
+                frames.release();
+            }
             try {
                 handler.get().closed(failure);
             } catch (RuntimeException e) {
                 LOG.warn("the client handler failed on close", e);
+            } finally {
+                reported.complete(null);
             }
         }
     }
 
     @Override
-    public boolean onData(INonBlockingConnection c) throws IOException {
-        delivery.lock();
-        try {
-            c.suspendReceiving();
-            deliverWhatArrived(c);
-        } finally {
-            if (closed.get()) {
-                reportClosed();
-            } else if (c.isOpen()) {
-                c.resumeReceiving(); // xSocket calls back again at once if it holds more
-            }
-            delivery.unlock();
-        }
+    public boolean onData(INonBlockingConnection c) {
+        cutWhatArrived(c);
         return true;
     }
 
@@ -193,32 +205,64 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     @Override
     public boolean onDisconnect(INonBlockingConnection c) {
         handshake.completeExceptionally(new IOException("the connection was closed by the agent"));
-        delivery.lock();
-        try {
-            deliverWhatArrived(c);
-        } finally {
-            reportClosed();
-            delivery.unlock();
-        }
+        cutWhatArrived(c);
+        delivery.execute(this::reportClosed);
         return true;
     }
 
-    private void deliverWhatArrived(INonBlockingConnection c) {
-        if (closeReported.get()) {
-            return;
+    /** On the dispatcher: cuts the frames xSocket has read and queues them for the delivery thread. */
+    private void cutWhatArrived(INonBlockingConnection c) {
+        synchronized (flow) {
+            if (closeReported.get()) {
+                return;
+            }
+            try {
+                XsocketServer.readInto(c, frames);
+                int buffered = frames.buffered();
+                Message message;
+                while ((message = frames.next()) != null) {
+                    Message cut = message;
+                    int bytes = buffered - frames.buffered();
+                    buffered -= bytes;
+                    undelivered += bytes;
+                    if (!suspended && undelivered >= READ_AHEAD_BYTES) {
+                        suspended = true;
+                        c.suspendReceiving();
+                    }
+                    delivery.execute(() -> deliver(cut, bytes, c));
+                }
+            } catch (CodecException | IOException e) {
+                closeNow(e);
+            }
         }
-        try {
-            XsocketServer.readInto(c, frames);
-            Message message;
-            while (!closed.get() && (message = frames.next()) != null) {
+    }
+
+    /** On the delivery thread: hands one message to the handler, and resumes receiving once half the read-ahead is taken. */
+    private void deliver(Message message, int bytes, INonBlockingConnection c) {
+        if (!closed.get()) {
+            try {
+                handler.get().messageReceived(message);
+            } catch (RuntimeException e) {
+                LOG.warn("the client handler failed on a message", e);
+            }
+        }
+        synchronized (flow) {
+            undelivered -= bytes;
+            if (suspended && undelivered <= READ_AHEAD_BYTES / 2 && c.isOpen()) {
+                suspended = false;
                 try {
-                    handler.get().messageReceived(message);
-                } catch (RuntimeException e) {
-                    LOG.warn("the client handler failed on a message", e);
+                    c.resumeReceiving();
+                } catch (IOException e) {
+                    LOG.debug("resuming reads from {}: {}", peer, e.toString());
                 }
             }
-        } catch (CodecException | IOException e) {
-            closeNow(e);
         }
+    }
+
+    private Thread deliveryThread(Runnable r) {
+        Thread t = new Thread(r, "salgate-xsocket-client " + peer);
+        t.setDaemon(true);
+        deliveryThread = t;
+        return t;
     }
 }
