@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.FrameReader;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.tls.TlsConfig;
@@ -35,24 +35,21 @@ import org.xsocket.connection.NonBlockingConnection;
 /**
  * The xSocket client: one {@link NonBlockingConnection}, whose handler it is, and whose sends a
  * {@link ConnectionWriter} drains. Its data callbacks run on the dispatcher all xSocket clients in
- * the JVM share and only cut frames; a thread of this client's own hands the messages to the
- * {@link ClientHandler} in arrival order, then the close, so a handler that blocks holds up its
- * own connection only. Once {@link #READ_AHEAD_BYTES} wait for it the connection stops receiving,
- * and resumes when half of them are delivered: a client whose handler blocks stops reading, as a
- * slow client should look to the agent.
+ * the JVM share and only cut frames; a thread of this client's own hands the messages, then the
+ * close, to the {@link ClientHandler} in order, so a handler that blocks holds up its own
+ * connection only. With {@link #READ_AHEAD_BYTES} undelivered the connection stops receiving until
+ * half are delivered: a client whose handler blocks stops reading, as a slow client should look.
  *
- * <p>Why not stop receiving for each callback: xSocket applies a suspend and a resume as tasks on
- * its dispatcher, and a resume reads at once. With every connection's callbacks doing both, the
- * task queue never empties, the dispatcher never gets back to its selector, and a connection the
- * last read found empty is not read again: a hundred clients streaming 20 KB readings left most
- * "stop stream" answers unread for over 30 s. Receiving is suspended and resumed under one lock,
- * with a flag, because xSocket applies both in call order: the last decision taken holds.
+ * <p>Not for each callback: xSocket runs a suspend and a resume as tasks on its dispatcher, and a
+ * resume reads at once. With every connection's callbacks doing both, the tasks never ran out,
+ * the dispatcher never got back to its selector, and a connection the last read found empty was
+ * not read again: at a hundred clients streaming 20 KB readings most "stop stream" answers never
+ * came. Both are decided under one lock, as xSocket applies them in call order.
  */
 @Execution(Execution.NONTHREADED)
 final class XsocketClient implements TransportClient, IDataHandler, IDisconnectHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(XsocketClient.class);
-    private static final long CLOSE_GRACE_MILLIS = 5_000;
     static final int READ_AHEAD_BYTES = 256 * 1024;
 
     private final ClientOptions options;
@@ -64,18 +61,18 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     private final AtomicBoolean closeReported = new AtomicBoolean();
     /** Completed when the TLS handshake ends, or failed when the connection closes before. */
     private final CompletableFuture<Void> handshake = new CompletableFuture<>();
-    /** Completed once the close is reported. */
-    private final CompletableFuture<Void> reported = new CompletableFuture<>();
     /** Delivers messages and the close in order, on one thread at a time, which ends when idle. */
     private final ThreadPoolExecutor delivery = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), this::deliveryThread);
+            new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "salgate-xsocket-client");
+                t.setDaemon(true);
+                return t;
+            });
     private final AtomicReference<ClientHandler> handler = new AtomicReference<>();
     /** Guards what follows, and cutting frames; xSocket may call back on the delivery thread too. */
     private final Object flow = new Object();
-    /** Bytes of messages cut and not yet delivered, and whether receiving is suspended for them. */
+    /** Bytes of messages cut and not yet delivered. */
     private long undelivered;
-    private boolean suspended;
-    private volatile Thread deliveryThread;
     private volatile Throwable failure;
     private volatile ConnectionWriter writer;
 
@@ -143,25 +140,14 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     }
 
     /**
-     * Closes once what was sent is written, and reports the close after the message being
-     * delivered, if any: from inside the handler as it returns, else within a grace period.
+     * Closes once what was sent is written; the handler gets no message after this, and the close
+     * once the message being delivered, if any, is done.
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true) || writer == null) {
-            return;
-        }
-        writer.close();
-        delivery.execute(this::reportClosed);
-        if (Thread.currentThread() == deliveryThread) {
-            return;
-        }
-        try {
-            reported.get(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            // the handler still holds the delivery thread; the close is reported when it returns
+        if (closed.compareAndSet(false, true) && writer != null) {
+            writer.close();
+            delivery.execute(this::reportClosed);
         }
     }
 
@@ -179,23 +165,9 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     private void reportClosed() {
         closed.set(true);
         if (writer != null && closeReported.compareAndSet(false, true)) { // else connect fails instead
-            synchronized (flow) {
-                frames.release();
-            }
-            try {
-                handler.get().closed(failure);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on close", e);
-            } finally {
-                reported.complete(null);
-            }
+            frames.release(); // may be called from any thread
+            HandlerCalls.run(() -> handler.get().closed(failure), "the close", peer);
         }
-    }
-
-    @Override
-    public boolean onData(INonBlockingConnection c) {
-        cutWhatArrived(c);
-        return true;
     }
 
     /**
@@ -205,16 +177,17 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     @Override
     public boolean onDisconnect(INonBlockingConnection c) {
         handshake.completeExceptionally(new IOException("the connection was closed by the agent"));
-        cutWhatArrived(c);
+        onData(c);
         delivery.execute(this::reportClosed);
         return true;
     }
 
     /** On the dispatcher: cuts the frames xSocket has read and queues them for the delivery thread. */
-    private void cutWhatArrived(INonBlockingConnection c) {
+    @Override
+    public boolean onData(INonBlockingConnection c) {
         synchronized (flow) {
             if (closeReported.get()) {
-                return;
+                return true;
             }
             try {
                 XsocketServer.readInto(c, frames);
@@ -225,8 +198,7 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
                     int bytes = buffered - frames.buffered();
                     buffered -= bytes;
                     undelivered += bytes;
-                    if (!suspended && undelivered >= READ_AHEAD_BYTES) {
-                        suspended = true;
+                    if (undelivered >= READ_AHEAD_BYTES && !c.isReceivingSuspended()) {
                         c.suspendReceiving();
                     }
                     delivery.execute(() -> deliver(cut, bytes, c));
@@ -235,21 +207,17 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
                 closeNow(e);
             }
         }
+        return true;
     }
 
     /** On the delivery thread: hands one message to the handler, and resumes receiving once half the read-ahead is taken. */
     private void deliver(Message message, int bytes, INonBlockingConnection c) {
         if (!closed.get()) {
-            try {
-                handler.get().messageReceived(message);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on a message", e);
-            }
+            HandlerCalls.run(() -> handler.get().messageReceived(message), "a message", peer);
         }
         synchronized (flow) {
             undelivered -= bytes;
-            if (suspended && undelivered <= READ_AHEAD_BYTES / 2 && c.isOpen()) {
-                suspended = false;
+            if (undelivered <= READ_AHEAD_BYTES / 2 && c.isReceivingSuspended() && c.isOpen()) {
                 try {
                     c.resumeReceiving();
                 } catch (IOException e) {
@@ -257,12 +225,5 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
                 }
             }
         }
-    }
-
-    private Thread deliveryThread(Runnable r) {
-        Thread t = new Thread(r, "salgate-xsocket-client " + peer);
-        t.setDaemon(true);
-        deliveryThread = t;
-        return t;
     }
 }
