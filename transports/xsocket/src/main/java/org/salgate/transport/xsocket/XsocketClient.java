@@ -7,14 +7,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.FrameReader;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.tls.TlsConfig;
@@ -23,6 +25,7 @@ import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xsocket.Execution;
 import org.xsocket.connection.IConnection;
 import org.xsocket.connection.IDataHandler;
 import org.xsocket.connection.IDisconnectHandler;
@@ -31,16 +34,23 @@ import org.xsocket.connection.NonBlockingConnection;
 
 /**
  * The xSocket client: one {@link NonBlockingConnection}, whose handler it is, and whose sends a
- * {@link ConnectionWriter} drains. Its data callbacks hand each message to the {@link ClientHandler}
- * in arrival order, then report the close. They are multithreaded, xSocket's default: on its worker
- * pool, one at a time per connection, so a handler that blocks holds up its own connection only, not
- * the dispatcher all xSocket clients in the JVM share; and as a callback stops the connection
- * receiving while it delivers, such a client stops reading, as a slow client should look to the agent.
+ * {@link ConnectionWriter} drains. Its data callbacks run on the dispatcher all xSocket clients in
+ * the JVM share and only cut frames; a thread of this client's own hands the messages, then the
+ * close, to the {@link ClientHandler} in order, so a handler that blocks holds up its own
+ * connection only. With {@link #READ_AHEAD_BYTES} undelivered the connection stops receiving until
+ * half are delivered: a client whose handler blocks stops reading, as a slow client should look.
+ *
+ * <p>Not for each callback: xSocket runs a suspend and a resume as tasks on its dispatcher, and a
+ * resume reads at once. With every connection's callbacks doing both, the tasks never ran out,
+ * the dispatcher never got back to its selector, and a connection the last read found empty was
+ * not read again: at a hundred clients streaming 20 KB readings most "stop stream" answers never
+ * came. Both are decided under one lock, as xSocket applies them in call order.
  */
+@Execution(Execution.NONTHREADED)
 final class XsocketClient implements TransportClient, IDataHandler, IDisconnectHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(XsocketClient.class);
-    private static final long CLOSE_GRACE_MILLIS = 5_000;
+    static final int READ_AHEAD_BYTES = 256 * 1024;
 
     private final ClientOptions options;
     private final String peer;
@@ -51,9 +61,18 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     private final AtomicBoolean closeReported = new AtomicBoolean();
     /** Completed when the TLS handshake ends, or failed when the connection closes before. */
     private final CompletableFuture<Void> handshake = new CompletableFuture<>();
-    /** Held while the handler is called, so that it sees messages and the close one at a time. */
-    private final ReentrantLock delivery = new ReentrantLock();
+    /** Delivers messages and the close in order, on one thread at a time, which ends when idle. */
+    private final ThreadPoolExecutor delivery = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "salgate-xsocket-client");
+                t.setDaemon(true);
+                return t;
+            });
     private final AtomicReference<ClientHandler> handler = new AtomicReference<>();
+    /** Guards what follows, and cutting frames; xSocket may call back on the delivery thread too. */
+    private final Object flow = new Object();
+    /** Bytes of messages cut and not yet delivered. */
+    private long undelivered;
     private volatile Throwable failure;
     private volatile ConnectionWriter writer;
 
@@ -121,28 +140,14 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     }
 
     /**
-     * Closes once what was sent is written, and reports the close after the message being
-     * delivered, if any: at once from inside the handler, else within a grace period.
+     * Closes once what was sent is written; the handler gets no message after this, and the close
+     * once the message being delivered, if any, is done.
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true) || writer == null) {
-            return;
-        }
-        writer.close();
-        if (delivery.isHeldByCurrentThread()) {
-            return; // inside the handler: the callback reports the close as it ends
-        }
-        try {
-            if (delivery.tryLock(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-                try {
-                    reportClosed();
-                } finally {
-                    delivery.unlock();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (closed.compareAndSet(false, true) && writer != null) {
+            writer.close();
+            delivery.execute(this::reportClosed);
         }
     }
 
@@ -156,34 +161,13 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
         writer.closeNow();
     }
 
-    /** Tells the handler, once, that the connection closed; with {@link #delivery} held. */
+    /** Tells the handler, once, that the connection closed; on the delivery thread. */
     private void reportClosed() {
         closed.set(true);
         if (writer != null && closeReported.compareAndSet(false, true)) { // else connect fails instead
-            frames.release();
-            try {
-                handler.get().closed(failure);
-            } catch (RuntimeException e) {
-                LOG.warn("the client handler failed on close", e);
-            }
+            frames.release(); // may be called from any thread
+            HandlerCalls.run(() -> handler.get().closed(failure), "the close", peer);
         }
-    }
-
-    @Override
-    public boolean onData(INonBlockingConnection c) throws IOException {
-        delivery.lock();
-        try {
-            c.suspendReceiving();
-            deliverWhatArrived(c);
-        } finally {
-            if (closed.get()) {
-                reportClosed();
-            } else if (c.isOpen()) {
-                c.resumeReceiving(); // xSocket calls back again at once if it holds more
-            }
-            delivery.unlock();
-        }
-        return true;
     }
 
     /**
@@ -193,32 +177,53 @@ final class XsocketClient implements TransportClient, IDataHandler, IDisconnectH
     @Override
     public boolean onDisconnect(INonBlockingConnection c) {
         handshake.completeExceptionally(new IOException("the connection was closed by the agent"));
-        delivery.lock();
-        try {
-            deliverWhatArrived(c);
-        } finally {
-            reportClosed();
-            delivery.unlock();
+        onData(c);
+        delivery.execute(this::reportClosed);
+        return true;
+    }
+
+    /** On the dispatcher: cuts the frames xSocket has read and queues them for the delivery thread. */
+    @Override
+    public boolean onData(INonBlockingConnection c) {
+        synchronized (flow) {
+            if (closeReported.get()) {
+                return true;
+            }
+            try {
+                XsocketServer.readInto(c, frames);
+                int buffered = frames.buffered();
+                Message message;
+                while ((message = frames.next()) != null) {
+                    Message cut = message;
+                    int bytes = buffered - frames.buffered();
+                    buffered -= bytes;
+                    undelivered += bytes;
+                    if (undelivered >= READ_AHEAD_BYTES && !c.isReceivingSuspended()) {
+                        c.suspendReceiving();
+                    }
+                    delivery.execute(() -> deliver(cut, bytes, c));
+                }
+            } catch (CodecException | IOException e) {
+                closeNow(e);
+            }
         }
         return true;
     }
 
-    private void deliverWhatArrived(INonBlockingConnection c) {
-        if (closeReported.get()) {
-            return;
+    /** On the delivery thread: hands one message to the handler, and resumes receiving once half the read-ahead is taken. */
+    private void deliver(Message message, int bytes, INonBlockingConnection c) {
+        if (!closed.get()) {
+            HandlerCalls.run(() -> handler.get().messageReceived(message), "a message", peer);
         }
-        try {
-            XsocketServer.readInto(c, frames);
-            Message message;
-            while (!closed.get() && (message = frames.next()) != null) {
+        synchronized (flow) {
+            undelivered -= bytes;
+            if (undelivered <= READ_AHEAD_BYTES / 2 && c.isReceivingSuspended() && c.isOpen()) {
                 try {
-                    handler.get().messageReceived(message);
-                } catch (RuntimeException e) {
-                    LOG.warn("the client handler failed on a message", e);
+                    c.resumeReceiving();
+                } catch (IOException e) {
+                    LOG.debug("resuming reads from {}: {}", peer, e.toString());
                 }
             }
-        } catch (CodecException | IOException e) {
-            closeNow(e);
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedInputStream;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -23,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -36,6 +39,10 @@ import org.salgate.transport.Session;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.tck.Await;
+import org.salgate.transport.tck.StreamCheck;
+import org.salgate.transport.tck.TckClient;
+import org.salgate.transport.tck.TckServerHandler;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
 import org.salgate.transport.xsocket.XsocketServer.XsocketSession;
@@ -147,6 +154,53 @@ class XsocketTransportTest {
         assertNotNull(r, "the answer never came; " + client.frames.get() + " of " + frames + " frames arrived");
         assertEquals(new Result.Echoed(Value.of("after the flood")), r.result());
         assertEquals(frames, client.frames.get());
+    }
+
+    /**
+     * A hundred clients in one JVM each read a stream of 20 KB readings as fast as they can, then
+     * ask for an echo, which waits behind the frames already queued for them: every one of them is
+     * answered within the deadline. (When each data callback suspended and resumed receiving,
+     * xSocket's client dispatcher ran those updates without end and never got back to its
+     * selector, so a connection its last read found empty was not read again: most answers never
+     * came, as the bench's "stop stream" calls at 100 clients did not.)
+     */
+    @Test
+    @Timeout(240)
+    void everyOneOfAHundredStreamingClientsIsAnsweredBehindItsStream() throws Exception {
+        int clients = 100;
+        Duration within = Duration.ofSeconds(60);
+        TckServerHandler handler = new TckServerHandler();
+        toClose.add(handler);
+        TransportServer s = start(ServerOptions.builder().build(), handler);
+        List<TckClient> streaming = new ArrayList<>();
+        List<StreamCheck> streams = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            TckClient client = new TckClient("streamer-" + i, provider.createClient(ClientOptions.builder()
+                    .port(s.localAddress().getPort()).connectTimeout(within).build()), "protobuf", false);
+            toClose.add(client);
+            streaming.add(client.connect(within));
+            streams.add(client.startStream(Long.MAX_VALUE, 20 * 1024));
+        }
+        Await.until(() -> "every stream to flow: " + streams, within,
+                () -> streams.stream().allMatch(stream -> stream.received() > 0));
+        List<CompletableFuture<Result>> answers = new ArrayList<>();
+        for (TckClient client : streaming) {
+            answers.add(client.request(new Call.Echo(Value.of("behind the stream"))));
+        }
+        long deadline = System.nanoTime() + within.toNanos();
+        List<String> unanswered = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            try {
+                answers.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                unanswered.add(streaming.get(i) + " after " + streams.get(i).received() + " frames");
+            }
+        }
+        assertTrue(unanswered.isEmpty(), unanswered.size() + " of " + clients + " streaming clients got no answer"
+                + " within " + within.toSeconds() + " s: " + unanswered);
+        for (StreamCheck stream : streams) {
+            assertNull(stream.violation(), stream.toString());
+        }
     }
 
     /**
