@@ -7,6 +7,7 @@ import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -234,9 +235,10 @@ final class RestApi implements HttpDoor {
                 var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
                         .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
                                 ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
-                return Replies.json(HttpResponseStatus.OK, Replies.JSON.<com.fasterxml.jackson.databind.node.ObjectNode>
-                        valueToTree(sensor).put("sensorML", "/api/sensors/" + id + " with Accept: application/xml")
-                        .put("commands", "/api/sensors/" + id + "/commands"));
+                ObjectNode node = Replies.JSON.valueToTree(sensor);
+                node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
+                node.put("commands", "/api/sensors/" + id + "/commands");
+                return Replies.json(HttpResponseStatus.OK, node);
             });
         }));
     }
