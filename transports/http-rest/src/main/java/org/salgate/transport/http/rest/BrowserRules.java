@@ -15,11 +15,10 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
@@ -53,25 +52,22 @@ import org.slf4j.event.Level;
 final class BrowserRules {
 
     private static final RateLimitedLog PEERS = new RateLimitedLog(LoggerFactory.getLogger(BrowserRules.class), Level.WARN);
-    private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
-    private static final int DNS_NAME = 2;
-    private static final int IP_ADDRESS = 7;
     private static final Set<HttpMethod> SAFE_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE);
     /** A Host header or an authority: its host (a bracketed IPv6 address, or a name less its trailing dot), a port. */
     private static final Pattern AUTHORITY =
-            Pattern.compile("(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::[0-9]{0,5})?");
+            Pattern.compile("(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::([0-9]{0,5}))?");
+    /** A web origin, lower-cased: a scheme and an authority, and nothing after them but a slash. */
+    private static final Pattern ORIGIN = Pattern.compile("(https?)://([^/?#@]*)/?");
 
     private final String scheme;
+    /** The host names and addresses served, and wildcard names ({@code *.example.com}) as they are. */
     private final Set<String> hosts;
-    /** Wildcard names ({@code *.example.com}) as their suffix ({@code .example.com}). */
-    private final Set<String> wildcardSuffixes;
-    private final Set<String> origins;
+    private final Set<Origin> origins;
 
-    private BrowserRules(String scheme, Set<String> hosts, Set<String> wildcardSuffixes, Set<String> origins) {
+    private BrowserRules(String scheme, Set<String> hosts, Set<Origin> origins) {
         this.scheme = scheme;
         this.hosts = Set.copyOf(hosts);
-        this.wildcardSuffixes = Set.copyOf(wildcardSuffixes);
         this.origins = Set.copyOf(origins);
     }
 
@@ -82,35 +78,39 @@ final class BrowserRules {
      */
     static BrowserRules of(ServerOptions options) {
         Set<String> hosts = new HashSet<>();
-        Set<String> wildcards = new HashSet<>();
-        InetAddress address = resolve(options.host());
-        boolean wildcard = address != null && address.isAnyLocalAddress();
+        boolean anyAddress = false;
+        try {
+            InetAddress address = InetAddress.getByName(options.host());
+            anyAddress = address.isAnyLocalAddress();
+            if (anyAddress || address.isLoopbackAddress()) {
+                hosts.addAll(List.of("localhost", "127.0.0.1", "::1"));
+            }
+        } catch (UnknownHostException e) {
+            // binding fails and says so
+        }
         String bound = host(options.host());
-        if (bound != null && !wildcard) {
+        if (bound != null && !anyAddress) {
             hosts.add(bound); // the name it was bound by; its address is the one connections reach
         }
-        if (wildcard || address != null && address.isLoopbackAddress()) {
-            hosts.addAll(LOOPBACK_NAMES);
-        }
         if (options.tls() != null) {
-            certificateNames(options.tls(), hosts, wildcards);
+            certificateNames(options.tls()).forEach(name -> serve(name, hosts));
         }
         for (String name : list(options.properties().get(HttpTransportProvider.ALLOW_HOSTS))) {
-            if (!serve(name, hosts, wildcards)) {
+            if (!serve(name, hosts)) {
                 throw new IllegalArgumentException(HttpTransportProvider.ALLOW_HOSTS + ": '" + name
                         + "' is not a host name or address (such as gateway.example or 192.0.2.7)");
             }
         }
-        Set<String> origins = new HashSet<>();
+        Set<Origin> origins = new HashSet<>();
         for (String value : list(options.properties().get(HttpTransportProvider.ALLOW_ORIGINS))) {
             Origin origin = Origin.parse(value);
             if (origin == null) {
                 throw new IllegalArgumentException(HttpTransportProvider.ALLOW_ORIGINS + ": '" + value
                         + "' is not a web origin; give scheme, host and port only, such as https://console.example:8443");
             }
-            origins.add(origin.key());
+            origins.add(origin);
         }
-        return new BrowserRules(options.tls() != null ? "https" : "http", hosts, wildcards, origins);
+        return new BrowserRules(options.tls() != null ? "https" : "http", hosts, origins);
     }
 
     /** The refusal of a request these rules do not let through, or null to let it go on. */
@@ -134,11 +134,9 @@ final class BrowserRules {
         boolean webSocket = HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(
                 request.headers().get(HttpHeaderNames.UPGRADE));
         boolean changes = !SAFE_METHODS.contains(request.method());
-        if (webSocket || changes) {
-            FullHttpResponse refused = originRefusal(request, channel, webSocket);
-            if (refused != null) {
-                return refused;
-            }
+        FullHttpResponse refused = webSocket || changes ? originRefusal(request, channel, webSocket) : null;
+        if (refused != null) {
+            return refused;
         }
         if (changes && Exchange.hasBody(request) && !isJsonOrXml(request)) {
             String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
@@ -161,19 +159,17 @@ final class BrowserRules {
         String why;
         if (values.size() > 1) {
             why = "a request with " + values.size() + " Origin headers is refused";
+        } else if (values.get(0).trim().equals("null")) {
+            why = "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
+                    + "may not " + what;
         } else {
             String value = values.get(0).trim();
-            if (value.equals("null")) {
-                why = "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
-                        + "may not " + what;
-            } else {
-                Origin origin = Origin.parse(value);
-                if (origin != null && (origins.contains(origin.key()) || isOwn(origin, channel))) {
-                    return null;
-                }
-                why = "a page from '" + value + "' may not " + what + ": it takes those from its own pages only; "
-                        + "start the agent with --allow-origin " + value + " to let that page in";
+            Origin origin = Origin.parse(value);
+            if (origin != null && (origins.contains(origin) || isOwn(origin, channel))) {
+                return null;
             }
+            why = "a page from '" + value + "' may not " + what + ": it takes those from its own pages only; "
+                    + "start the agent with --allow-origin " + value + " to let that page in";
         }
         PEERS.log("origin", "refusing a {} from {} sent by a page of another origin ({}); --allow-origin lets a "
                 + "page in", webSocket ? "WebSocket" : request.method().name(), channel.remoteAddress(), values);
@@ -186,15 +182,10 @@ final class BrowserRules {
     }
 
     private boolean serves(String host, Channel channel) {
-        if (hosts.contains(host)) {
-            return true;
-        }
         int dot = host.indexOf('.'); // a wildcard stands for one label, as in a certificate
-        if (dot > 0 && wildcardSuffixes.contains(host.substring(dot))) {
-            return true;
-        }
-        return channel.localAddress() instanceof InetSocketAddress local && local.getAddress() != null
-                && host.equals(canonical(local.getAddress()));
+        return hosts.contains(host) || dot > 0 && hosts.contains("*" + host.substring(dot))
+                || channel.localAddress() instanceof InetSocketAddress local && local.getAddress() != null
+                && host.equals(NetUtil.toAddressString(local.getAddress()));
     }
 
     private static boolean isJsonOrXml(HttpRequest request) {
@@ -208,7 +199,8 @@ final class BrowserRules {
     /**
      * The host of a Host header or an authority ({@code name}, {@code name:port}, {@code [v6]:port},
      * or a bare IPv6 address as the server's own host option may be), lower-cased, without a
-     * trailing dot, addresses in their canonical form; null when malformed.
+     * trailing dot, addresses in their canonical form without a zone (a Host header seldom carries
+     * it); null when malformed.
      */
     static String host(String authority) {
         String a = authority.trim().toLowerCase(Locale.ROOT);
@@ -216,70 +208,45 @@ final class BrowserRules {
         String host = NetUtil.isValidIpV6Address(a) ? a : m.matches() ? m.group(1) : null;
         byte[] ip = host == null ? null : NetUtil.createByteArrayFromIpAddressString(host);
         if (ip != null) {
-            try {
-                return canonical(InetAddress.getByAddress(ip));
-            } catch (UnknownHostException e) {
-                return null;
-            }
+            return NetUtil.bytesToIpAddress(ip);
         }
         return host == null || host.startsWith("[") ? null : host;
     }
 
-    private static String canonical(InetAddress address) {
-        try {
-            // Without the zone of a link-local address: a Host header seldom carries it.
-            return NetUtil.toAddressString(InetAddress.getByAddress(address.getAddress()));
-        } catch (UnknownHostException e) {
-            return address.getHostAddress();
+    /**
+     * Adds a host name or address, or a wildcard name ({@code *.example.com}), to {@code hosts}; false
+     * when it is neither.
+     */
+    private static boolean serve(String name, Set<String> hosts) {
+        boolean wildcard = name.startsWith("*.");
+        String host = host(wildcard ? name.substring(2) : name);
+        if (host != null) {
+            hosts.add(wildcard ? "*." + host : host);
         }
-    }
-
-    private static InetAddress resolve(String host) {
-        try {
-            return InetAddress.getByName(host);
-        } catch (UnknownHostException e) {
-            return null; // binding fails and says so
-        }
-    }
-
-    /** The DNS names and IP addresses of the server's certificate (the JDK gives each as a type and a string). */
-    private static void certificateNames(TlsConfig tls, Set<String> hosts, Set<String> wildcards) {
-        X509Certificate certificate = certificate(tls);
-        Collection<List<?>> names;
-        try {
-            names = certificate == null ? null : certificate.getSubjectAlternativeNames();
-        } catch (CertificateParsingException e) {
-            return;
-        }
-        for (List<?> name : names == null ? List.<List<?>>of() : names) {
-            if ((name.get(0).equals(DNS_NAME) || name.get(0).equals(IP_ADDRESS)) && name.get(1) instanceof String value) {
-                serve(value, hosts, wildcards);
-            }
-        }
+        return host != null;
     }
 
     /**
-     * Adds a host name or address to {@code hosts}, or a wildcard name ({@code *.example.com}) to
-     * {@code wildcards} as its suffix; false when it is neither.
+     * The DNS names and IP addresses (the JDK's types 2 and 7) of the server's certificate, which a
+     * {@link TlsConfig} keeps as {@code salgate}.
      */
-    private static boolean serve(String name, Set<String> hosts, Set<String> wildcards) {
-        boolean wildcard = name.startsWith("*.");
-        String normal = host(wildcard ? name.substring(2) : name);
-        if (normal != null) {
-            (wildcard ? wildcards : hosts).add(wildcard ? "." + normal : normal);
-        }
-        return normal != null;
-    }
-
-    /** The server's certificate, from its key managers (a {@link TlsConfig} keeps it as {@code salgate}). */
-    private static X509Certificate certificate(TlsConfig tls) {
+    private static List<String> certificateNames(TlsConfig tls) {
+        List<String> names = new ArrayList<>();
         for (KeyManager manager : tls.keyManagerFactory().getKeyManagers()) {
             X509Certificate[] chain = manager instanceof X509KeyManager keys ? keys.getCertificateChain("salgate") : null;
-            if (chain != null && chain.length > 0) {
-                return chain[0];
+            try {
+                Collection<List<?>> alternatives = chain == null || chain.length == 0 ? null
+                        : chain[0].getSubjectAlternativeNames();
+                for (List<?> name : alternatives == null ? List.<List<?>>of() : alternatives) {
+                    if ((name.get(0).equals(2) || name.get(0).equals(7)) && name.get(1) instanceof String value) {
+                        names.add(value);
+                    }
+                }
+            } catch (CertificateParsingException e) {
+                // a certificate whose names cannot be read names no host
             }
         }
-        return null;
+        return names;
     }
 
     /** The items of a comma-separated property, trimmed. */
@@ -293,28 +260,15 @@ final class BrowserRules {
 
         /** The origin of an Origin header or an option value, or null when it is not one. */
         static Origin parse(String value) {
-            URI uri;
-            try {
-                uri = new URI(value.trim());
-            } catch (URISyntaxException e) {
-                return null;
-            }
-            String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!("http".equals(scheme) || "https".equals(scheme)) || uri.getRawAuthority() == null
-                    || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null
-                    || !(uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))) {
-                return null;
-            }
-            String host = BrowserRules.host(uri.getRawAuthority());
+            Matcher origin = ORIGIN.matcher(value.trim().toLowerCase(Locale.ROOT));
+            Matcher authority = origin.matches() ? AUTHORITY.matcher(origin.group(2)) : null;
+            String host = authority != null && authority.matches() ? BrowserRules.host(origin.group(2)) : null;
             if (host == null) {
                 return null;
             }
-            int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
-            return new Origin(scheme, host, port);
-        }
-
-        String key() {
-            return scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+            String port = authority.group(2);
+            return new Origin(origin.group(1), host, port != null && !port.isEmpty() ? Integer.parseInt(port)
+                    : origin.group(1).equals("https") ? 443 : 80);
         }
     }
 }

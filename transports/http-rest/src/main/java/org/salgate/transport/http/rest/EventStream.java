@@ -3,8 +3,6 @@ package org.salgate.transport.http.rest;
 import org.salgate.transport.http.Exchange;
 import org.salgate.transport.http.Replies;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -61,9 +59,6 @@ final class EventStream implements BridgeSession.Sink {
      */
     void begin(BridgeSession session) {
         synchronized (this) {
-            if (begun) {
-                return;
-            }
             begun = true;
             exchange.stream(session::writableAgain);
             HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
@@ -78,10 +73,6 @@ final class EventStream implements BridgeSession.Sink {
         }
     }
 
-    boolean begun() {
-        return begun;
-    }
-
     @Override
     public void pushed(Message message) {
         synchronized (this) {
@@ -91,12 +82,11 @@ final class EventStream implements BridgeSession.Sink {
             }
         }
         if (message instanceof StreamData data) {
-            send(Long.toString(data.reading().sequence()), null, JsonViews.reading(data.reading()));
+            send("id: " + data.reading().sequence(), JsonViews.reading(data.reading()));
         } else if (message instanceof EventNotice notice) {
-            send(Long.toString(eventIds.getAndIncrement()), null, JsonViews.event(notice.event()));
+            send("id: " + eventIds.getAndIncrement(), JsonViews.event(notice.event()));
         } else if (message instanceof StreamEnded end) {
-            var node = Replies.JSON.createObjectNode().put("reason", end.reason());
-            send(null, "end", node);
+            send("event: end", Replies.JSON.createObjectNode().put("reason", end.reason()));
             end();
         }
     }
@@ -111,33 +101,29 @@ final class EventStream implements BridgeSession.Sink {
         end();
     }
 
-    /** The stream failed after its headers went out: an {@code error} event with the JSON error, then the end. */
+    /**
+     * The stream failed: before its headers went out, the error answers the request; after them, an
+     * {@code error} event with the error's JSON ends the stream.
+     */
     void fail(FullHttpResponse error) {
-        try {
-            JsonNode body = Replies.JSON.readTree(error.content().toString(StandardCharsets.UTF_8));
-            send(null, "error", body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an error reply is not JSON", e);
-        } finally {
-            error.release();
+        synchronized (this) {
+            if (!begun) {
+                ended.set(true);
+                exchange.respond(error);
+                return;
+            }
         }
+        send("event: error", error.content().toString(StandardCharsets.UTF_8));
+        error.release();
         end();
     }
 
-    private void send(String id, String event, JsonNode data) {
-        if (ended.get()) {
-            return;
+    /** An event: its {@code id} or {@code event} field, and its data, one line of JSON. */
+    private void send(String field, Object json) {
+        if (!ended.get()) {
+            channel.write(new DefaultHttpContent(Unpooled.copiedBuffer(field + "\ndata: " + json + "\n\n",
+                    StandardCharsets.UTF_8)), channel.voidPromise());
         }
-        StringBuilder text = new StringBuilder(128);
-        if (id != null) {
-            text.append("id: ").append(id).append('\n');
-        }
-        if (event != null) {
-            text.append("event: ").append(event).append('\n');
-        }
-        text.append("data: ").append(data.toString()).append("\n\n");
-        channel.write(new DefaultHttpContent(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8)),
-                channel.voidPromise());
     }
 
     private void end() {

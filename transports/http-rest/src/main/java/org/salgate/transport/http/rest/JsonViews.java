@@ -2,13 +2,10 @@ package org.salgate.transport.http.rest;
 
 import org.salgate.transport.http.Replies;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Base64;
 import org.salgate.model.Event;
 import org.salgate.model.Reading;
-import org.salgate.model.Result;
-import org.salgate.model.SensorInfo;
 import org.salgate.model.Value;
 
 /**
@@ -19,27 +16,7 @@ final class JsonViews {
 
     private JsonViews() {}
 
-    /** The JSON of a result the REST API answers with JSON. */
-    static JsonNode of(Result result) {
-        if (result instanceof Result.Sensors s) {
-            return Replies.JSON.valueToTree(s.sensors());
-        }
-        if (result instanceof Result.Sensor s) {
-            return sensor(s.sensor());
-        }
-        if (result instanceof Result.Protocols p) {
-            return Replies.JSON.valueToTree(p.protocols());
-        }
-        if (result instanceof Result.ReadingResult r) {
-            return reading(r.reading());
-        }
-        throw new IllegalArgumentException("the REST API has no JSON form for " + result);
-    }
-
-    static ObjectNode sensor(SensorInfo s) {
-        return Replies.JSON.valueToTree(s);
-    }
-
+    /** A reading: its value as JSON can hold it, bytes in base64, and its device time and error when it has them. */
     static ObjectNode reading(Reading r) {
         ObjectNode node = Replies.JSON.createObjectNode();
         node.put("sensor", r.sensorId());
@@ -69,6 +46,7 @@ final class JsonViews {
         return node;
     }
 
+    /** An agent's event, without a state when it concerns none. */
     static ObjectNode event(Event e) {
         ObjectNode node = Replies.JSON.valueToTree(e);
         if (e.state() == null) {

@@ -1,61 +1,102 @@
 package org.salgate.transport.http.rest;
 
 import org.salgate.transport.http.Exchange;
+import org.salgate.transport.http.HttpDoor;
 import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.function.LongSupplier;
+import org.salgate.model.Call;
+import org.salgate.model.ErrorCode;
+import org.salgate.model.Result;
+import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.bridge.BridgeSession;
-import org.salgate.model.Call;
-import org.salgate.model.ErrorCode;
 import org.salgate.wire.HelloReply;
-import org.salgate.transport.MemoryBudget;
 import org.salgate.wire.Message;
-import org.salgate.model.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
- * The REST/JSON API, the event streams and the web page: each call is one {@link BridgeSession} on
- * the agent's {@link ServerHandler} (hello with the request's bearer token, the call, close), each
- * event stream one session for as long as it lasts. The agent's refusals come back as JSON errors
- * with the agent's own words and a status that fits their code.
+ * The http transport's door for people and programs other than salgate clients: the REST/JSON API
+ * and its Server-Sent Events under {@code /api}, the OpenAPI document, and the live web page at
+ * {@code /}. Before a request's body is read it is refused when the {@link BrowserRules} refuse it
+ * (421, 403, 415), or when it asks for the API without a bearer token the agent
+ * {@linkplain ServerHandler#admits admits} (401, with {@code WWW-Authenticate}): the page, its
+ * files, the OpenAPI document and the WebSocket (which has its own hello) are public.
+ *
+ * <p>The answers are routes: a method and a path template
+ * such as {@code /api/sensors/{id}/commands/{command}}, whose {@code {name}} segments match one
+ * non-empty path segment each (percent-decoded). Each call is one {@link BridgeSession} on the
+ * agent's {@link ServerHandler} (hello with the request's bearer token, the call, close), each event
+ * stream one session for as long as its connection lasts. The agent's refusals come back as JSON
+ * errors with the agent's own words and a status that fits their code.
  */
-final class RestApi {
+final class RestApi implements HttpDoor {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestApi.class);
+    private static final RateLimitedLog PEERS = new RateLimitedLog(LOG, Level.WARN);
 
     /** The command a stream reads when the request names none: every built-in sensor has it. */
     private static final String DEFAULT_COMMAND = "read";
     /** The interval of a stream whose request gives none, in milliseconds. */
     private static final long DEFAULT_INTERVAL_MILLIS = 1_000;
 
+    /** One route: what answers {@code method} on the paths {@code template} matches. */
+    record Route(HttpMethod method, String template, Consumer<Exchange> action) {
+
+        /** The parameters of a raw path (without its query) that the template matches, or null. */
+        Map<String, String> parameters(String rawPath) {
+            String[] expected = template.split("/", -1);
+            String[] given = rawPath.split("/", -1);
+            if (expected.length != given.length) {
+                return null;
+            }
+            Map<String, String> parameters = new HashMap<>();
+            for (int i = 0; i < expected.length; i++) {
+                if (expected[i].startsWith("{") && !given[i].isEmpty()) {
+                    parameters.put(expected[i].substring(1, expected[i].length() - 1),
+                            QueryStringDecoder.decodeComponent(given[i]));
+                } else if (!expected[i].equals(given[i])) {
+                    return null;
+                }
+            }
+            return parameters;
+        }
+    }
+
     private final ServerHandler handler;
-    private final String codecName;
+    private final BrowserRules rules;
     private final ServerOptions bound;
     private final LongSupplier sessionIds;
     private final MemoryBudget budget;
-    private final Router router = new Router();
-    private final StaticFiles files = new StaticFiles();
-    private final Set<BridgeSession> open = ConcurrentHashMap.newKeySet();
+    private final List<Route> routes = new ArrayList<>();
 
     /**
      * @param budget what the calls' and event streams' pushed messages draw on, each session with an
@@ -63,22 +104,24 @@ final class RestApi {
      */
     RestApi(ServerHandler handler, ServerOptions bound, LongSupplier sessionIds, MemoryBudget budget) {
         this.handler = handler;
-        this.budget = budget;
-        this.codecName = bound.codec().name();
+        this.rules = BrowserRules.of(bound);
         this.bound = bound;
         this.sessionIds = sessionIds;
+        this.budget = budget;
+        route(HttpMethod.GET, "/", StaticFiles.serve(StaticFiles.WWW + StaticFiles.FILES.get(0)));
         for (String file : StaticFiles.FILES) {
-            router.add(HttpMethod.GET, "/" + file, ex -> ex.respond(files.get(file)));
+            route(HttpMethod.GET, "/" + file, StaticFiles.serve(StaticFiles.WWW + file));
         }
-        router.add(HttpMethod.GET, "/", ex -> ex.respond(files.get(StaticFiles.INDEX)))
-                .add(HttpMethod.GET, "/api/openapi.json", ex -> ex.respond(files.openApi()))
-                .add(HttpMethod.GET, HttpTransportProvider.WEBSOCKET_PATH, ex -> ex.respond(Replies.error(
-                        HttpResponseStatus.UPGRADE_REQUIRED, "UPGRADE_REQUIRED",
-                        "this path is the salgate clients' WebSocket: open it with a WebSocket handshake")))
-                .add(HttpMethod.GET, "/api/sensors/{id}", this::describeSensor)
-                .add(HttpMethod.GET, "/api/sensors/{id}/stream", this::stream)
-                .add(HttpMethod.GET, "/api/session", this::session)
-                .add(HttpMethod.GET, "/api/events", this::events);
+        route(HttpMethod.GET, "/api/openapi.json", StaticFiles.serve(StaticFiles.OPENAPI));
+        route(HttpMethod.GET, HttpTransportProvider.WEBSOCKET_PATH, ex -> ex.respond(Replies.error(
+                HttpResponseStatus.UPGRADE_REQUIRED, "UPGRADE_REQUIRED",
+                "this path is the salgate clients' WebSocket: open it with a WebSocket handshake")));
+        route(HttpMethod.GET, "/api/sensors/{id}", this::describeSensor);
+        route(HttpMethod.GET, "/api/sensors/{id}/stream", this::stream);
+        route(HttpMethod.GET, "/api/session", this::session);
+        // subscribed first: every event after the headers is sent
+        route(HttpMethod.GET, "/api/events", ex -> pushes(ex, (session, events) ->
+                expect(session.call(new Call.SubscribeEvents())).thenRun(() -> events.begin(session))));
         call(HttpMethod.GET, "/api/sensors", ex -> new Call.ListSensors(Boolean.parseBoolean(ex.query("active"))));
         call(HttpMethod.POST, "/api/sensors", ex -> new Call.AddSensor(ex.body()));
         call(HttpMethod.DELETE, "/api/sensors/{id}", ex -> new Call.RemoveSensor(ex.parameter("id")));
@@ -91,62 +134,92 @@ final class RestApi {
         call(HttpMethod.GET, "/api/config", ex -> new Call.GetPlatformConfig());
     }
 
+    private void route(HttpMethod method, String template, Consumer<Exchange> action) {
+        routes.add(new Route(method, template, action));
+    }
+
     /**
      * A route that makes one call, the one {@code request} reads from the request, and answers with
-     * its result ({@link #reply}).
+     * its result as the OpenAPI document describes it: a document as XML, an acknowledgement as 204,
+     * anything else as JSON, 201 for what a POST added.
      */
     private void call(HttpMethod method, String template, Function<Exchange, Call> request) {
-        router.add(method, template, ex -> {
+        route(method, template, ex -> {
             Call call = request.apply(ex);
-            boolean adds = method.equals(HttpMethod.POST) && !(call instanceof Call.Execute);
-            answer(ex, (session, hello) -> expect(session.call(call)).thenApply(r -> reply(r, adds)));
+            HttpResponseStatus status = method.equals(HttpMethod.POST) && !(call instanceof Call.Execute)
+                    ? HttpResponseStatus.CREATED : HttpResponseStatus.OK;
+            answer(ex, (session, hello) -> expect(session.call(call)).thenApply(result -> {
+                if (result instanceof Result.Document document) {
+                    return Replies.xml(document.xml());
+                }
+                if (result instanceof Result.Ack) {
+                    return Replies.empty(HttpResponseStatus.NO_CONTENT);
+                }
+                return Replies.json(status, result instanceof Result.ReadingResult r ? JsonViews.reading(r.reading())
+                        : result instanceof Result.Sensors s ? s.sensors()
+                        : result instanceof Result.Sensor s ? s.sensor()
+                        : result instanceof Result.Protocols p ? p.protocols() : result);
+            }));
         });
     }
 
-    /**
-     * A call's result as the OpenAPI document describes it: a document as XML, an acknowledgement as
-     * 204, anything else as JSON ({@link JsonViews}), 201 for what a POST added.
-     */
-    private static FullHttpResponse reply(Result result, boolean added) {
-        if (result instanceof Result.Document document) {
-            return Replies.xml(document.xml());
-        }
-        if (result instanceof Result.Ack) {
-            return Replies.empty(HttpResponseStatus.NO_CONTENT);
-        }
-        return Replies.json(added ? HttpResponseStatus.CREATED : HttpResponseStatus.OK, JsonViews.of(result));
+    List<Route> routes() {
+        return List.copyOf(routes);
     }
 
-    Router router() {
-        return router;
-    }
-
-    void dispatch(Exchange ex) {
-        Router.Match match = router.match(ex.request().method(), ex.path());
-        if (match.route() != null) {
-            ex.parameters(match.parameters());
-            try {
-                match.route().action().accept(ex);
-            } catch (Failed malformed) { // a route's arguments, read before any call
-                ex.respond(errorReply(malformed));
+    @Override
+    public FullHttpResponse refusal(HttpRequest request, Channel channel) {
+        FullHttpResponse refused = rules.refusal(request, channel);
+        String path = new QueryStringDecoder(request.uri()).path();
+        if (refused != null || !path.startsWith("/api/") || path.equals("/api/openapi.json")
+                || path.equals(HttpTransportProvider.WEBSOCKET_PATH)) {
+            return refused;
+        }
+        String token = Exchange.bearerToken(request);
+        try {
+            if (handler.admits(token)) {
+                return null;
             }
-        } else if (!match.allowed().isEmpty()) {
-            String allowed = match.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
-            FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
-                    ex.path() + " does not take " + ex.request().method() + "; it takes " + allowed);
-            response.headers().set(HttpHeaderNames.ALLOW, allowed);
-            ex.respond(response);
-        } else {
+        } catch (RuntimeException e) {
+            LOG.warn("the server handler failed checking a bearer token", e);
+        }
+        PEERS.log("unauthenticated", "refusing requests from {} that carry no bearer token this agent accepts",
+                channel.remoteAddress());
+        return Replies.unauthenticated(!token.isEmpty());
+    }
+
+    /** Answers a request by its route, or 405 naming the methods its path takes, or 404. */
+    @Override
+    public void answer(Exchange ex) {
+        Set<String> allowed = new LinkedHashSet<>();
+        for (Route route : routes) {
+            Map<String, String> parameters = route.parameters(ex.path());
+            if (parameters != null && route.method().equals(ex.request().method())) {
+                ex.parameters(parameters);
+                try {
+                    route.action().accept(ex);
+                } catch (Failed malformed) { // a route's arguments, read before any call
+                    ex.respond(errorReply(malformed));
+                }
+                return;
+            } else if (parameters != null) {
+                allowed.add(route.method().name());
+            }
+        }
+        if (allowed.isEmpty()) {
             ex.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + ex.path()
                     + "; the API is described at /api/openapi.json"));
+            return;
         }
+        FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
+                ex.path() + " does not take " + ex.request().method() + "; it takes " + String.join(", ", allowed));
+        response.headers().set(HttpHeaderNames.ALLOW, String.join(", ", allowed));
+        ex.respond(response);
     }
 
-    /** Closes the sessions still open, when the server stops. */
-    void closeAll() {
-        for (BridgeSession session : open) {
-            session.closeByCaller();
-        }
+    /** Nothing to close: the sessions close with their connections, which the server closed before. */
+    @Override
+    public void close() {
     }
 
     // ------------------------------------------------------------------ the routes
@@ -162,7 +235,7 @@ final class RestApi {
                 var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
                         .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
                                 ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
-                var node = JsonViews.sensor(sensor);
+                ObjectNode node = Replies.JSON.valueToTree(sensor);
                 node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
                 node.put("commands", "/api/sensors/" + id + "/commands");
                 return Replies.json(HttpResponseStatus.OK, node);
@@ -204,43 +277,70 @@ final class RestApi {
         }));
     }
 
-    private void events(Exchange ex) {
-        // subscribed first: every event after the headers is sent
-        pushes(ex, (session, events) -> expect(session.call(new Call.SubscribeEvents()))
-                .thenRun(() -> events.begin(session)));
-    }
-
-    /**
-     * An event stream's life: open, hello, {@code start}, which begins the {@link EventStream}; a
-     * failure before it began answers the request, after it an {@code error} event ends the stream.
-     */
-    private void pushes(Exchange ex, BiFunction<BridgeSession, EventStream, CompletableFuture<?>> start) {
-        EventStream events = new EventStream(ex);
-        BridgeSession session = open(ex, events);
-        greet(ex, session).thenCompose(greeted -> start.apply(session, events)).whenComplete((started, error) -> {
-            if (error != null && events.begun()) {
-                events.fail(errorReply(error));
-            } else if (error != null) {
-                session.closeByCaller();
-                ex.respond(errorReply(error));
+    /** A command's arguments: the query's parameters, then a JSON object body's members. */
+    private static Map<String, String> arguments(Exchange ex) {
+        Map<String, String> arguments = new LinkedHashMap<>(ex.queryExcept());
+        String body = ex.body().trim();
+        if (body.isEmpty()) {
+            return arguments;
+        }
+        JsonNode node;
+        try {
+            node = Replies.JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw badArgument("body", "must be a JSON object of arguments: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw badArgument("body", "must be a JSON object of arguments, such as {\"size\": 1024}");
+        }
+        for (var field : node.properties()) {
+            if (!field.getValue().isValueNode() || field.getValue().isNull()) {
+                throw badArgument(field.getKey(), "must be a string, a number or a boolean");
             }
-        });
+            arguments.put(field.getKey(), field.getValue().asText());
+        }
+        return arguments;
     }
 
     // ------------------------------------------------------------------ sessions and errors
 
+    /**
+     * One call's life: open, hello, {@code work} (given the agent's accepted hello reply), close; its
+     * outcome or its failure answers the request.
+     */
+    private void answer(Exchange ex, BiFunction<BridgeSession, HelloReply, CompletableFuture<FullHttpResponse>> work) {
+        BridgeSession session = open(ex, NO_PUSHES);
+        greet(ex, session).thenCompose(hello -> work.apply(session, hello)).whenComplete((response, error) -> {
+            session.closeByCaller();
+            ex.respond(error == null ? response : errorReply(error));
+        });
+    }
+
+    /**
+     * An event stream's life: open, hello, {@code start}, which begins the {@link EventStream}; the
+     * session lasts as long as the connection, or until it fails.
+     */
+    private void pushes(Exchange ex, BiFunction<BridgeSession, EventStream, CompletableFuture<?>> start) {
+        EventStream events = new EventStream(ex);
+        BridgeSession session = open(ex, events);
+        greet(ex, session).thenCompose(hello -> start.apply(session, events)).exceptionally(error -> {
+            events.fail(errorReply(error));
+            session.closeByCaller();
+            return null;
+        });
+    }
+
+    /**
+     * A session for a request, closed with its connection: the server closes every connection when it
+     * stops. The budget's eviction closes the connection too.
+     */
     private BridgeSession open(Exchange ex, BridgeSession.Sink sink) {
         var channel = ex.channel();
         String name = "http " + ex.remoteAddress();
-        // The budget's eviction closes the connection, which closes the session below.
         MemoryBudget.Account account = budget == null ? null : budget.open(name, channel::close);
         BridgeSession session = BridgeSession.open(handler, sessionIds.getAsLong(), name,
                 channel::isWritable, sink, bound, account);
-        open.add(session);
-        channel.closeFuture().addListener(f -> {
-            session.closeByCaller();
-            open.remove(session);
-        });
+        channel.closeFuture().addListener(f -> session.closeByCaller());
         return session;
     }
 
@@ -251,26 +351,13 @@ final class RestApi {
      */
     private CompletableFuture<HelloReply> greet(Exchange ex, BridgeSession session) {
         String token = ex.bearerToken();
-        return session.hello("http " + ex.remoteAddress(), codecName, token).thenApply(reply -> {
+        return session.hello("http " + ex.remoteAddress(), bound.codec().name(), token).thenApply(reply -> {
             if (!reply.accepted()) {
                 throw new CompletionException(reply.code() == ErrorCode.OVERLOADED
                         ? new Failed(new Result.Failure(ErrorCode.OVERLOADED, reply.error()))
                         : new Refused(!token.isEmpty()));
             }
             return reply;
-        });
-    }
-
-    /**
-     * One call's life: open, hello, {@code work} (given the agent's accepted hello reply), close; its
-     * outcome or its failure answers the request.
-     */
-    private void answer(Exchange ex, BiFunction<BridgeSession, HelloReply, CompletableFuture<FullHttpResponse>> work) {
-        BridgeSession session = open(ex, NO_PUSHES);
-        greet(ex, session).thenCompose(hello -> work.apply(session, hello)).whenComplete((response, error) -> {
-            session.closeByCaller();
-            open.remove(session);
-            ex.respond(error == null ? response : errorReply(error));
         });
     }
 
@@ -321,35 +408,10 @@ final class RestApi {
         };
     }
 
-    /** A command's arguments: the query's parameters, then a JSON object body's members. */
-    private static Map<String, String> arguments(Exchange ex) {
-        Map<String, String> arguments = new LinkedHashMap<>(ex.queryExcept());
-        String body = ex.body().trim();
-        if (body.isEmpty()) {
-            return arguments;
-        }
-        JsonNode node;
-        try {
-            node = Replies.JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw badArgument("body", "must be a JSON object of arguments: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) {
-            throw badArgument("body", "must be a JSON object of arguments, such as {\"size\": 1024}");
-        }
-        for (var field : node.properties()) {
-            if (!field.getValue().isValueNode() || field.getValue().isNull()) {
-                throw badArgument(field.getKey(), "must be a string, a number or a boolean");
-            }
-            arguments.put(field.getKey(), field.getValue().asText());
-        }
-        return arguments;
-    }
-
+    /** A call's session starts no stream: it is pushed nothing. */
     private static final BridgeSession.Sink NO_PUSHES = new BridgeSession.Sink() {
         @Override
         public void pushed(Message message) {
-            LOG.debug("a REST call's session was pushed a {}; ignored", message.getClass().getSimpleName());
         }
 
         @Override

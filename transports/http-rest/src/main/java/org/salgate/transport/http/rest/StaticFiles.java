@@ -1,5 +1,6 @@
 package org.salgate.transport.http.rest;
 
+import org.salgate.transport.http.Exchange;
 import org.salgate.transport.http.Replies;
 
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -10,7 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /** The web page's files and the OpenAPI document, read once from this jar's resources. */
 final class StaticFiles {
@@ -19,9 +20,8 @@ final class StaticFiles {
     static final String WWW = "org/salgate/transport/http/rest/www/";
     /** Where the OpenAPI document is in the jar. */
     static final String OPENAPI = "org/salgate/transport/http/rest/openapi.json";
-    static final String INDEX = "index.html";
-    /** The page's files, each served at {@code /name}. */
-    static final List<String> FILES = List.of(INDEX, "app.js", "events.js", "plot.js", "style.css");
+    /** The page's files, each served at {@code /name}, the first at {@code /} too. */
+    static final List<String> FILES = List.of("index.html", "app.js", "events.js", "plot.js", "style.css");
 
     private static final Map<String, String> TYPES = Map.of(
             "html", "text/html; charset=utf-8",
@@ -29,22 +29,17 @@ final class StaticFiles {
             "css", "text/css; charset=utf-8",
             "json", Replies.JSON_TYPE);
 
-    private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
+    private StaticFiles() {}
 
-    FullHttpResponse get(String file) {
-        return answer(WWW + file);
-    }
-
-    FullHttpResponse openApi() {
-        return answer(OPENAPI);
-    }
-
-    private FullHttpResponse answer(String resource) {
-        byte[] body = cache.computeIfAbsent(resource, StaticFiles::read);
-        String type = TYPES.getOrDefault(resource.substring(resource.lastIndexOf('.') + 1), "application/octet-stream");
-        FullHttpResponse response = Replies.of(HttpResponseStatus.OK, type, body);
-        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
-        return response;
+    /** The action of a route that answers with a resource of this jar, read now. */
+    static Consumer<Exchange> serve(String resource) {
+        byte[] body = read(resource);
+        String type = TYPES.get(resource.substring(resource.lastIndexOf('.') + 1));
+        return ex -> {
+            FullHttpResponse response = Replies.of(HttpResponseStatus.OK, type, body);
+            response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+            ex.respond(response);
+        };
     }
 
     /** The bytes of a resource of this jar. */
