@@ -100,7 +100,7 @@ final class GrpcTransportServer extends SingleUseServer {
                 .maxConnectionIdle(options.limits().helloTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 // Until the TLS handshake, the HTTP/2 preface and the client's SETTINGS are done.
                 .handshakeTimeout(TlsConfig.HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .addStreamTracerFactory(new CallBudget.Factory(handler, options.maxFrameBytes()))
+                .addStreamTracerFactory(CallBudget.factory(handler, options.maxFrameBytes()))
                 .intercept(connections)
                 .addService(sessionService(handler))
                 .addService(new SalService(handler, options, budget, sessionIds, calls, streamReadyThreshold(options)));

@@ -37,24 +37,20 @@ public final class CallBudget extends ServerStreamTracer {
     private static final RateLimitedLog LOG = new RateLimitedLog(LoggerFactory.getLogger(CallBudget.class),
             Level.WARN);
 
-    /** Makes each stream's budget; a call of the typed service is admitted by its token as the stream opens. */
-    public static final class Factory extends ServerStreamTracer.Factory {
-        private final ServerHandler handler;
-        private final int maxMessageBytes;
-
-        /** For a server of {@code handler} whose messages may be at most {@code maxMessageBytes}. */
-        public Factory(ServerHandler handler, int maxMessageBytes) {
-            this.handler = handler;
-            this.maxMessageBytes = maxMessageBytes;
-        }
-
-        @Override
-        public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
-            String token = CallContext.bearerToken(headers.get(CallContext.AUTHORIZATION));
-            boolean admitted = fullMethodName.startsWith(SalGrpc.SERVICE_NAME + "/") && handler.admits(token);
-            return new CallBudget(fullMethodName, token, admitted ? maxMessageBytes
-                    : Math.min(maxMessageBytes, UNADMITTED_MESSAGE_BYTES));
-        }
+    /**
+     * The budgets of a server of {@code handler} whose messages may be at most {@code maxMessageBytes},
+     * one for each stream; a call of the typed service is admitted by its token as the stream opens.
+     */
+    public static ServerStreamTracer.Factory factory(ServerHandler handler, int maxMessageBytes) {
+        return new ServerStreamTracer.Factory() {
+            @Override
+            public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+                String token = CallContext.bearerToken(headers.get(CallContext.AUTHORIZATION));
+                boolean admitted = fullMethodName.startsWith(SalGrpc.SERVICE_NAME + "/") && handler.admits(token);
+                return new CallBudget(fullMethodName, token, admitted ? maxMessageBytes
+                        : Math.min(maxMessageBytes, UNADMITTED_MESSAGE_BYTES));
+            }
+        };
     }
 
     private final String method;
@@ -148,7 +144,7 @@ public final class CallBudget extends ServerStreamTracer {
      */
     @Override
     public synchronized void inboundMessageRead(int seqNo, long optionalWireSize, long optionalUncompressedSize) {
-        if (releaseWhenRead) {
+        if (releaseWhenRead && !done) {
             give(message);
         }
         message = 0;

@@ -241,7 +241,7 @@ public final class SalService implements BindableService {
         /** What gRPC holds while the stream is not ready is charged here; null outside a server call. */
         private final CallBudget callBudget = CallBudget.current();
         /** Set once open: the session's own callbacks while it opens see null. */
-        private final BridgeSession session;
+        private volatile BridgeSession session;
         /** Guarded by this: the call has ended. */
         private boolean done;
         /** Guarded by this: bytes handed to gRPC in the batch being delivered. */
@@ -262,7 +262,10 @@ public final class SalService implements BindableService {
                 }
                 session.writableAgain();
             });
-            out.setOnCancelHandler(() -> finish(null));
+            out.setOnCancelHandler(() -> {
+                finish(null);
+                close(session);
+            });
         }
 
         @Override
@@ -308,7 +311,8 @@ public final class SalService implements BindableService {
 
         /**
          * Ends the call, OK when {@code error} is null, and then the session; once. A cancelled call is
-         * not answered. The session closes on another thread: an end the agent pushed arrives on its own.
+         * not answered (its session closes at once). The session closes on another thread: an end the
+         * agent pushed arrives on the agent's own.
          */
         void finish(Throwable error) {
             synchronized (this) {
