@@ -3,13 +3,11 @@ package org.salgate.transport.grpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
-import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -33,7 +31,6 @@ import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
 import org.salgate.transport.grpc.service.CallBudget;
-import org.salgate.transport.grpc.service.CallContext;
 import org.salgate.transport.grpc.service.Connections;
 import org.salgate.transport.grpc.service.SalService;
 import org.salgate.transport.netty.NettyIo;
@@ -87,7 +84,6 @@ final class GrpcTransportServer extends SingleUseServer {
 
     @Override
     protected Bound bind(ServerHandler handler) throws IOException {
-        CallContext context = new CallContext();
         Connections connections = new Connections(budget);
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
         NettyServerBuilder builder = (options.tls() == null ? NettyServerBuilder.forAddress(address)
@@ -104,12 +100,10 @@ final class GrpcTransportServer extends SingleUseServer {
                 .maxConnectionIdle(options.limits().helloTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 // Until the TLS handshake, the HTTP/2 preface and the client's SETTINGS are done.
                 .handshakeTimeout(TlsConfig.HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .addTransportFilter(connections.transportFilter())
-                .addStreamTracerFactory(new CallBudget.Factory(handler, options.maxFrameBytes()))
-                .intercept(CallBudget.GUARD)
-                .addService(ServerInterceptors.intercept(sessionService(handler), context))
-                .addService(ServerInterceptors.intercept(
-                        new SalService(handler, options, budget, sessionIds, calls, streamReadyThreshold(options)), context));
+                .addStreamTracerFactory(CallBudget.factory(handler, options.maxFrameBytes()))
+                .intercept(connections)
+                .addService(sessionService(handler))
+                .addService(new SalService(handler, options, budget, sessionIds, calls, streamReadyThreshold(options)));
         if (GrpcTransportProvider.directExecutor(options.properties())) {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
             builder.directExecutor();
@@ -117,11 +111,12 @@ final class GrpcTransportServer extends SingleUseServer {
         // On the same I/O as the netty and http transports.
         boss = NettyIo.group(1, "salgate-grpc-accept", false);
         workers = NettyIo.group(options.ioThreads(), "salgate-grpc-io", false);
-        ChannelFactory<ServerChannel> listening = connections.serverChannels(NioServerSocketChannel.class);
         String where = "grpc server " + options.host() + ":" + options.port();
         builder.bossEventLoopGroup(boss).workerEventLoopGroup(workers).channelFactory(() -> {
-            ServerChannel channel = listening.newChannel();
-            channel.pipeline().addLast("salgate-accept-pacer", NettyIo.acceptPacer(where));
+            ServerChannel channel = new NioServerSocketChannel();
+            // ahead of the acceptor the server bootstrap adds as it registers the channel
+            channel.pipeline().addLast("salgate-connections", connections)
+                    .addLast("salgate-accept-pacer", NettyIo.acceptPacer(where));
             return channel;
         });
         GrpcLogs.install();

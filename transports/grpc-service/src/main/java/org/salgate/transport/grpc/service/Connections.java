@@ -1,73 +1,106 @@
 package org.salgate.transport.grpc.service;
 
-import io.grpc.Attributes;
 import io.grpc.Grpc;
-import io.grpc.ServerTransportFilter;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerAdapter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ReflectiveChannelFactory;
-import io.netty.channel.ServerChannel;
 import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.salgate.transport.MemoryBudget;
 
 /**
- * The server's connections, each a {@link GrpcConnection}, made as gRPC's listening channel accepts
- * them and handed to gRPC's calls through their transport attributes. gRPC keeps its Netty channels
- * to itself: the listening channel, made by {@link #serverChannels}, sees each accepted channel
- * before gRPC does, and {@link #transportFilter()} finds it again by its remote address (unique
- * among the open connections of one listening socket) once gRPC's transport for it is ready.
+ * The server's connections, each a {@link Connection}, made as gRPC's listening channel accepts
+ * them, and handed to the budget of each call ({@link CallBudget}). gRPC keeps its Netty channels
+ * to itself: this handler, on the listening channel ahead of the acceptor the server bootstrap adds,
+ * sees each accepted channel before gRPC does, and as an interceptor it finds a call's connection by
+ * its transport's remote address, unique among the open connections of one listening socket.
  */
-public final class Connections {
+@ChannelHandler.Sharable
+public final class Connections extends ChannelInboundHandlerAdapter implements ServerInterceptor {
 
     private final MemoryBudget budget;
-    private final Map<SocketAddress, GrpcConnection> open = new ConcurrentHashMap<>();
+    private final Map<SocketAddress, Connection> open = new ConcurrentHashMap<>();
 
     /** Connections whose accounts are in {@code budget}. */
     public Connections(MemoryBudget budget) {
         this.budget = budget;
     }
 
-    /** Makes listening channels of {@code type} that register each connection they accept. */
-    public ChannelFactory<ServerChannel> serverChannels(Class<? extends ServerChannel> type) {
-        ReflectiveChannelFactory<? extends ServerChannel> make = new ReflectiveChannelFactory<>(type);
-        Accepted accepted = new Accepted();
-        return () -> {
-            ServerChannel channel = make.newChannel();
-            // First in the pipeline: ahead of the acceptor the server bootstrap adds as it registers the channel.
-            channel.pipeline().addLast("salgate-connections", accepted);
-            return channel;
-        };
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof Channel child && child.remoteAddress() != null) {
+            SocketAddress remote = child.remoteAddress();
+            Connection connection = new Connection(child, budget);
+            open.put(remote, connection);
+            child.closeFuture().addListener(f -> open.remove(remote, connection));
+        }
+        ctx.fireChannelRead(msg);
     }
 
-    /** Puts each ready transport's {@link GrpcConnection} among its attributes, as {@link GrpcConnection#KEY}. */
-    public ServerTransportFilter transportFilter() {
-        return new ServerTransportFilter() {
-            @Override
-            public Attributes transportReady(Attributes attributes) {
-                SocketAddress remote = attributes.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-                GrpcConnection connection = remote == null ? null : open.get(remote);
-                return connection == null ? attributes
-                        : attributes.toBuilder().set(GrpcConnection.KEY, connection).build();
-            }
-        };
+    /**
+     * Installed on the server ahead of every service: gives each call's budget the call, serialized
+     * so that the budget may cut it, and its connection. The stubs ask gRPC for a message only once
+     * the service has started, so the budget has both before any message is read.
+     */
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                                                       ServerCallHandler<Q, R> next) {
+        SerializedCall<Q, R> serialized = new SerializedCall<>(call);
+        CallBudget callBudget = CallBudget.current();
+        if (callBudget != null) {
+            SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+            callBudget.start(serialized, remote == null ? null : open.get(remote));
+        }
+        return next.startCall(serialized, headers);
     }
 
-    @ChannelHandler.Sharable
-    private final class Accepted extends ChannelInboundHandlerAdapter {
+    /**
+     * One HTTP/2 connection: its Netty channel and its account in the server's memory budget, which
+     * every call on it draws on for what gRPC holds of it ({@link CallBudget}). The budget evicting
+     * the account, or refusing it a take, closes the connection, and with it all its calls. It is
+     * the first handler of its channel's pipeline, nearest the socket, where the close starts.
+     */
+    static final class Connection extends ChannelHandlerAdapter {
+        private final Channel channel;
+        final String remote;
+        final MemoryBudget.Account account;
+
+        private Connection(Channel channel, MemoryBudget budget) {
+            this.channel = channel;
+            this.remote = String.valueOf(channel.remoteAddress());
+            this.account = budget.open(this, this::close);
+            channel.pipeline().addFirst("salgate-connection", this);
+            channel.closeFuture().addListener(f -> account.close());
+        }
+
+        /**
+         * Closes the socket, later and on the connection's event loop: the caller may be inside gRPC's
+         * handling of this very connection, holding a call's locks. The close starts below gRPC's HTTP/2
+         * handler, whose own close waits for the open streams to end (they will not: their peer is the
+         * one being closed); gRPC then ends every call as for a connection lost. Once the budget refused
+         * a take or evicted the account (which it logs, naming this connection), nothing more is held for it.
+         */
+        void close() {
+            channel.eventLoop().execute(() -> {
+                ChannelHandlerContext head = channel.pipeline().context(this);
+                if (head != null) {
+                    head.close();
+                } else {
+                    channel.close();
+                }
+            });
+        }
+
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof Channel child && child.remoteAddress() != null) {
-                SocketAddress remote = child.remoteAddress();
-                GrpcConnection connection = new GrpcConnection(child, budget);
-                open.put(remote, connection);
-                child.closeFuture().addListener(f -> open.remove(remote, connection));
-            }
-            ctx.fireChannelRead(msg);
+        public String toString() {
+            return remote + " (gRPC)";
         }
     }
 }

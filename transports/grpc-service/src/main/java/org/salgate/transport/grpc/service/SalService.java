@@ -47,7 +47,6 @@ public final class SalService implements BindableService {
     private static final OneofDescriptor RESULT = WireProto.Response.getDescriptor().getOneofs().get(0);
 
     private final ServerHandler handler;
-    private final String codecName;
     private final ServerOptions bound;
     private final MemoryBudget budget;
     private final AtomicLong ids;
@@ -64,7 +63,6 @@ public final class SalService implements BindableService {
     public SalService(ServerHandler handler, ServerOptions bound, MemoryBudget budget, AtomicLong ids,
                       Set<BridgeSession> open, int readyThreshold) {
         this.handler = handler;
-        this.codecName = bound.codec().name();
         this.bound = bound;
         this.budget = budget;
         this.ids = ids;
@@ -113,10 +111,9 @@ public final class SalService implements BindableService {
         if (call == null) {
             return;
         }
-        BridgeSession session = open(method, () -> true, NO_PUSHES, null);
+        BridgeSession session = open(() -> true, NO_PUSHES, null);
         greet(session).thenCompose(ok -> session.call(call)).whenComplete((result, error) -> {
-            session.closeByCaller();
-            open.remove(session);
+            close(session);
             if (error != null || result instanceof Result.Failure) {
                 answer.onError(statusOf(error, result));
             } else {
@@ -163,55 +160,29 @@ public final class SalService implements BindableService {
                 session -> session.call(new Call.SubscribeEvents()));
     }
 
-    /**
-     * A call that {@code start}s a bridge session's pushes, which go to the caller as {@code convert}
-     * maps them, paced by gRPC flow control and ended by a cancel. What waits for the caller draws on
-     * an account of the call's own in the server's memory budget; what gRPC holds while the stream is
-     * not ready, on the connection's ({@link CallBudget}).
-     */
+    /** A call that {@code start}s a bridge session's pushes, which go to the caller as {@code convert} maps them. */
     private <T extends MessageLite> void push(String method, StreamObserver<T> observer, Function<Message, T> convert,
                                               Function<BridgeSession, CompletableFuture<Result>> start) {
-        ServerCallStreamObserver<T> out = (ServerCallStreamObserver<T>) observer;
-        out.setOnReadyThreshold(readyThreshold);
-        PushSink<T> sink = new PushSink<>(out, convert, readyThreshold);
-        CallBudget callBudget = CallBudget.current();
-        String caller = CallContext.remoteAddress() + " (its " + method + " call)";
-        MemoryBudget.Account account = budget.open(caller, () -> sink.finish(Status.RESOURCE_EXHAUSTED
-                .withDescription("the agent's connections together reached its memory budget of " + budget.maxBytes()
-                        + " bytes and this call held the most; read its messages as they come").asRuntimeException()));
-        BridgeSession session = open(method, out::isReady, sink, account);
-        sink.session = session;
-        Runnable close = () -> {
-            session.closeByCaller();
-            open.remove(session);
-        };
-        // An end the agent pushed (StreamEnded) arrives on the agent's thread: the session closes after it.
-        sink.whenFinished = () -> CompletableFuture.runAsync(close);
-        out.setOnReadyHandler(() -> {
-            if (callBudget != null) {
-                callBudget.ready();
-            }
-            session.writableAgain();
-        });
-        out.setOnCancelHandler(() -> {
-            sink.finish(null);
-            close.run();
-        });
-        greet(session).thenCompose(ok -> start.apply(session)).whenComplete((result, error) -> {
+        Push<T> push = new Push<>(method, (ServerCallStreamObserver<T>) observer, convert);
+        greet(push.session).thenCompose(ok -> start.apply(push.session)).whenComplete((result, error) -> {
             if (error != null || result instanceof Result.Failure) {
-                sink.finish(statusOf(error, result));
+                push.finish(statusOf(error, result));
             }
         });
     }
 
     // ------------------------------------------------------------------ the bridge
 
-    private BridgeSession open(String method, BooleanSupplier writable, BridgeSession.Sink sink,
-                               MemoryBudget.Account account) {
+    private BridgeSession open(BooleanSupplier writable, BridgeSession.Sink sink, MemoryBudget.Account account) {
         BridgeSession session = BridgeSession.open(handler, ids.incrementAndGet(), CallContext.remoteAddress(),
                 writable, sink, bound, account);
         open.add(session);
         return session;
+    }
+
+    private void close(BridgeSession session) {
+        session.closeByCaller();
+        open.remove(session);
     }
 
     /**
@@ -219,7 +190,7 @@ public final class SalService implements BindableService {
      * for credentials, RESOURCE_EXHAUSTED when the agent serves its maximum of sessions.
      */
     private CompletableFuture<Void> greet(BridgeSession session) {
-        return session.hello(CLIENT_NAME + CallContext.remoteAddress(), codecName, CallContext.credentials())
+        return session.hello(CLIENT_NAME + CallContext.remoteAddress(), bound.codec().name(), CallContext.credentials())
                 .thenApply(reply -> {
                     if (!reply.accepted()) {
                         throw new CompletionException(
@@ -257,29 +228,44 @@ public final class SalService implements BindableService {
     };
 
     /**
-     * Sends the pushed messages {@code convert} maps (others are dropped: a typed stream carries one
-     * kind) and ends the call when the stream ends or the agent closes the session.
+     * A streaming call's bridge session and what it pushes: the messages {@code convert} maps go to
+     * the caller (others are dropped: a typed stream carries one kind), paced by gRPC flow control
+     * (the session holds them while the stream is not ready), until the stream ends, the agent closes
+     * the session or the caller cancels. What waits for the caller draws on an account of the call's
+     * own in the server's memory budget; what gRPC holds while the stream is not ready, on the
+     * connection's ({@link CallBudget}).
      */
-    private static final class PushSink<T extends MessageLite> implements BridgeSession.Sink {
+    private final class Push<T extends MessageLite> implements BridgeSession.Sink {
         private final ServerCallStreamObserver<T> out;
         private final Function<Message, T> convert;
+        /** What gRPC holds while the stream is not ready is charged here; null outside a server call. */
+        private final CallBudget callBudget = CallBudget.current();
+        /** Set once open: the session's own callbacks while it opens see null. */
+        private volatile BridgeSession session;
         /** Guarded by this: the call has ended. */
         private boolean done;
-        /** Runs once the call has ended. */
-        volatile Runnable whenFinished = () -> { };
-        /** What gRPC holds while the stream is not ready is charged here; null outside a server call. */
-        private final CallBudget callBudget;
-        private final int readyThreshold;
-        /** The session whose pushes this sink sends, asked why it closed. */
-        volatile BridgeSession session;
         /** Guarded by this: bytes handed to gRPC in the batch being delivered. */
         private long batchBytes;
 
-        PushSink(ServerCallStreamObserver<T> out, Function<Message, T> convert, int readyThreshold) {
+        Push(String method, ServerCallStreamObserver<T> out, Function<Message, T> convert) {
             this.out = out;
             this.convert = convert;
-            this.callBudget = CallBudget.current();
-            this.readyThreshold = readyThreshold;
+            out.setOnReadyThreshold(readyThreshold);
+            MemoryBudget.Account account = budget.open(CallContext.remoteAddress() + " (its " + method + " call)",
+                    () -> finish(Status.RESOURCE_EXHAUSTED.withDescription("the agent's connections together reached"
+                            + " its memory budget of " + budget.maxBytes() + " bytes and this call held the most; read"
+                            + " its messages as they come").asRuntimeException()));
+            this.session = open(out::isReady, this, account);
+            out.setOnReadyHandler(() -> {
+                if (callBudget != null) {
+                    callBudget.ready();
+                }
+                session.writableAgain();
+            });
+            out.setOnCancelHandler(() -> {
+                finish(null);
+                close(session);
+            });
         }
 
         @Override
@@ -313,8 +299,7 @@ public final class SalService implements BindableService {
 
         @Override
         public void closed(boolean byAgent) {
-            BridgeSession s = session;
-            if (s != null && s.closedOverLimit()) {
+            if (session != null && session.closedOverLimit()) {
                 finish(Status.RESOURCE_EXHAUSTED.withDescription("the caller did not read what the agent sent: more "
                         + "than the agent holds for one call waited, or all of them together reached its memory "
                         + "budget; read the messages as they come").asRuntimeException());
@@ -324,7 +309,11 @@ public final class SalService implements BindableService {
             }
         }
 
-        /** Ends the call: OK when {@code error} is null. Once; a cancelled call is not answered. */
+        /**
+         * Ends the call, OK when {@code error} is null, and then the session; once. A cancelled call is
+         * not answered (its session closes at once). The session closes on another thread: an end the
+         * agent pushed arrives on the agent's own.
+         */
         void finish(Throwable error) {
             synchronized (this) {
                 if (done) {
@@ -339,7 +328,9 @@ public final class SalService implements BindableService {
                     }
                 }
             }
-            whenFinished.run();
+            if (session != null) {
+                CompletableFuture.runAsync(() -> close(session));
+            }
         }
     }
 }

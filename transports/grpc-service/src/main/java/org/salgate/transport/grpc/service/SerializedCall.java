@@ -6,7 +6,8 @@ import io.grpc.ServerCall;
 import io.grpc.Status;
 
 /**
- * A call whose methods the service uses are serialized ({@code request}, thread-safe, aside), so
+ * A call whose methods the service uses are serialized ({@code request} and {@code isCancelled},
+ * thread-safe, aside), so
  * that the transport may close it from its own thread ({@link CallBudget} on the connection's event
  * loop) while the service sends on the agent's: a {@link ServerCall} takes one call at a time. Once
  * closed, by either, what is sent is dropped and a second close does nothing.
@@ -40,20 +41,10 @@ final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingSe
     }
 
     @Override
-    public synchronized boolean isCancelled() {
-        return super.isCancelled();
-    }
-
-    @Override
     public synchronized void close(Status status, Metadata trailers) {
         if (!closed) {
             closed = true;
             super.close(status, trailers);
         }
-    }
-
-    /** Ends the call with {@code status} unless it has ended; for the transport, from any thread. */
-    void closeAtOnce(Status status) {
-        close(status, new Metadata());
     }
 }
