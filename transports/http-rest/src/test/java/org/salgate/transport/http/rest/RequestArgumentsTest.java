@@ -4,6 +4,7 @@ import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,20 +22,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.salgate.model.Call;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.RecordingServerHandler;
+import org.salgate.model.Call;
 import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 
 /**
- * The arguments a command's POST hands the agent: the query's parameters and a JSON object body's
- * strings, numbers and booleans, as text; any other body refused before the agent is asked. The
- * agent here only records what it gets (the call stays unanswered).
+ * The calls requests hand the agent, and the malformed ones refused before it is asked: the stream
+ * endpoint's set-up (its query parameters as the command, the interval, the shared flag and the
+ * command's arguments) and a command's arguments (the query's parameters and a JSON object body's
+ * strings, numbers and booleans, as text). The agent here only records what it gets (the calls stay
+ * unanswered); what a real agent answers is tested in the http-it module.
  */
 @Timeout(30)
-class CommandArgumentsTest {
+class RequestArgumentsTest {
 
     private final RecordingServerHandler agent = new RecordingServerHandler();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -50,6 +54,59 @@ class CommandArgumentsTest {
     void stop() {
         pending.forEach(request -> request.cancel(true));
         server.close();
+    }
+
+    private HttpRequest get(String pathAndQuery) {
+        URI uri = URI.create("http://127.0.0.1:" + server.localAddress().getPort() + pathAndQuery);
+        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build();
+    }
+
+    /** The stream set-up the agent gets for this request, which is left waiting for its answer. */
+    private Call.SetupStream setupOf(String pathAndQuery) throws InterruptedException {
+        int before = setups().size();
+        pending.add(http.sendAsync(get(pathAndQuery), HttpResponse.BodyHandlers.discarding()));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (setups().size() == before) {
+            assertTrue(System.nanoTime() < deadline, "the agent was asked for no stream within 10 s");
+            Thread.sleep(5);
+        }
+        return setups().get(before);
+    }
+
+    private List<Call.SetupStream> setups() {
+        List<Call.SetupStream> setups = new ArrayList<>();
+        for (Message message : agent.received) {
+            if (message instanceof Request r && r.call() instanceof Call.SetupStream setup) {
+                setups.add(setup);
+            }
+        }
+        return setups;
+    }
+
+    @Test
+    void sharedTrueAsksTheAgentForItsSharedStreamAndIsNoArgumentOfTheCommand() throws Exception {
+        assertEquals(new Call.SetupStream("DUMMY_0", "payload", Map.of("size", "3"), 100, null, true),
+                setupOf("/api/sensors/DUMMY_0/stream?command=payload&interval=100&shared=true&size=3"));
+    }
+
+    @Test
+    void withoutSharedOrWithSharedFalseTheStreamIsTheCallersOwn() throws Exception {
+        assertFalse(setupOf("/api/sensors/DUMMY_0/stream?interval=100").shared());
+        Call.SetupStream setup = setupOf("/api/sensors/DUMMY_0/stream?interval=100&shared=FALSE");
+        assertFalse(setup.shared());
+        assertEquals(Map.of(), setup.arguments());
+    }
+
+    @Test
+    void aSharedValueOtherThanTrueOrFalseIsABadRequestNamingItAndReachesNoAgent() throws Exception {
+        HttpResponse<String> response = http.send(get("/api/sensors/DUMMY_0/stream?interval=100&shared=yes"),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(400, response.statusCode(), response.body());
+        JsonNode error = Replies.JSON.readTree(response.body());
+        assertEquals("INVALID_ARGUMENT", error.get("error").asText());
+        assertEquals("argument 'shared' must be true or false, got 'yes'", error.get("message").asText());
+        assertTrue(agent.opened.isEmpty(), "a malformed request must not open a session on the agent");
     }
 
     private HttpRequest post(String pathAndQuery, String json) {
