@@ -59,7 +59,7 @@ final class EventStream implements BridgeSession.Sink {
         return begun && channel.isWritable();
     }
 
-    /** Sends the event-stream headers, then what was pushed before them; from now on the connection is this stream's. */
+    /** Sends the event-stream headers, then what was pushed before them; the connection is this stream's from now on. */
     void begin(BridgeSession session) {
         exchange.stream(session::writableAgain);
         HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
@@ -92,7 +92,7 @@ final class EventStream implements BridgeSession.Sink {
         channel.flush();
     }
 
-    /** The agent closed the session: the stream ends. The caller's close comes with its connection's, or a {@link #finish}. */
+    /** The agent closed the session: the stream ends. The caller closes it with its connection, or after {@link #finish}. */
     @Override
     public void closed(boolean byAgent) {
         if (byAgent) {

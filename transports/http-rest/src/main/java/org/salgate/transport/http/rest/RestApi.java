@@ -67,7 +67,7 @@ final class RestApi implements HttpDoor {
     private static final Logger LOG = LoggerFactory.getLogger(RestApi.class);
     private static final RateLimitedLog PEERS = new RateLimitedLog(LOG, Level.WARN);
 
-    /** The web page's files, in the jar next to this class under {@code www/}: each served at {@code /name}, the first at {@code /} too. */
+    /** The web page's files, in the jar under {@code www/} next to this class: each served at /name, the first at / too. */
     static final List<String> PAGE = List.of("index.html", "app.js", "events.js", "plot.js", "style.css");
     /** The OpenAPI document, in the jar next to this class. */
     static final String OPENAPI = "openapi.json";
@@ -263,7 +263,8 @@ final class RestApi implements HttpDoor {
     private void describeSensor(Exchange ex) {
         String id = ex.parameter("id");
         boolean xml = ex.wantsXml();
-        answer(ex, (session, hello, events) -> expect(session.call(new Call.DescribeSensor(id))).thenCompose(described -> {
+        Call describe = new Call.DescribeSensor(id);
+        answer(ex, (session, hello, events) -> expect(session.call(describe)).thenCompose(described -> {
             if (xml) {
                 return CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()));
             }
