@@ -1,5 +1,6 @@
 package org.salgate.transport.grpc.service;
 
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -46,19 +47,24 @@ public final class Connections extends ChannelInboundHandlerAdapter implements S
 
     /**
      * Installed on the server ahead of every service: gives each call's budget the call, serialized
-     * so that the budget may cut it, and its connection. The stubs ask gRPC for a message only once
-     * the service has started, so the budget has both before any message is read.
+     * so that the budget may cut it, and its connection, and tells it when the stream turns ready.
+     * The stubs ask gRPC for a message only once the service has started, so the budget has both
+     * before any message is read.
      */
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                                                        ServerCallHandler<Q, R> next) {
-        SerializedCall<Q, R> serialized = new SerializedCall<>(call);
         CallBudget callBudget = CallBudget.current();
-        if (callBudget != null) {
-            SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-            callBudget.start(serialized, remote == null ? null : open.get(remote));
-        }
-        return next.startCall(serialized, headers);
+        SerializedCall<Q, R> serialized = new SerializedCall<>(call, callBudget);
+        SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+        callBudget.start(serialized, remote == null ? null : open.get(remote));
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(serialized, headers)) {
+            @Override
+            public void onReady() {
+                callBudget.ready();
+                super.onReady();
+            }
+        };
     }
 
     /**

@@ -51,23 +51,20 @@ public final class SalService implements BindableService {
     private final MemoryBudget budget;
     private final AtomicLong ids;
     private final Set<BridgeSession> open;
-    private final int readyThreshold;
 
     /**
      * @param bound the server's options: its codec, and its bound on what waits for each call
      * @param budget the server's memory budget, which what waits for each streaming call draws on
      * @param ids where each call's bridge session takes its id
      * @param open the open calls' bridge sessions, which the server closes if it stops first
-     * @param readyThreshold what gRPC may buffer of a streaming answer before the stream says it is not ready
      */
     public SalService(ServerHandler handler, ServerOptions bound, MemoryBudget budget, AtomicLong ids,
-                      Set<BridgeSession> open, int readyThreshold) {
+                      Set<BridgeSession> open) {
         this.handler = handler;
         this.bound = bound;
         this.budget = budget;
         this.ids = ids;
         this.open = open;
-        this.readyThreshold = readyThreshold;
     }
 
     /**
@@ -174,7 +171,7 @@ public final class SalService implements BindableService {
     // ------------------------------------------------------------------ the bridge
 
     private BridgeSession open(BooleanSupplier writable, BridgeSession.Sink sink, MemoryBudget.Account account) {
-        BridgeSession session = BridgeSession.open(handler, ids.incrementAndGet(), CallContext.remoteAddress(),
+        BridgeSession session = BridgeSession.open(handler, ids.incrementAndGet(), CallBudget.current().remoteAddress(),
                 writable, sink, bound, account);
         open.add(session);
         return session;
@@ -190,7 +187,8 @@ public final class SalService implements BindableService {
      * for credentials, RESOURCE_EXHAUSTED when the agent serves its maximum of sessions.
      */
     private CompletableFuture<Void> greet(BridgeSession session) {
-        return session.hello(CLIENT_NAME + CallContext.remoteAddress(), bound.codec().name(), CallContext.credentials())
+        CallBudget call = CallBudget.current();
+        return session.hello(CLIENT_NAME + call.remoteAddress(), bound.codec().name(), call.credentials())
                 .thenApply(reply -> {
                     if (!reply.accepted()) {
                         throw new CompletionException(
@@ -232,36 +230,26 @@ public final class SalService implements BindableService {
      * the caller (others are dropped: a typed stream carries one kind), paced by gRPC flow control
      * (the session holds them while the stream is not ready), until the stream ends, the agent closes
      * the session or the caller cancels. What waits for the caller draws on an account of the call's
-     * own in the server's memory budget; what gRPC holds while the stream is not ready, on the
-     * connection's ({@link CallBudget}).
+     * own in the server's memory budget; what gRPC holds of the stream, on the connection's
+     * ({@link CallBudget}).
      */
     private final class Push<T extends MessageLite> implements BridgeSession.Sink {
         private final ServerCallStreamObserver<T> out;
         private final Function<Message, T> convert;
-        /** What gRPC holds while the stream is not ready is charged here; null outside a server call. */
-        private final CallBudget callBudget = CallBudget.current();
         /** Set once open: the session's own callbacks while it opens see null. */
         private volatile BridgeSession session;
         /** Guarded by this: the call has ended. */
         private boolean done;
-        /** Guarded by this: bytes handed to gRPC in the batch being delivered. */
-        private long batchBytes;
 
         Push(String method, ServerCallStreamObserver<T> out, Function<Message, T> convert) {
             this.out = out;
             this.convert = convert;
-            out.setOnReadyThreshold(readyThreshold);
-            MemoryBudget.Account account = budget.open(CallContext.remoteAddress() + " (its " + method + " call)",
+            MemoryBudget.Account account = budget.open(CallBudget.current().remoteAddress() + " (its " + method + " call)",
                     () -> finish(Status.RESOURCE_EXHAUSTED.withDescription("the agent's connections together reached"
                             + " its memory budget of " + budget.maxBytes() + " bytes and this call held the most; read"
                             + " its messages as they come").asRuntimeException()));
             this.session = open(out::isReady, this, account);
-            out.setOnReadyHandler(() -> {
-                if (callBudget != null) {
-                    callBudget.ready();
-                }
-                session.writableAgain();
-            });
+            out.setOnReadyHandler(session::writableAgain);
             out.setOnCancelHandler(() -> {
                 finish(null);
                 close(session);
@@ -278,22 +266,9 @@ public final class SalService implements BindableService {
             if (item != null) {
                 synchronized (this) {
                     if (!done) {
-                        batchBytes += item.getSerializedSize();
                         out.onNext(item);
                     }
                 }
-            }
-        }
-
-        @Override
-        public void delivered() {
-            long batch;
-            synchronized (this) {
-                batch = batchBytes;
-                batchBytes = 0;
-            }
-            if (callBudget != null && batch > 0 && !out.isReady()) {
-                callBudget.holdWhileNotReady(readyThreshold + batch, out::isReady);
             }
         }
 
