@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
 import org.salgate.transport.tls.TlsConfig;
@@ -29,7 +30,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     private final TlsConfig tls;
     /** The longest a read on an agent's connection waits, in ms; 0 for the callback listeners' factory. */
     private final int readTimeoutMillis;
-    private final RegistryGuard.Refusals refusals = new RegistryGuard.Refusals();
+    private final AtomicLong refusals = new AtomicLong();
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
 
     private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, int readTimeoutMillis) {
@@ -58,7 +59,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
     /** How many calls changing the registry were refused on this (agent's) factory's connections. */
     long refusedRegistryCalls() {
-        return refusals.count();
+        return refusals.get();
     }
 
     /** How many listening sockets this factory made. */
