@@ -17,11 +17,11 @@ import org.salgate.transport.tls.TlsConfig;
  * exporter decides the address callers dial (not the JVM-wide {@code java.rmi.server.hostname});
  * an agent on a wildcard address names none and is dialled where its registry was found. RMI pools
  * connections per equal factory, so factories reaching an agent are {@link #unique} (no dead pooled
- * connection to a stopped agent), a client's callback listener {@link #shared}.
+ * connection to a stopped agent).
  *
- * <p>A TLS factory trusts its pinned certificate (a callback listener's) or, in an agent's stubs,
- * which cannot carry the client's trust settings, the settings the client {@link #bind binds} to
- * its thread around each call that returns a stub; a factory deserialized unbound refuses to connect.
+ * <p>A TLS factory trusts its pinned certificate or, in an agent's stubs, which cannot carry the
+ * client's trust settings, the settings the client {@link #bind binds} to its thread around each
+ * call that returns a stub; a factory deserialized unbound refuses to connect.
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 
@@ -40,7 +40,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     /** The host to connect to, or null for the host the client dialled (else the one recorded in the stub). */
     private final String host;
     private final int connectTimeoutMillis;
-    /** Tells apart factories otherwise equal; null for a shared one. */
+    /** Tells apart factories otherwise equal. */
     private final UID instance;
     /** Whether the listener this factory reaches speaks TLS. */
     private final boolean tls;
@@ -60,11 +60,6 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
         this.pin = pin;
         this.maxReadMillis = maxReadMillis;
         this.bound = bound;
-    }
-
-    /** A factory equal to every other shared one with the same host and timeout. */
-    static RmiClientSocketFactory shared(String host, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, null, false, null, 0, null);
     }
 
     /** A factory equal only to itself and its copies, so that its connections are pooled apart. */

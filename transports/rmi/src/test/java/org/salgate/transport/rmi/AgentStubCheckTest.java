@@ -12,6 +12,7 @@ import java.net.ServerSocket;
 import java.rmi.RemoteException;
 import java.rmi.server.UnicastRemoteObject;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +25,7 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.FakeRmiRegistry;
 import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
+import org.salgate.transport.tls.Certificates;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.ProtobufCodec;
@@ -42,7 +44,7 @@ class AgentStubCheckTest {
         final AtomicInteger opened = new AtomicInteger();
 
         @Override
-        public SessionRemote open(CallbackRemote callback) throws RemoteException {
+        public SessionRemote open() throws RemoteException {
             opened.incrementAndGet();
             throw new RemoteException("not the agent");
         }
@@ -62,7 +64,7 @@ class AgentStubCheckTest {
     /** {@link #elsewhere} exported on {@code host:port} (0 for any port) with the transport's socket factories. */
     private AgentRemote export(String host, int port, RmiClientSocketFactory sockets) throws IOException {
         return (AgentRemote) UnicastRemoteObject.exportObject(elsewhere, port, sockets,
-                RmiServerSocketFactory.shared(InetAddress.getByName(host), null));
+                RmiServerSocketFactory.forAgent(InetAddress.getByName(host), null, 10_000));
     }
 
     private static IOException connectThrough(FakeRmiRegistry registry) {
@@ -124,7 +126,8 @@ class AgentStubCheckTest {
     @Test
     void aTlsClientRefusesAnObjectThatPinsACertificateOfItsOwn() throws Exception {
         AgentRemote pinned = export("127.0.0.1", 0,
-                RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(RmiTransportClient.CallbackIdentity.PIN));
+                RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(
+                        Certificates.fingerprint(Certificates.selfSigned(List.of(), 1).certificate())));
         int port = StubEndpoint.of(pinned).port();
 
         IOException e = assertThrows(IOException.class, () -> StubEndpoint.requireAgentAt(pinned, "localhost", port,
