@@ -98,7 +98,7 @@ final class RmiTransportServer implements TransportServer {
                     (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             if (options.tls() != null) {
-                clientSockets = clientSockets.withTls(null);
+                clientSockets = clientSockets.withTls();
             }
             try {
                 registry = LocateRegistry.createRegistry(options.port(), clientSockets, serverSockets);

@@ -6,13 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.rmi.RemoteException;
 import java.rmi.server.UnicastRemoteObject;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +28,6 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.FakeRmiRegistry;
 import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
-import org.salgate.transport.tls.Certificates;
 import org.salgate.wire.Hello;
 import org.salgate.wire.HelloReply;
 import org.salgate.wire.ProtobufCodec;
@@ -124,22 +126,26 @@ class AgentStubCheckTest {
     }
 
     @Test
-    void aTlsClientRefusesAnObjectThatPinsACertificateOfItsOwn() throws Exception {
-        AgentRemote pinned = export("127.0.0.1", 0,
-                RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(
-                        Certificates.fingerprint(Certificates.selfSigned(List.of(), 1).certificate())));
-        int port = StubEndpoint.of(pinned).port();
+    void aTlsObjectFromAStubConnectsWithTheClientsOwnTlsSettingsOnly() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls());
+        }
+        RmiClientSocketFactory read; // as a stub carries it, read outside a client's lookup: no settings bound
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            read = (RmiClientSocketFactory) in.readObject();
+        }
 
-        IOException e = assertThrows(IOException.class, () -> StubEndpoint.requireAgentAt(pinned, "localhost", port,
-                true));
-
-        assertTrue(e.getMessage().contains("over TLS trusting a certificate of its own"), e.getMessage());
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            IOException e = assertThrows(RmiClientSocketFactory.TlsFailure.class,
+                    () -> read.createSocket("127.0.0.1", listener.getLocalPort()).close());
+            assertTrue(e.getMessage().contains("serves TLS; connect with TLS"), e.getMessage());
+        }
     }
 
     @Test
     void anObjectOnTheLookedUpHostAndPortWithTheClientsTlsPasses() throws Exception {
-        AgentRemote agent = export("127.0.0.1", 0, RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(
-                (String) null));
+        AgentRemote agent = export("127.0.0.1", 0, RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls());
         int port = StubEndpoint.of(agent).port();
 
         assertDoesNotThrow(() -> StubEndpoint.requireAgentAt(agent, "localhost", port, true));
