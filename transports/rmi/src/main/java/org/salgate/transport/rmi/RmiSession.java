@@ -257,10 +257,10 @@ final class RmiSession extends QueuedSession {
                     }
                     return batch.items().toArray(NO_FRAMES);
                 }
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (now == State.CLOSING) {
                     return null;
                 }
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
                     return NO_FRAMES;
                 }
