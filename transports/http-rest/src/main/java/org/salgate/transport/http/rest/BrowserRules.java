@@ -122,52 +122,51 @@ final class BrowserRules {
                     "the Host header '" + hostHeader + "' is not a host name or address");
         }
         if (host != null && !serves(host, channel)) {
-            PEERS.log("host", "refusing requests from {} for the host '{}', which this agent does not serve "
-                    + "(--allow-host serves more names)", channel.remoteAddress(), hostHeader);
-            return Replies.error(HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
+            return refuse(channel, HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
                     "this agent does not serve the host '" + host + "' (a page that names another host may be "
                             + "a DNS-rebinding attack); start the agent with --allow-host " + host + " to serve that name");
         }
         boolean webSocket = HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(
                 request.headers().get(HttpHeaderNames.UPGRADE));
         boolean changes = !SAFE_METHODS.contains(request.method());
-        FullHttpResponse refused = webSocket || changes ? originRefusal(request, channel, webSocket) : null;
-        if (refused != null || !changes || !Exchange.hasBody(request) || isJsonOrXml(request)) {
-            return refused;
+        String foreign = webSocket || changes ? foreignOrigin(request, channel, webSocket) : null;
+        if (foreign != null) {
+            return refuse(channel, HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", foreign);
+        }
+        if (!changes || !Exchange.hasBody(request) || isJsonOrXml(request)) {
+            return null;
         }
         String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-        PEERS.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
-                + "must be JSON or XML", request.method(), type, channel.remoteAddress());
-        return Replies.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
+        return refuse(channel, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
                 "a " + request.method() + " with a body must be sent as application/json, or as application/xml "
                         + "for SensorML and PCML documents; it was " + (type == null ? "sent without a Content-Type"
                         : "'" + type + "'"));
     }
 
-    private FullHttpResponse originRefusal(HttpRequest request, Channel channel, boolean webSocket) {
+    /** A refusal, logged with the peer's address at most once a second for each {@code code}. */
+    private static FullHttpResponse refuse(Channel channel, HttpResponseStatus status, String code, String why) {
+        PEERS.log(code, "refusing a request from {}: {}", channel.remoteAddress(), why);
+        return Replies.error(status, code, why);
+    }
+
+    /** Why the page that sent this request may not, or null when no page sent it or its origin is let in. */
+    private String foreignOrigin(HttpRequest request, Channel channel, boolean webSocket) {
         List<String> values = request.headers().getAll(HttpHeaderNames.ORIGIN);
-        if (values.isEmpty()) {
-            return null; // not a browser
-        }
-        String value = values.get(0).trim();
-        String what = webSocket ? "open a WebSocket to this agent" : "send a " + request.method() + " to this agent";
-        String why;
         if (values.size() > 1) {
-            why = "a request with " + values.size() + " Origin headers is refused";
-        } else if (value.equals("null")) {
-            why = "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
-                    + "may not " + what;
-        } else {
-            Origin origin = Origin.parse(value);
-            if (origin != null && (origins.contains(origin) || isOwn(origin, channel))) {
-                return null;
-            }
-            why = "a page from '" + value + "' may not " + what + ": it takes those from its own pages only; "
-                    + "start the agent with --allow-origin " + value + " to let that page in";
+            return "a request with " + values.size() + " Origin headers is refused";
         }
-        PEERS.log("origin", "refusing a {} from {} sent by a page of another origin ({}); --allow-origin lets a "
-                + "page in", webSocket ? "WebSocket" : request.method().name(), channel.remoteAddress(), values);
-        return Replies.error(HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", why);
+        String value = values.isEmpty() ? null : values.get(0).trim();
+        Origin origin = value == null ? null : Origin.parse(value);
+        if (value == null || origin != null && (origins.contains(origin) || isOwn(origin, channel))) {
+            return null; // not a browser, or a page let in
+        }
+        String what = webSocket ? "open a WebSocket to this agent" : "send a " + request.method() + " to this agent";
+        if (value.equals("null")) {
+            return "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
+                    + "may not " + what;
+        }
+        return "a page from '" + value + "' may not " + what + ": it takes those from its own pages only; "
+                + "start the agent with --allow-origin " + value + " to let that page in";
     }
 
     private boolean isOwn(Origin origin, Channel channel) {

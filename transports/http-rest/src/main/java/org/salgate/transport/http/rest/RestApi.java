@@ -30,7 +30,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -106,7 +105,8 @@ final class RestApi implements HttpDoor {
     private final ServerOptions bound;
     private final LongSupplier sessionIds;
     private final MemoryBudget budget;
-    private final List<Route> routes = new ArrayList<>();
+    /** The routes, in the order they are tried. */
+    final List<Route> routes = new ArrayList<>();
 
     /**
      * @param budget what the calls' and event streams' pushed messages draw on, each session with an
@@ -199,10 +199,6 @@ final class RestApi implements HttpDoor {
         }
     }
 
-    List<Route> routes() {
-        return List.copyOf(routes);
-    }
-
     @Override
     public FullHttpResponse refusal(HttpRequest request, Channel channel) {
         FullHttpResponse refused = rules.refusal(request, channel);
@@ -264,20 +260,17 @@ final class RestApi implements HttpDoor {
         String id = ex.parameter("id");
         boolean xml = ex.wantsXml();
         Call describe = new Call.DescribeSensor(id);
-        answer(ex, (session, hello, events) -> expect(session.call(describe)).thenCompose(described -> {
-            if (xml) {
-                return CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()));
-            }
-            return expect(session.call(new Call.ListSensors(false))).thenApply(listed -> {
-                var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
-                        .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
-                                ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
-                ObjectNode node = Replies.JSON.valueToTree(sensor);
-                node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
-                node.put("commands", "/api/sensors/" + id + "/commands");
-                return Replies.json(HttpResponseStatus.OK, node);
-            });
-        }));
+        answer(ex, (session, hello, events) -> expect(session.call(describe)).thenCompose(described -> xml
+                ? CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()))
+                : expect(session.call(new Call.ListSensors(false))).thenApply(listed -> {
+                    var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
+                            .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
+                                    ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
+                    ObjectNode node = Replies.JSON.valueToTree(sensor);
+                    node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
+                    node.put("commands", "/api/sensors/" + id + "/commands");
+                    return Replies.json(HttpResponseStatus.OK, node);
+                })));
     }
 
     /**
@@ -347,45 +340,29 @@ final class RestApi implements HttpDoor {
     }
 
     /**
-     * A request's life: open a session, hello, {@code work}; its response or its failure answers the
-     * request, as the events' {@link EventStream#finish} does once they have begun.
+     * A request's life: open a session pushing into its {@link EventStream}, say hello with the
+     * request's bearer token, then {@code work}; its response or its failure answers the request, as
+     * the events' {@link EventStream#finish} does once they have begun. The agent refuses the hello for
+     * its credentials (401) or because it serves its maximum of sessions (503). The session closes
+     * with its connection, which the server closes when it stops, and the budget's eviction too.
      */
     private void answer(Exchange ex, Work work) {
         EventStream events = new EventStream(ex);
-        BridgeSession session = open(ex, events);
-        greet(ex, session).thenCompose(hello -> work.start(session, hello, events)).whenComplete((response, error) -> {
-            if (response != null || error != null) {
-                session.closeByCaller();
-                events.finish(error == null ? response : errorReply(error, !ex.bearerToken().isEmpty()));
-            }
-        });
-    }
-
-    /**
-     * A session for a request, pushing into {@code events}, closed with its connection: the server
-     * closes every connection when it stops. The budget's eviction closes the connection too.
-     */
-    private BridgeSession open(Exchange ex, EventStream events) {
         var channel = ex.channel();
         String name = "http " + ex.remoteAddress();
         MemoryBudget.Account account = budget == null ? null : budget.open(name, channel::close);
         BridgeSession session = BridgeSession.open(handler, sessionIds.getAsLong(), name, events::writable, events,
                 bound, account);
         channel.closeFuture().addListener(f -> session.closeByCaller());
-        return session;
-    }
-
-    /**
-     * Says hello with the request's bearer token; completes with the agent's acceptance, or fails
-     * with its refusal: for its credentials (401) or because it serves its maximum of sessions (503).
-     */
-    private CompletableFuture<HelloReply> greet(Exchange ex, BridgeSession session) {
-        return session.hello("http " + ex.remoteAddress(), bound.codec().name(), ex.bearerToken()).thenApply(reply -> {
-            if (!reply.accepted()) {
-                throw new CompletionException(new Failed(new Result.Failure(reply.code(), reply.error())));
-            }
-            return reply;
-        });
+        session.hello(name, bound.codec().name(), ex.bearerToken()).thenCompose(hello -> hello.accepted()
+                ? work.start(session, hello, events)
+                : CompletableFuture.failedFuture(new Failed(new Result.Failure(hello.code(), hello.error()))))
+                .whenComplete((response, error) -> {
+                    if (response != null || error != null) {
+                        session.closeByCaller();
+                        events.finish(error == null ? response : errorReply(error, !ex.bearerToken().isEmpty()));
+                    }
+                });
     }
 
     /** The result, or a failed future carrying the agent's {@link Result.Failure}. */
