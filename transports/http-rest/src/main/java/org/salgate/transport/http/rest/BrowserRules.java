@@ -63,22 +63,16 @@ final class BrowserRules {
 
     private final String scheme;
     /** The host names and addresses served, and wildcard names ({@code *.example.com}) as they are. */
-    private final Set<String> hosts;
-    private final Set<Origin> origins;
-
-    private BrowserRules(String scheme, Set<String> hosts, Set<Origin> origins) {
-        this.scheme = scheme;
-        this.hosts = Set.copyOf(hosts);
-        this.origins = Set.copyOf(origins);
-    }
+    private final Set<String> hosts = new HashSet<>();
+    private final Set<Origin> origins = new HashSet<>();
 
     /**
      * The rules of a server with these options.
      *
      * @throws IllegalArgumentException when a host or an origin of the properties is malformed, naming it
      */
-    static BrowserRules of(ServerOptions options) {
-        Set<String> hosts = new HashSet<>();
+    BrowserRules(ServerOptions options) {
+        scheme = options.tls() != null ? "https" : "http";
         boolean anyAddress = false;
         try {
             InetAddress address = InetAddress.getByName(options.host());
@@ -90,18 +84,17 @@ final class BrowserRules {
             // binding fails and says so
         }
         if (!anyAddress) {
-            serve(options.host(), hosts); // the name it was bound by; its address is the one connections reach
+            serve(options.host()); // the name it was bound by; its address is the one connections reach
         }
         if (options.tls() != null) {
-            certificateNames(options.tls()).forEach(name -> serve(name, hosts));
+            certificateNames(options.tls()).forEach(this::serve);
         }
         for (String name : list(options.properties().get(HttpTransportProvider.ALLOW_HOSTS))) {
-            if (!serve(name, hosts)) {
+            if (!serve(name)) {
                 throw new IllegalArgumentException(HttpTransportProvider.ALLOW_HOSTS + ": '" + name
                         + "' is not a host name or address (such as gateway.example or 192.0.2.7)");
             }
         }
-        Set<Origin> origins = new HashSet<>();
         for (String value : list(options.properties().get(HttpTransportProvider.ALLOW_ORIGINS))) {
             Origin origin = Origin.parse(value);
             if (origin == null) {
@@ -110,7 +103,6 @@ final class BrowserRules {
             }
             origins.add(origin);
         }
-        return new BrowserRules(options.tls() != null ? "https" : "http", hosts, origins);
     }
 
     /** The refusal of a request these rules do not let through, or null to let it go on. */
@@ -209,11 +201,8 @@ final class BrowserRules {
         return ip != null ? NetUtil.bytesToIpAddress(ip) : host.startsWith("[") ? null : host;
     }
 
-    /**
-     * Adds a host name or address, or a wildcard name ({@code *.example.com}), to {@code hosts}; false
-     * when it is neither.
-     */
-    private static boolean serve(String name, Set<String> hosts) {
+    /** Serves a host name or address, or a wildcard name ({@code *.example.com}); false when it is neither. */
+    private boolean serve(String name) {
         boolean wildcard = name.startsWith("*.");
         String host = host(wildcard ? name.substring(2) : name);
         if (host != null) {

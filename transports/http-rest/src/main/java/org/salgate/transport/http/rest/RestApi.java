@@ -114,7 +114,7 @@ final class RestApi implements HttpDoor {
      */
     RestApi(ServerHandler handler, ServerOptions bound, LongSupplier sessionIds, MemoryBudget budget) {
         this.handler = handler;
-        this.rules = BrowserRules.of(bound);
+        this.rules = new BrowserRules(bound);
         this.bound = bound;
         this.sessionIds = sessionIds;
         this.budget = budget;
@@ -367,12 +367,8 @@ final class RestApi implements HttpDoor {
 
     /** The result, or a failed future carrying the agent's {@link Result.Failure}. */
     private static CompletableFuture<Result> expect(CompletableFuture<Result> answer) {
-        return answer.thenApply(result -> {
-            if (result instanceof Result.Failure failure) {
-                throw new CompletionException(new Failed(failure));
-            }
-            return result;
-        });
+        return answer.thenCompose(result -> result instanceof Result.Failure failure
+                ? CompletableFuture.failedFuture(new Failed(failure)) : CompletableFuture.completedFuture(result));
     }
 
     /**
@@ -384,12 +380,10 @@ final class RestApi implements HttpDoor {
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        if (cause instanceof Failed failed && failed.failure.code() == ErrorCode.UNAUTHENTICATED) {
-            return Replies.unauthenticated(tokenGiven);
-        }
         if (cause instanceof Failed failed) {
             ErrorCode code = failed.failure.code();
-            return Replies.error(statusOf(code), code.name(), failed.failure.message());
+            return code == ErrorCode.UNAUTHENTICATED ? Replies.unauthenticated(tokenGiven)
+                    : Replies.error(statusOf(code), code.name(), failed.failure.message());
         }
         if (cause instanceof BridgeSession.SessionClosedException) {
             return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE",
