@@ -18,7 +18,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
@@ -87,7 +86,7 @@ final class BrowserRules {
             serve(options.host()); // the name it was bound by; its address is the one connections reach
         }
         if (options.tls() != null) {
-            certificateNames(options.tls()).forEach(this::serve);
+            serveCertificateNames(options.tls());
         }
         for (String name : list(options.properties().get(HttpTransportProvider.ALLOW_HOSTS))) {
             if (!serve(name)) {
@@ -212,11 +211,10 @@ final class BrowserRules {
     }
 
     /**
-     * The DNS names and IP addresses (the JDK's types 2 and 7) of the server's certificate, which a
-     * {@link TlsConfig} keeps as {@code salgate}.
+     * Serves the DNS names and IP addresses (the JDK's types 2 and 7) of the server's certificate,
+     * which a {@link TlsConfig} keeps as {@code salgate}.
      */
-    private static List<String> certificateNames(TlsConfig tls) {
-        List<String> names = new ArrayList<>();
+    private void serveCertificateNames(TlsConfig tls) {
         for (KeyManager manager : tls.keyManagerFactory().getKeyManagers()) {
             X509Certificate[] chain = manager instanceof X509KeyManager keys ? keys.getCertificateChain("salgate") : null;
             try {
@@ -224,14 +222,13 @@ final class BrowserRules {
                         : chain[0].getSubjectAlternativeNames();
                 for (List<?> name : alternatives == null ? List.<List<?>>of() : alternatives) {
                     if ((name.get(0).equals(2) || name.get(0).equals(7)) && name.get(1) instanceof String value) {
-                        names.add(value);
+                        serve(value);
                     }
                 }
             } catch (CertificateParsingException e) {
                 // a certificate whose names cannot be read names no host
             }
         }
-        return names;
     }
 
     /** The items of a comma-separated property, trimmed. */

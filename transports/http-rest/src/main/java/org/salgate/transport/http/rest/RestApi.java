@@ -6,7 +6,6 @@ import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.channel.Channel;
@@ -75,7 +74,7 @@ final class RestApi implements HttpDoor {
     /** The interval of a stream whose request gives none, in milliseconds. */
     private static final long DEFAULT_INTERVAL_MILLIS = 1_000;
     /** A command's arguments in a body: a JSON object whose members are strings, numbers or booleans. */
-    private static final ObjectReader ARGUMENTS = Replies.JSON.readerFor(new TypeReference<Map<String, String>>() { });
+    private static final ObjectReader ARGUMENTS = Replies.JSON.readerForMapOf(String.class);
 
     /** One route: what answers {@code method} on the paths {@code template} matches. */
     record Route(HttpMethod method, String template, Consumer<Exchange> action) {
