@@ -18,7 +18,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
@@ -63,22 +62,16 @@ final class BrowserRules {
 
     private final String scheme;
     /** The host names and addresses served, and wildcard names ({@code *.example.com}) as they are. */
-    private final Set<String> hosts;
-    private final Set<Origin> origins;
-
-    private BrowserRules(String scheme, Set<String> hosts, Set<Origin> origins) {
-        this.scheme = scheme;
-        this.hosts = Set.copyOf(hosts);
-        this.origins = Set.copyOf(origins);
-    }
+    private final Set<String> hosts = new HashSet<>();
+    private final Set<Origin> origins = new HashSet<>();
 
     /**
      * The rules of a server with these options.
      *
      * @throws IllegalArgumentException when a host or an origin of the properties is malformed, naming it
      */
-    static BrowserRules of(ServerOptions options) {
-        Set<String> hosts = new HashSet<>();
+    BrowserRules(ServerOptions options) {
+        scheme = options.tls() != null ? "https" : "http";
         boolean anyAddress = false;
         try {
             InetAddress address = InetAddress.getByName(options.host());
@@ -90,18 +83,17 @@ final class BrowserRules {
             // binding fails and says so
         }
         if (!anyAddress) {
-            serve(options.host(), hosts); // the name it was bound by; its address is the one connections reach
+            serve(options.host()); // the name it was bound by; its address is the one connections reach
         }
         if (options.tls() != null) {
-            certificateNames(options.tls()).forEach(name -> serve(name, hosts));
+            serveCertificateNames(options.tls());
         }
         for (String name : list(options.properties().get(HttpTransportProvider.ALLOW_HOSTS))) {
-            if (!serve(name, hosts)) {
+            if (!serve(name)) {
                 throw new IllegalArgumentException(HttpTransportProvider.ALLOW_HOSTS + ": '" + name
                         + "' is not a host name or address (such as gateway.example or 192.0.2.7)");
             }
         }
-        Set<Origin> origins = new HashSet<>();
         for (String value : list(options.properties().get(HttpTransportProvider.ALLOW_ORIGINS))) {
             Origin origin = Origin.parse(value);
             if (origin == null) {
@@ -110,7 +102,6 @@ final class BrowserRules {
             }
             origins.add(origin);
         }
-        return new BrowserRules(options.tls() != null ? "https" : "http", hosts, origins);
     }
 
     /** The refusal of a request these rules do not let through, or null to let it go on. */
@@ -122,52 +113,51 @@ final class BrowserRules {
                     "the Host header '" + hostHeader + "' is not a host name or address");
         }
         if (host != null && !serves(host, channel)) {
-            PEERS.log("host", "refusing requests from {} for the host '{}', which this agent does not serve "
-                    + "(--allow-host serves more names)", channel.remoteAddress(), hostHeader);
-            return Replies.error(HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
+            return refuse(channel, HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
                     "this agent does not serve the host '" + host + "' (a page that names another host may be "
                             + "a DNS-rebinding attack); start the agent with --allow-host " + host + " to serve that name");
         }
         boolean webSocket = HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(
                 request.headers().get(HttpHeaderNames.UPGRADE));
         boolean changes = !SAFE_METHODS.contains(request.method());
-        FullHttpResponse refused = webSocket || changes ? originRefusal(request, channel, webSocket) : null;
-        if (refused != null || !changes || !Exchange.hasBody(request) || isJsonOrXml(request)) {
-            return refused;
+        String foreign = webSocket || changes ? foreignOrigin(request, channel, webSocket) : null;
+        if (foreign != null) {
+            return refuse(channel, HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", foreign);
+        }
+        if (!changes || !Exchange.hasBody(request) || isJsonOrXml(request)) {
+            return null;
         }
         String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-        PEERS.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
-                + "must be JSON or XML", request.method(), type, channel.remoteAddress());
-        return Replies.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
+        return refuse(channel, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
                 "a " + request.method() + " with a body must be sent as application/json, or as application/xml "
                         + "for SensorML and PCML documents; it was " + (type == null ? "sent without a Content-Type"
                         : "'" + type + "'"));
     }
 
-    private FullHttpResponse originRefusal(HttpRequest request, Channel channel, boolean webSocket) {
+    /** A refusal, logged with the peer's address at most once a second for each {@code code}. */
+    private static FullHttpResponse refuse(Channel channel, HttpResponseStatus status, String code, String why) {
+        PEERS.log(code, "refusing a request from {}: {}", channel.remoteAddress(), why);
+        return Replies.error(status, code, why);
+    }
+
+    /** Why the page that sent this request may not, or null when no page sent it or its origin is let in. */
+    private String foreignOrigin(HttpRequest request, Channel channel, boolean webSocket) {
         List<String> values = request.headers().getAll(HttpHeaderNames.ORIGIN);
-        if (values.isEmpty()) {
-            return null; // not a browser
-        }
-        String value = values.get(0).trim();
-        String what = webSocket ? "open a WebSocket to this agent" : "send a " + request.method() + " to this agent";
-        String why;
         if (values.size() > 1) {
-            why = "a request with " + values.size() + " Origin headers is refused";
-        } else if (value.equals("null")) {
-            why = "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
-                    + "may not " + what;
-        } else {
-            Origin origin = Origin.parse(value);
-            if (origin != null && (origins.contains(origin) || isOwn(origin, channel))) {
-                return null;
-            }
-            why = "a page from '" + value + "' may not " + what + ": it takes those from its own pages only; "
-                    + "start the agent with --allow-origin " + value + " to let that page in";
+            return "a request with " + values.size() + " Origin headers is refused";
         }
-        PEERS.log("origin", "refusing a {} from {} sent by a page of another origin ({}); --allow-origin lets a "
-                + "page in", webSocket ? "WebSocket" : request.method().name(), channel.remoteAddress(), values);
-        return Replies.error(HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", why);
+        String value = values.isEmpty() ? null : values.get(0).trim();
+        Origin origin = value == null ? null : Origin.parse(value);
+        if (value == null || origin != null && (origins.contains(origin) || isOwn(origin, channel))) {
+            return null; // not a browser, or a page let in
+        }
+        String what = webSocket ? "open a WebSocket to this agent" : "send a " + request.method() + " to this agent";
+        if (value.equals("null")) {
+            return "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
+                    + "may not " + what;
+        }
+        return "a page from '" + value + "' may not " + what + ": it takes those from its own pages only; "
+                + "start the agent with --allow-origin " + value + " to let that page in";
     }
 
     private boolean isOwn(Origin origin, Channel channel) {
@@ -210,11 +200,8 @@ final class BrowserRules {
         return ip != null ? NetUtil.bytesToIpAddress(ip) : host.startsWith("[") ? null : host;
     }
 
-    /**
-     * Adds a host name or address, or a wildcard name ({@code *.example.com}), to {@code hosts}; false
-     * when it is neither.
-     */
-    private static boolean serve(String name, Set<String> hosts) {
+    /** Serves a host name or address, or a wildcard name ({@code *.example.com}); false when it is neither. */
+    private boolean serve(String name) {
         boolean wildcard = name.startsWith("*.");
         String host = host(wildcard ? name.substring(2) : name);
         if (host != null) {
@@ -224,11 +211,10 @@ final class BrowserRules {
     }
 
     /**
-     * The DNS names and IP addresses (the JDK's types 2 and 7) of the server's certificate, which a
-     * {@link TlsConfig} keeps as {@code salgate}.
+     * Serves the DNS names and IP addresses (the JDK's types 2 and 7) of the server's certificate,
+     * which a {@link TlsConfig} keeps as {@code salgate}.
      */
-    private static List<String> certificateNames(TlsConfig tls) {
-        List<String> names = new ArrayList<>();
+    private void serveCertificateNames(TlsConfig tls) {
         for (KeyManager manager : tls.keyManagerFactory().getKeyManagers()) {
             X509Certificate[] chain = manager instanceof X509KeyManager keys ? keys.getCertificateChain("salgate") : null;
             try {
@@ -236,14 +222,13 @@ final class BrowserRules {
                         : chain[0].getSubjectAlternativeNames();
                 for (List<?> name : alternatives == null ? List.<List<?>>of() : alternatives) {
                     if ((name.get(0).equals(2) || name.get(0).equals(7)) && name.get(1) instanceof String value) {
-                        names.add(value);
+                        serve(value);
                     }
                 }
             } catch (CertificateParsingException e) {
                 // a certificate whose names cannot be read names no host
             }
         }
-        return names;
     }
 
     /** The items of a comma-separated property, trimmed. */

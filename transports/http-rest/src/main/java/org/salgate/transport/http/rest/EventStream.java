@@ -3,6 +3,7 @@ package org.salgate.transport.http.rest;
 import org.salgate.transport.http.Exchange;
 import org.salgate.transport.http.Replies;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -17,7 +18,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.model.Reading;
@@ -130,35 +130,24 @@ final class EventStream implements BridgeSession.Sink {
     }
 
     /**
-     * The JSON of a reading, as the OpenAPI document's Reading: its value as JSON can hold it, bytes in
-     * base64, and its device time and error when it has them.
+     * The JSON of a reading, as the OpenAPI document's Reading: its value as JSON can hold it (bytes in
+     * base64, which is how Jackson writes them), and its device time and error when it has them.
      */
     static ObjectNode reading(Reading r) {
-        ObjectNode node = Replies.JSON.createObjectNode();
-        node.put("sensor", r.sensorId());
-        node.put("sequence", r.sequence());
-        node.put("timestampMicros", r.timestampMicros());
-        node.put("status", r.status().name());
         Value v = r.value();
-        if (v instanceof Value.Num n && Double.isFinite(n.value())) {
-            node.put("value", n.value());
-        } else if (v instanceof Value.Int i) {
-            node.put("value", i.value());
-        } else if (v instanceof Value.Text t) {
-            node.put("value", t.value());
-        } else if (v instanceof Value.Bytes b) {
-            node.put("value", Base64.getEncoder().encodeToString(b.value()));
-            node.put("encoding", "base64");
-        } else {
-            node.putNull("value"); // none, or a number JSON cannot hold
-        }
-        node.put("unit", r.unit());
-        if (r.deviceTimeMicros() != 0) {
-            node.put("deviceTimeMicros", r.deviceTimeMicros());
-        }
-        if (!r.error().isEmpty()) {
-            node.put("error", r.error());
-        }
-        return node;
+        Object value = v instanceof Value.Num n ? (Double.isFinite(n.value()) ? n.value() : null)
+                : v instanceof Value.Int i ? i.value()
+                : v instanceof Value.Text t ? t.value()
+                : v instanceof Value.Bytes b ? b.value() : null; // none, or a number JSON cannot hold
+        return Replies.JSON.valueToTree(new ReadingJson(r.sensorId(), r.sequence(), r.timestampMicros(), r.status(),
+                value, v instanceof Value.Bytes ? "base64" : null, r.unit(),
+                r.deviceTimeMicros() != 0 ? r.deviceTimeMicros() : null, r.error().isEmpty() ? null : r.error()));
+    }
+
+    /** The members of a reading's JSON, in order; those that are null are left out, but for the value. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private record ReadingJson(String sensor, long sequence, long timestampMicros, Reading.Status status,
+                               @JsonInclude(JsonInclude.Include.ALWAYS) Object value, String encoding, String unit,
+                               Long deviceTimeMicros, String error) {
     }
 }

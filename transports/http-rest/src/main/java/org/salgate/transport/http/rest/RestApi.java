@@ -6,7 +6,6 @@ import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.channel.Channel;
@@ -30,7 +29,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -76,7 +74,7 @@ final class RestApi implements HttpDoor {
     /** The interval of a stream whose request gives none, in milliseconds. */
     private static final long DEFAULT_INTERVAL_MILLIS = 1_000;
     /** A command's arguments in a body: a JSON object whose members are strings, numbers or booleans. */
-    private static final ObjectReader ARGUMENTS = Replies.JSON.readerFor(new TypeReference<Map<String, String>>() { });
+    private static final ObjectReader ARGUMENTS = Replies.JSON.readerForMapOf(String.class);
 
     /** One route: what answers {@code method} on the paths {@code template} matches. */
     record Route(HttpMethod method, String template, Consumer<Exchange> action) {
@@ -106,7 +104,8 @@ final class RestApi implements HttpDoor {
     private final ServerOptions bound;
     private final LongSupplier sessionIds;
     private final MemoryBudget budget;
-    private final List<Route> routes = new ArrayList<>();
+    /** The routes, in the order they are tried. */
+    final List<Route> routes = new ArrayList<>();
 
     /**
      * @param budget what the calls' and event streams' pushed messages draw on, each session with an
@@ -114,7 +113,7 @@ final class RestApi implements HttpDoor {
      */
     RestApi(ServerHandler handler, ServerOptions bound, LongSupplier sessionIds, MemoryBudget budget) {
         this.handler = handler;
-        this.rules = BrowserRules.of(bound);
+        this.rules = new BrowserRules(bound);
         this.bound = bound;
         this.sessionIds = sessionIds;
         this.budget = budget;
@@ -199,10 +198,6 @@ final class RestApi implements HttpDoor {
         }
     }
 
-    List<Route> routes() {
-        return List.copyOf(routes);
-    }
-
     @Override
     public FullHttpResponse refusal(HttpRequest request, Channel channel) {
         FullHttpResponse refused = rules.refusal(request, channel);
@@ -264,20 +259,17 @@ final class RestApi implements HttpDoor {
         String id = ex.parameter("id");
         boolean xml = ex.wantsXml();
         Call describe = new Call.DescribeSensor(id);
-        answer(ex, (session, hello, events) -> expect(session.call(describe)).thenCompose(described -> {
-            if (xml) {
-                return CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()));
-            }
-            return expect(session.call(new Call.ListSensors(false))).thenApply(listed -> {
-                var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
-                        .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
-                                ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
-                ObjectNode node = Replies.JSON.valueToTree(sensor);
-                node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
-                node.put("commands", "/api/sensors/" + id + "/commands");
-                return Replies.json(HttpResponseStatus.OK, node);
-            });
-        }));
+        answer(ex, (session, hello, events) -> expect(session.call(describe)).thenCompose(described -> xml
+                ? CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()))
+                : expect(session.call(new Call.ListSensors(false))).thenApply(listed -> {
+                    var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
+                            .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
+                                    ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
+                    ObjectNode node = Replies.JSON.valueToTree(sensor);
+                    node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
+                    node.put("commands", "/api/sensors/" + id + "/commands");
+                    return Replies.json(HttpResponseStatus.OK, node);
+                })));
     }
 
     /**
@@ -347,55 +339,35 @@ final class RestApi implements HttpDoor {
     }
 
     /**
-     * A request's life: open a session, hello, {@code work}; its response or its failure answers the
-     * request, as the events' {@link EventStream#finish} does once they have begun.
+     * A request's life: open a session pushing into its {@link EventStream}, say hello with the
+     * request's bearer token, then {@code work}; its response or its failure answers the request, as
+     * the events' {@link EventStream#finish} does once they have begun. The agent refuses the hello for
+     * its credentials (401) or because it serves its maximum of sessions (503). The session closes
+     * with its connection, which the server closes when it stops, and the budget's eviction too.
      */
     private void answer(Exchange ex, Work work) {
         EventStream events = new EventStream(ex);
-        BridgeSession session = open(ex, events);
-        greet(ex, session).thenCompose(hello -> work.start(session, hello, events)).whenComplete((response, error) -> {
-            if (response != null || error != null) {
-                session.closeByCaller();
-                events.finish(error == null ? response : errorReply(error, !ex.bearerToken().isEmpty()));
-            }
-        });
-    }
-
-    /**
-     * A session for a request, pushing into {@code events}, closed with its connection: the server
-     * closes every connection when it stops. The budget's eviction closes the connection too.
-     */
-    private BridgeSession open(Exchange ex, EventStream events) {
         var channel = ex.channel();
         String name = "http " + ex.remoteAddress();
         MemoryBudget.Account account = budget == null ? null : budget.open(name, channel::close);
         BridgeSession session = BridgeSession.open(handler, sessionIds.getAsLong(), name, events::writable, events,
                 bound, account);
         channel.closeFuture().addListener(f -> session.closeByCaller());
-        return session;
-    }
-
-    /**
-     * Says hello with the request's bearer token; completes with the agent's acceptance, or fails
-     * with its refusal: for its credentials (401) or because it serves its maximum of sessions (503).
-     */
-    private CompletableFuture<HelloReply> greet(Exchange ex, BridgeSession session) {
-        return session.hello("http " + ex.remoteAddress(), bound.codec().name(), ex.bearerToken()).thenApply(reply -> {
-            if (!reply.accepted()) {
-                throw new CompletionException(new Failed(new Result.Failure(reply.code(), reply.error())));
-            }
-            return reply;
-        });
+        session.hello(name, bound.codec().name(), ex.bearerToken()).thenCompose(hello -> hello.accepted()
+                ? work.start(session, hello, events)
+                : CompletableFuture.failedFuture(new Failed(new Result.Failure(hello.code(), hello.error()))))
+                .whenComplete((response, error) -> {
+                    if (response != null || error != null) {
+                        session.closeByCaller();
+                        events.finish(error == null ? response : errorReply(error, !ex.bearerToken().isEmpty()));
+                    }
+                });
     }
 
     /** The result, or a failed future carrying the agent's {@link Result.Failure}. */
     private static CompletableFuture<Result> expect(CompletableFuture<Result> answer) {
-        return answer.thenApply(result -> {
-            if (result instanceof Result.Failure failure) {
-                throw new CompletionException(new Failed(failure));
-            }
-            return result;
-        });
+        return answer.thenCompose(result -> result instanceof Result.Failure failure
+                ? CompletableFuture.failedFuture(new Failed(failure)) : CompletableFuture.completedFuture(result));
     }
 
     /**
@@ -407,12 +379,10 @@ final class RestApi implements HttpDoor {
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        if (cause instanceof Failed failed && failed.failure.code() == ErrorCode.UNAUTHENTICATED) {
-            return Replies.unauthenticated(tokenGiven);
-        }
         if (cause instanceof Failed failed) {
             ErrorCode code = failed.failure.code();
-            return Replies.error(statusOf(code), code.name(), failed.failure.message());
+            return code == ErrorCode.UNAUTHENTICATED ? Replies.unauthenticated(tokenGiven)
+                    : Replies.error(statusOf(code), code.name(), failed.failure.message());
         }
         if (cause instanceof BridgeSession.SessionClosedException) {
             return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE",

@@ -41,7 +41,7 @@ class BrowserRulesTest {
 
     @Test
     void anAllowedWildcardServesOneLabelBeforeItsSuffixOnly() {
-        BrowserRules rules = BrowserRules.of(ServerOptions.builder()
+        BrowserRules rules = new BrowserRules(ServerOptions.builder()
                 .properties(Map.of(HttpTransportProvider.ALLOW_HOSTS, "*.example.com")).build());
         assertNull(status(rules, "a.example.com:8080"));
         assertNull(status(rules, "localhost"), "bound to loopback, the loopback names are served");
@@ -65,10 +65,10 @@ class BrowserRulesTest {
 
     @Test
     void aMalformedAllowedHostOrOriginStopsTheServerNamingIt() {
-        IllegalArgumentException host = assertThrows(IllegalArgumentException.class, () -> BrowserRules.of(
+        IllegalArgumentException host = assertThrows(IllegalArgumentException.class, () -> new BrowserRules(
                 ServerOptions.builder().properties(Map.of(HttpTransportProvider.ALLOW_HOSTS, "ok.example, a b")).build()));
         assertTrue(host.getMessage().contains("'a b'"), host.getMessage());
-        IllegalArgumentException origin = assertThrows(IllegalArgumentException.class, () -> BrowserRules.of(
+        IllegalArgumentException origin = assertThrows(IllegalArgumentException.class, () -> new BrowserRules(
                 ServerOptions.builder().properties(Map.of(HttpTransportProvider.ALLOW_ORIGINS, "https://x.example/path"))
                         .build()));
         assertTrue(origin.getMessage().contains("'https://x.example/path'"), origin.getMessage());

@@ -38,7 +38,7 @@ class OpenApiDocumentTest {
 
     private static Set<String> routedOperations() {
         Set<String> operations = new TreeSet<>();
-        for (RestApi.Route route : new RestApi(UNUSED, ServerOptions.builder().build(), new AtomicLong()::incrementAndGet, null).routes()) {
+        for (RestApi.Route route : new RestApi(UNUSED, ServerOptions.builder().build(), new AtomicLong()::incrementAndGet, null).routes) {
             if (route.template().startsWith("/api/")) {
                 operations.add(route.method().name() + " " + route.template());
             }
