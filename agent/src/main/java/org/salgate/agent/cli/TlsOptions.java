@@ -6,15 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
 import picocli.CommandLine.Option;
@@ -102,17 +99,8 @@ public final class TlsOptions {
             return null;
         }
         X509Certificate kept = Certificates.readCertificates(certFile).get(0);
-        Set<String> named = new HashSet<>();
-        try {
-            Collection<List<?>> alternatives = kept.getSubjectAlternativeNames();
-            if (alternatives != null) {
-                alternatives.forEach(a -> named.add(String.valueOf(a.get(1))));
-            }
-        } catch (CertificateParsingException e) {
-            return null;
-        }
         boolean current = outOfDate(kept, Instant.now().plus(Duration.ofDays(1))) == null;
-        return current && named.equals(new HashSet<>(names)) ? kept : null;
+        return current && new HashSet<>(Certificates.hostNames(kept)).equals(new HashSet<>(names)) ? kept : null;
     }
 
     /** Writes a file only its owner may read (the key among them), making its directory. */

@@ -14,10 +14,12 @@ import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.CertificateEncodingException;
+import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
@@ -167,6 +169,25 @@ public final class Certificates {
                     + " as 64 hex digits, with or without colons, such as the agent prints at start");
         }
         return HexFormat.of().parseHex(hex);
+    }
+
+    /**
+     * The DNS names and IP addresses a certificate is for (its subject alternative names of the
+     * JDK's types 2 and 7), in its order; none when they cannot be read.
+     */
+    public static List<String> hostNames(X509Certificate certificate) {
+        List<String> names = new ArrayList<>();
+        try {
+            Collection<List<?>> alternatives = certificate.getSubjectAlternativeNames();
+            for (List<?> name : alternatives == null ? List.<List<?>>of() : alternatives) {
+                if ((name.get(0).equals(2) || name.get(0).equals(7)) && name.get(1) instanceof String value) {
+                    names.add(value);
+                }
+            }
+        } catch (CertificateParsingException e) {
+            // a certificate whose names cannot be read is for no host
+        }
+        return names;
     }
 
     /** Reads every certificate of a PEM file, in file order. */

@@ -16,10 +16,8 @@ import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -30,6 +28,7 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
 import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -210,23 +209,12 @@ final class BrowserRules {
         return host != null;
     }
 
-    /**
-     * Serves the DNS names and IP addresses (the JDK's types 2 and 7) of the server's certificate,
-     * which a {@link TlsConfig} keeps as {@code salgate}.
-     */
+    /** Serves the host names and addresses of the server's certificate, which a {@link TlsConfig} keeps as {@code salgate}. */
     private void serveCertificateNames(TlsConfig tls) {
         for (KeyManager manager : tls.keyManagerFactory().getKeyManagers()) {
             X509Certificate[] chain = manager instanceof X509KeyManager keys ? keys.getCertificateChain("salgate") : null;
-            try {
-                Collection<List<?>> alternatives = chain == null || chain.length == 0 ? null
-                        : chain[0].getSubjectAlternativeNames();
-                for (List<?> name : alternatives == null ? List.<List<?>>of() : alternatives) {
-                    if ((name.get(0).equals(2) || name.get(0).equals(7)) && name.get(1) instanceof String value) {
-                        serve(value);
-                    }
-                }
-            } catch (CertificateParsingException e) {
-                // a certificate whose names cannot be read names no host
+            if (chain != null && chain.length > 0) {
+                Certificates.hostNames(chain[0]).forEach(this::serve);
             }
         }
     }

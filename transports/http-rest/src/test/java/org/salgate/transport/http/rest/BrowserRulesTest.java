@@ -17,6 +17,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.http.HttpTransportProvider;
+import org.salgate.transport.tls.Certificates;
+import org.salgate.transport.tls.TlsConfig;
 
 /** The hosts of Host headers and options, as the browser rules compare them. */
 class BrowserRulesTest {
@@ -48,6 +50,15 @@ class BrowserRulesTest {
         for (String foreign : List.of("example.com", "a.b.example.com", ".example.com", "a.example.com.evil")) {
             assertEquals(HttpResponseStatus.MISDIRECTED_REQUEST, status(rules, foreign), foreign);
         }
+    }
+
+    @Test
+    void aServerOverTlsServesTheNamesOfItsCertificate() {
+        TlsConfig tls = TlsConfig.server(Certificates.selfSigned(List.of("gateway.example", "192.0.2.7"), 1));
+        BrowserRules rules = new BrowserRules(ServerOptions.builder().tls(tls).build());
+        assertNull(status(rules, "gateway.example"));
+        assertNull(status(rules, "192.0.2.7:8443"));
+        assertEquals(HttpResponseStatus.MISDIRECTED_REQUEST, status(rules, "other.example"));
     }
 
     /** The status of the refusal of a GET naming {@code host}, or null when let through. */
