@@ -2,6 +2,7 @@ package org.salgate.transport.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -19,12 +20,14 @@ final class BodyAggregator extends HttpObjectAggregator {
 
     private final int maxBodyBytes;
     private final ConnectionMemory memory;
+    private final RequestDecoder decoder;
     private boolean refused;
 
-    BodyAggregator(int maxBodyBytes, ConnectionMemory memory) {
+    BodyAggregator(int maxBodyBytes, ConnectionMemory memory, RequestDecoder decoder) {
         super(maxBodyBytes);
         this.maxBodyBytes = maxBodyBytes;
         this.memory = memory;
+        this.decoder = decoder;
     }
 
     @Override
@@ -36,8 +39,7 @@ final class BodyAggregator extends HttpObjectAggregator {
         if (msg instanceof HttpContent content && !(msg instanceof HttpRequest)) {
             if (!memory.take(content.content().readableBytes())) {
                 ReferenceCountUtil.release(msg);
-                refused = true;
-                RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                refuse(ctx, Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
                         "OVERLOADED", "the agent's connections hold its whole memory budget of " + memory.maxBytes()
                                 + " bytes (" + MemoryBudget.OPTION + ") and this request holds the most; send it "
                                 + "again later"));
@@ -62,10 +64,16 @@ final class BodyAggregator extends HttpObjectAggregator {
         return compacted;
     }
 
+    /** Answers, closes, and reads nothing more: no other request is under way while a body is read. */
+    private void refuse(ChannelHandlerContext ctx, FullHttpResponse answer) {
+        refused = true;
+        decoder.upgraded();
+        Replies.sendAndClose(ctx.channel(), answer);
+    }
+
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        refused = true;
-        RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
+        refuse(ctx, Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
                 "the request body is larger than this agent's limit of " + maxBodyBytes + " bytes"));
     }
 }

@@ -22,8 +22,6 @@ record HttpLimits(int maxInitialLineBytes, int maxHeaderBytes, int maxBodyBytes,
     static final int DEFAULT_HEADER_TIMEOUT_MILLIS = 10_000;
     /** 30 s: a 16 MiB body at 4.5 Mbit/s; slower links raise {@value HttpTransportProvider#BODY_TIMEOUT_MILLIS}. */
     static final int DEFAULT_BODY_TIMEOUT_MILLIS = 30_000;
-    /** Requests of a connection received and not answered; past it, it is not read. Browsers do not pipeline. */
-    static final int MAX_PIPELINED_REQUESTS = 16;
     /** What a WebSocket may hold of unfinished messages before its hello (some 100 bytes) is accepted. */
     static final int PRE_AUTHENTICATION_BYTES = 64 * 1024;
     /** Fragments of one WebSocket message; more close the connection. */

@@ -1,7 +1,7 @@
 package org.salgate.transport.http;
 
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -25,25 +25,22 @@ import org.slf4j.LoggerFactory;
  * ambiguous framing (a {@code Transfer-Encoding} other than one {@code chunked}; no or two
  * {@code Host}s), an unknown version (505), all closing the connection; or refused by the
  * {@link HttpDoor} (origin, host, token). It goes on as a {@link RequestHandler.Refusal}, answered in
- * order; with an unread body or an upgrade the connection closes after it. Tells the
- * {@link HeaderDeadline} when headers and body are complete.
+ * order; with an unread body or an upgrade the connection closes after it.
  */
-final class RequestGuard extends ChannelInboundHandlerAdapter {
+final class RequestGuard extends ChannelDuplexHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestGuard.class);
 
-    private final HeaderDeadline deadline;
-    private final ReadPacer pacer;
     private final HttpDoor door;
+    private final RequestDecoder decoder;
     /** After a refusal that closes the connection: nothing more goes on. */
     private boolean closing;
     /** The rest of a refused request is dropped, up to its last content. */
     private boolean skipping;
 
-    RequestGuard(HeaderDeadline deadline, ReadPacer pacer, HttpDoor door) {
-        this.deadline = deadline;
-        this.pacer = pacer;
+    RequestGuard(HttpDoor door, RequestDecoder decoder) {
         this.door = door;
+        this.decoder = decoder;
     }
 
     @Override
@@ -88,20 +85,18 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
                 refuse(ctx, Replies.forMethod(refusal, request.method()), close);
                 return;
             }
-            deadline.headersReceived();
         }
         ctx.fireChannelRead(msg);
-        if (msg instanceof LastHttpContent) {
-            deadline.bodyReceived();
-        }
+    }
+
+    /** The reads that the handlers after it ask for are the decoder's to serve, from what it holds first. */
+    @Override
+    public void read(ChannelHandlerContext ctx) throws Exception {
+        decoder.read(ctx);
     }
 
     private void refuse(ChannelHandlerContext ctx, FullHttpResponse answer, boolean close) {
-        if (close) {
-            closing = true;
-            deadline.upgraded(); // no more requests on this connection
-            pacer.stop();
-        }
+        closing = close;
         ctx.fireChannelRead(new RequestHandler.Refusal(answer, close));
     }
 

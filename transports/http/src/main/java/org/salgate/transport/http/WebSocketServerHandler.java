@@ -29,27 +29,21 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     private final Supplier<ChannelSession> sessions;
     private final ConnectionMemory memory;
     private final WebSocketIntake intake;
-    private final ReadPacer pacer;
     private ChannelSession session;
     private boolean greeted;
     private Throwable failure;
 
     WebSocketServerHandler(ServerHandler handler, Supplier<ChannelSession> sessions, ConnectionMemory memory,
-                           WebSocketIntake intake, ReadPacer pacer) {
+                           WebSocketIntake intake) {
         this.handler = handler;
         this.sessions = sessions;
         this.memory = memory;
         this.intake = intake;
-        this.pacer = pacer;
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete && session == null) {
-            HeaderDeadline deadline = ctx.pipeline().get(HeaderDeadline.class);
-            if (deadline != null) {
-                deadline.upgraded();
-            }
             session = sessions.get();
             memory.handOver(session.budget());
             intake.start(ctx.pipeline(), cause -> {
@@ -123,7 +117,7 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
             failure = cause;
             LOG.debug("closing {}: {}", session, cause.toString());
         }
-        pacer.stop();
+        ctx.channel().config().setAutoRead(false);
         ctx.close();
     }
 }
