@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.ReferenceCountUtil;
-import org.salgate.transport.MemoryBudget;
 
 /**
  * Netty's aggregator, each part of a body copied to a buffer of its size and counted against the
@@ -39,10 +38,7 @@ final class BodyAggregator extends HttpObjectAggregator {
         if (msg instanceof HttpContent content && !(msg instanceof HttpRequest)) {
             if (!memory.take(content.content().readableBytes())) {
                 ReferenceCountUtil.release(msg);
-                refuse(ctx, Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                        "OVERLOADED", "the agent's connections hold its whole memory budget of " + memory.maxBytes()
-                                + " bytes (" + MemoryBudget.OPTION + ") and this request holds the most; send it "
-                                + "again later"));
+                refuse(ctx, memory.overloaded("send the request again later"));
                 return;
             }
             super.channelRead(ctx, compact(content));

@@ -1,6 +1,8 @@
 package org.salgate.transport.http;
 
 import io.netty.channel.Channel;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import org.salgate.transport.MemoryBudget;
 
 /**
@@ -44,9 +46,15 @@ final class ConnectionMemory {
         own.close();
     }
 
-    /** The bound of the budget, for messages. */
-    long maxBytes() {
-        return account.budget().maxBytes();
+    /** Why a connection is closed when the budget cannot hold what it sends: {@code whose} holds the most. */
+    String full(String whose) {
+        return "the agent's connections hold its whole memory budget of " + account.budget().maxBytes() + " bytes ("
+                + MemoryBudget.OPTION + ") and " + whose + " the most";
+    }
+
+    /** The 503 of a connection whose request or answer the budget cannot hold, {@code advice} saying what to do. */
+    FullHttpResponse overloaded(String advice) {
+        return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED", full("this connection") + "; " + advice);
     }
 
     @Override

@@ -75,13 +75,12 @@ final class HttpTransportServer extends ChannelServer {
         p.addLast("http", decoder);
         p.addLast("guard", new RequestGuard(door, decoder));
         p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), memory, decoder));
-        p.addLast("gate", new WebSocketGate("websocket"));
+        p.addLast("requests", new RequestHandler(door, decoder, memory));
         p.addLast("frames", intake.frames());
         p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
         p.addLast("session", new WebSocketServerHandler(handler,
                 () -> newSession(ch, WebSocketFrames.INSTANCE), memory, intake));
-        p.addLast("requests", new RequestHandler(door, decoder, memory));
     }
 
     @Override

@@ -1,22 +1,23 @@
 package org.salgate.transport.http;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
-import org.salgate.transport.MemoryBudget;
-import org.salgate.transport.netty.ChannelWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of an HTTP connection: has its {@link HttpDoor} answer its requests one at a
- * time, in order ({@link Refusal}s included), keeping the connection unless asked to close; an
- * event stream keeps it for itself. The connection is read for the next request only once the
+ * Has the {@link HttpDoor} answer a connection's requests one at a time, in order ({@link Refusal}s
+ * included), keeping the connection unless asked to close; an event stream keeps it for itself. A
+ * WebSocket handshake on {@value HttpTransportProvider#WEBSOCKET_PATH} goes on to the WebSocket
+ * handlers after this one, and so does all the connection then carries. The connection is read for the next request only once the
  * last is answered and the channel writable: a client that does not read its answers is not read
  * either. Answers count against the connection's memory until written, bodies until answered.
  */
@@ -42,6 +43,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     private boolean closing;
     /** A read for the next request was asked for and nothing came yet. */
     private boolean reading;
+    /** The connection is a WebSocket: what it carries goes on. */
+    private boolean upgraded;
     private Runnable writable = () -> { };
 
     RequestHandler(HttpDoor door, RequestDecoder decoder, ConnectionMemory memory) {
@@ -64,7 +67,14 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         reading = false;
-        if (streaming || closing || current != null) {
+        if (!upgraded && current == null && !closing && !streaming && isHandshake(msg)) {
+            upgraded = true;
+            decoder.upgraded();
+            memory.give(((FullHttpRequest) msg).content().readableBytes());
+        }
+        if (upgraded) {
+            ctx.fireChannelRead(msg);
+        } else if (streaming || closing || current != null) {
             if (msg instanceof FullHttpRequest request) {
                 memory.give(request.content().readableBytes());
             } else if (msg instanceof Refusal refusal) {
@@ -74,7 +84,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         } else if (msg instanceof FullHttpRequest request) {
             dispatch(request);
         } else if (msg instanceof Refusal refusal) {
-            write(refusal.answer(), !refusal.close(), refusal.close());
+            write(refusal.answer(), !refusal.close());
             readNext();
         } else {
             ReferenceCountUtil.release(msg);
@@ -89,9 +99,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         super.channelReadComplete(ctx);
     }
 
+    private static boolean isHandshake(Object msg) {
+        return msg instanceof FullHttpRequest request
+                && HttpTransportProvider.WEBSOCKET_PATH.equals(new QueryStringDecoder(request.uri()).path())
+                && HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(request.headers().get(HttpHeaderNames.UPGRADE));
+    }
+
     /** Reads the next request once the channel can take its answer. */
     private void readNext() {
-        if (current != null || closing || streaming || reading) {
+        if (current != null || closing || streaming || reading || upgraded) {
             return;
         }
         if (!ctx.channel().isWritable()) {
@@ -126,31 +142,26 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !closing && ctx.channel().isActive();
         current = null;
         releaseBody(request);
-        write(Replies.forMethod(response, request.method()), keepAlive, !keepAlive);
+        write(Replies.forMethod(response, request.method()), keepAlive);
         readNext();
     }
 
-    /** Writes an answer, counted until written; no more requests unless kept alive; closes after it if {@code close}. */
-    private void write(FullHttpResponse answer, boolean keepAlive, boolean close) {
+    /** Writes an answer, counted until written; unless kept alive, the connection closes after it. */
+    private void write(FullHttpResponse answer, boolean keepAlive) {
         long bytes = answer.content().readableBytes();
-        if (!keepAlive) {
-            stopTakingRequests();
-        }
         if (!memory.take(bytes)) {
             ReferenceCountUtil.release(answer);
             stopTakingRequests();
-            Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED",
-                    "the agent's connections hold its whole memory budget of " + memory.maxBytes() + " bytes ("
-                            + MemoryBudget.OPTION + ") and this one the most; read the answers and ask again later"));
+            Replies.sendAndClose(ctx.channel(), memory.overloaded("read the answers and ask again later"));
             return;
         }
-        HttpUtil.setKeepAlive(answer, keepAlive);
-        var written = ctx.writeAndFlush(answer);
-        written.addListener(f -> memory.give(bytes));
-        if (close) {
-            written.addListener(ChannelFutureListener.CLOSE);
-            ChannelWriter.closeLater(ctx.channel());
+        if (!keepAlive) {
+            stopTakingRequests();
+            Replies.sendAndClose(ctx.channel(), answer).addListener(f -> memory.give(bytes));
+            return;
         }
+        HttpUtil.setKeepAlive(answer, true);
+        ctx.writeAndFlush(answer).addListener(f -> memory.give(bytes));
     }
 
     private void stopTakingRequests() {
@@ -190,6 +201,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (upgraded) {
+            ctx.fireExceptionCaught(cause); // the session's end
+            return;
+        }
         LOG.debug("closing HTTP connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
     }

@@ -17,12 +17,11 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.netty.ChannelWriter;
 
 /**
- * What a WebSocket connection holds of what it was sent: the bytes read, counted on its memory
- * until the message or control frame they belong to is handled. The connection is read while it is
+ * What a WebSocket connection holds of what it was sent: each read counted on its memory, by the
+ * buffer it filled, until the message or control frame it belongs to is handled. The connection is read while it is
  * writable (its peer reads the answers and pongs), and closed with a close frame when the budget
  * cannot hold it and it holds the most (1013), it holds over
  * {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was accepted (1009), a message
@@ -31,6 +30,9 @@ import org.salgate.transport.netty.ChannelWriter;
  * after it, counts them back. Both pass all on until {@link #start}.
  */
 final class WebSocketIntake {
+
+    /** A read's buffer beyond its bytes that is counted at most: one read's worth. */
+    private static final long MAX_UNUSED_BYTES = 64 * 1024;
 
     private final Channel channel;
     private final ConnectionMemory memory;
@@ -43,6 +45,8 @@ final class WebSocketIntake {
     private boolean refused;
     /** Bytes read and not yet part of a message or control frame handled. */
     private long held;
+    /** What they are counted for: the buffers the reads filled. */
+    private long counted;
     /** Bytes on the wire of the frames of the data message under way. */
     private long messageBytes;
     private int fragments;
@@ -85,12 +89,20 @@ final class WebSocketIntake {
         authenticated = true;
     }
 
-    /** {@code bytes} of what was read have been handled: a message, or a control frame. */
+    /** {@code bytes} of what was read have been handled (a message, or a control frame): their share is given back. */
     private void handled(long bytes) {
-        long given = Math.min(bytes, held);
-        held -= given;
+        long done = Math.min(bytes, held);
+        long given = held == 0 ? 0 : (long) ((double) counted * done / held);
+        held -= done;
+        counted -= given;
         memory.give(given);
         messageStartNanos = System.nanoTime();
+    }
+
+    /** What a read costs while the decoder holds it: the buffer it filled, up to a read's worth unused. */
+    private static long cost(ByteBuf read) {
+        long readable = read.readableBytes();
+        return Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES));
     }
 
     private void checkTime() {
@@ -143,16 +155,17 @@ final class WebSocketIntake {
                 return;
             }
             int n = bytes.readableBytes();
-            if (!memory.take(n)) {
+            long cost = n == 0 ? 0 : cost(bytes);
+            if (!memory.take(cost)) {
                 bytes.release();
-                refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", "the agent's connections hold its whole memory "
-                        + "budget of " + memory.maxBytes() + " bytes (" + MemoryBudget.OPTION + ") and this one the most");
+                refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", memory.full("this one"));
                 return;
             }
             if (held == 0) {
                 messageStartNanos = System.nanoTime();
             }
             held += n;
+            counted += cost;
             if (timer == null && n > 0) {
                 timer = channel.eventLoop().schedule(WebSocketIntake.this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
             }
