@@ -7,16 +7,14 @@ import org.salgate.transport.MemoryBudget;
 
 /**
  * What one HTTP connection holds of the server's {@link MemoryBudget} (bodies, unsent answers,
- * messages held while not read, unfinished WebSocket messages): on an account of its own until the
+ * unfinished WebSocket messages): on an account of its own until the
  * WebSocket handshake, then on its session's. The budget evicts it by closing the channel.
  */
 final class ConnectionMemory {
 
-    private final Channel channel;
     private MemoryBudget.Account account;
 
     ConnectionMemory(MemoryBudget budget, Channel channel) {
-        this.channel = channel;
         MemoryBudget.Account own = budget.open(new Object() {
             @Override
             public String toString() {
@@ -55,10 +53,5 @@ final class ConnectionMemory {
     /** The 503 of a connection whose request or answer the budget cannot hold, {@code advice} saying what to do. */
     FullHttpResponse overloaded(String advice) {
         return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED", full("this connection") + "; " + advice);
-    }
-
-    @Override
-    public String toString() {
-        return "memory of " + channel;
     }
 }
