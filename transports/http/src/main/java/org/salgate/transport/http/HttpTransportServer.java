@@ -27,6 +27,9 @@ final class HttpTransportServer extends ChannelServer {
     static final RateLimitedLog PEER_LOG = new RateLimitedLog(LoggerFactory.getLogger(HttpTransportServer.class),
             Level.WARN);
 
+    /** The name of Netty's WebSocket protocol handler in the pipeline. */
+    static final String WEBSOCKET_HANDLER = "websocket";
+
     private final HttpLimits limits;
     private final WebSocketServerProtocolConfig webSocket;
     private HttpDoor door = HttpDoor.NONE;
@@ -65,9 +68,7 @@ final class HttpTransportServer extends ChannelServer {
         ChannelPipeline p = ch.pipeline();
         ch.config().setAutoRead(false); // read as it is served: see RequestDecoder and WebSocketIntake
         ConnectionMemory memory = new ConnectionMemory(budget, ch);
-        WebSocketIntake intake = new WebSocketIntake(ch, memory, limits);
         RequestDecoder decoder = new RequestDecoder(limits);
-        p.addLast("intake", intake.raw()); // before the decoder, the WebSocket's once upgraded
         // The encoder comes before the decoder: the handshake puts the WebSocket's encoder before it
         // and the frame decoder in the decoder's place, and the close frames that frame decoder
         // writes must pass that encoder.
@@ -76,11 +77,10 @@ final class HttpTransportServer extends ChannelServer {
         p.addLast("guard", new RequestGuard(door, decoder));
         p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), memory, decoder));
         p.addLast("requests", new RequestHandler(door, decoder, memory));
-        p.addLast("frames", intake.frames());
-        p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
+        p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
         p.addLast("session", new WebSocketServerHandler(handler,
-                () -> newSession(ch, WebSocketFrames.INSTANCE), memory, intake));
+                () -> newSession(ch, WebSocketFrames.INSTANCE), memory, new WebSocketIntake(ch, memory, limits)));
     }
 
     @Override

@@ -26,8 +26,8 @@ import org.salgate.transport.netty.ChannelWriter;
  * cannot hold it and it holds the most (1013), it holds over
  * {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was accepted (1009), a message
  * has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009), or a message outlasts the
- * body timeout (1008). {@link #raw()}, before the frame decoder, counts reads; {@link #frames()},
- * after it, counts them back. Both pass all on until {@link #start}.
+ * body timeout (1008). Its handlers join the pipeline at the handshake: one before the frame
+ * decoder counts reads, one after it counts them back.
  */
 final class WebSocketIntake {
 
@@ -40,7 +40,6 @@ final class WebSocketIntake {
     private final Raw raw = new Raw();
     private final Frames frames = new Frames();
     private Consumer<IOException> onRefused = e -> { };
-    private boolean started;
     private boolean authenticated;
     private boolean refused;
     /** Bytes read and not yet part of a message or control frame handled. */
@@ -60,27 +59,20 @@ final class WebSocketIntake {
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.bodyTimeoutMillis());
     }
 
-    /** The handler before the frame decoder. */
-    ChannelInboundHandlerAdapter raw() {
-        return raw;
-    }
-
-    /** The handler after the frame decoder, before Netty's WebSocket protocol handler. */
-    ChannelInboundHandlerAdapter frames() {
-        return frames;
-    }
-
     /**
-     * The handshake completed: bytes are counted and the connection read from now on;
-     * {@code onRefused} hears why it closes. The frame decoder holds the reads themselves (not copies
-     * grown by doubling), so what an unfinished frame holds is what was counted.
+     * The handshake completed: bytes are counted and the connection read from now on, around the
+     * frame decoder and before {@code protocolHandler}; {@code onRefused} hears why it closes. The
+     * frame decoder holds the reads themselves (not copies grown by doubling), so what an unfinished
+     * frame holds is what was counted.
      */
-    void start(ChannelPipeline pipeline, Consumer<IOException> onRefused) {
+    void start(ChannelPipeline pipeline, String protocolHandler, Consumer<IOException> onRefused) {
         this.onRefused = onRefused;
-        started = true;
-        if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder decoder) {
-            decoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+        ChannelHandlerContext decoder = pipeline.context(WebSocketFrameDecoder.class);
+        if (decoder.handler() instanceof ByteToMessageDecoder frameDecoder) {
+            frameDecoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
         }
+        pipeline.addBefore(decoder.name(), "websocket-reads", raw);
+        pipeline.addBefore(protocolHandler, "websocket-frames", frames);
         channel.config().setAutoRead(channel.isWritable());
     }
 
@@ -146,7 +138,7 @@ final class WebSocketIntake {
     private final class Raw extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!started || !(msg instanceof ByteBuf bytes)) {
+            if (!(msg instanceof ByteBuf bytes)) {
                 ctx.fireChannelRead(msg);
                 return;
             }
@@ -182,7 +174,7 @@ final class WebSocketIntake {
     private final class Frames extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!started || !(msg instanceof WebSocketFrame frame)) {
+            if (!(msg instanceof WebSocketFrame frame)) {
                 ctx.fireChannelRead(msg);
                 return;
             }
@@ -215,7 +207,7 @@ final class WebSocketIntake {
 
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (started && !refused) {
+            if (!refused) {
                 ctx.channel().config().setAutoRead(ctx.channel().isWritable());
             }
             ctx.fireChannelWritabilityChanged();

@@ -42,7 +42,7 @@ final class WebSocketServerHandler extends WebSocketEnd {
         if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete && session == null) {
             session = sessions.get();
             memory.handOver(session.budget());
-            intake.start(ctx.pipeline(), cause -> {
+            intake.start(ctx.pipeline(), HttpTransportServer.WEBSOCKET_HANDLER, cause -> {
                 if (failure == null) {
                     failure = cause;
                 }
