@@ -136,6 +136,11 @@ final class RequestDecoder extends HttpRequestDecoder {
         }
     }
 
+    /** Whether it holds bytes not decoded yet: the start of a request sent before the last one was answered. */
+    boolean holdsBytes() {
+        return actualReadableBytes() > 0;
+    }
+
     /** The connection is a WebSocket or an event stream from now on, or it is closing: no more timers. */
     void upgraded() {
         state = State.DONE;

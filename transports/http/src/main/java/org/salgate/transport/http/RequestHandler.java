@@ -111,8 +111,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (!ctx.channel().isWritable()) {
-            HttpTransportServer.PEER_LOG.log("unread-answers", "the HTTP client at {} sends requests without reading "
-                    + "the answers: it is not read until it reads them", ctx.channel().remoteAddress());
+            if (decoder.holdsBytes()) {
+                HttpTransportServer.PEER_LOG.log("unread-answers", "the HTTP client at {} sends requests without reading "
+                        + "the answers: it is not read until it reads them", ctx.channel().remoteAddress());
+            }
             return; // until the channel is writable again
         }
         reading = true;
