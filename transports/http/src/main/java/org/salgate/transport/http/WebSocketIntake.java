@@ -2,6 +2,7 @@ package org.salgate.transport.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -134,8 +135,18 @@ final class WebSocketIntake {
         return 2 + length + 4 + payload;
     }
 
-    /** Counts bytes as they are read. */
-    private final class Raw extends ChannelInboundHandlerAdapter {
+    /**
+     * Counts bytes as they are read; lets the reads that the handlers after it ask for (Netty's
+     * protocol handler asks for one after each ping) through only while the connection is writable.
+     */
+    private final class Raw extends ChannelDuplexHandler {
+        @Override
+        public void read(ChannelHandlerContext ctx) {
+            if (ctx.channel().isWritable() && !refused) {
+                ctx.read();
+            } // else reading resumes with the writability (auto-read)
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (!(msg instanceof ByteBuf bytes)) {
