@@ -1,6 +1,7 @@
 package org.salgate.transport.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
@@ -16,6 +17,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.salgate.transport.netty.ChannelWriter;
@@ -34,6 +36,8 @@ final class WebSocketIntake {
 
     /** A read's buffer beyond its bytes that is counted at most: one read's worth. */
     private static final long MAX_UNUSED_BYTES = 64 * 1024;
+    /** What a read held by the frame decoder costs besides its buffer: its place in the decoder's composite. */
+    private static final long READ_OVERHEAD_BYTES = 96;
 
     private final Channel channel;
     private final ConnectionMemory memory;
@@ -45,8 +49,8 @@ final class WebSocketIntake {
     private boolean refused;
     /** Bytes read and not yet part of a message or control frame handled. */
     private long held;
-    /** What they are counted for: the buffers the reads filled. */
-    private long counted;
+    /** The reads not all handled yet, in order: bytes not yet handled, and what the read was counted for. */
+    private final ArrayDeque<long[]> reads = new ArrayDeque<>();
     /** Bytes on the wire of the frames of the data message under way. */
     private long messageBytes;
     private int fragments;
@@ -74,6 +78,9 @@ final class WebSocketIntake {
         }
         pipeline.addBefore(decoder.name(), "websocket-reads", raw);
         pipeline.addBefore(protocolHandler, "websocket-frames", frames);
+        // One read per turn of the event loop: a read is counted before the next one is made, and
+        // sessions sending large frames take turns instead of each filling up to 16 buffers at once.
+        channel.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(1));
         channel.config().setAutoRead(channel.isWritable());
     }
 
@@ -82,20 +89,30 @@ final class WebSocketIntake {
         authenticated = true;
     }
 
-    /** {@code bytes} of what was read have been handled (a message, or a control frame): their share is given back. */
+    /**
+     * {@code bytes} of what was read have been handled (a message, or a control frame): each read
+     * all of whose bytes are handled is given back whole, as the decoder lets go of it then.
+     */
     private void handled(long bytes) {
-        long done = Math.min(bytes, held);
-        long given = held == 0 ? 0 : (long) ((double) counted * done / held);
-        held -= done;
-        counted -= given;
-        memory.give(given);
+        long left = Math.min(bytes, held);
+        held -= left;
+        while (left > 0 && !reads.isEmpty()) {
+            long[] read = reads.peekFirst();
+            long used = Math.min(left, read[0]);
+            read[0] -= used;
+            left -= used;
+            if (read[0] == 0) {
+                reads.pollFirst();
+                memory.give(read[1]);
+            }
+        }
         messageStartNanos = System.nanoTime();
     }
 
-    /** What a read costs while the decoder holds it: the buffer it filled, up to a read's worth unused. */
+    /** What a read costs while the decoder holds it: the buffer it filled (up to a read's worth unused), and its place. */
     private static long cost(ByteBuf read) {
         long readable = read.readableBytes();
-        return Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES));
+        return Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES)) + READ_OVERHEAD_BYTES;
     }
 
     private void checkTime() {
@@ -158,7 +175,11 @@ final class WebSocketIntake {
                 return;
             }
             int n = bytes.readableBytes();
-            long cost = n == 0 ? 0 : cost(bytes);
+            if (n == 0) {
+                ctx.fireChannelRead(bytes);
+                return;
+            }
+            long cost = cost(bytes);
             if (!memory.take(cost)) {
                 bytes.release();
                 refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", memory.full("this one"));
@@ -168,8 +189,8 @@ final class WebSocketIntake {
                 messageStartNanos = System.nanoTime();
             }
             held += n;
-            counted += cost;
-            if (timer == null && n > 0) {
+            reads.addLast(new long[] {n, cost});
+            if (timer == null) {
                 timer = channel.eventLoop().schedule(WebSocketIntake.this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
             }
             ctx.fireChannelRead(bytes);
