@@ -13,7 +13,6 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.service.CallBudget;
-import org.salgate.transport.grpc.service.CallContext;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.Hello;
 import org.salgate.transport.MemoryBudget;
@@ -42,10 +41,8 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
     private final ServerHandler handler;
     private final ServerCallStreamObserver<EncodedFrame> out;
     private final Consumer<GrpcSession> onEnd;
-    /** What gRPC may buffer for the stream before it says it is not ready. */
-    private final int readyThreshold;
-    /** What the stream holds in its connection's memory budget; null outside a server call. */
-    private final CallBudget callBudget;
+    /** What the stream holds in its connection's memory budget, and why it ended. */
+    private final CallBudget callBudget = CallBudget.current();
     private final Object handlerLock = new Object();
     private final Object sendLock = new Object();
     private final AtomicBoolean outboundDone = new AtomicBoolean();
@@ -56,24 +53,14 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
     GrpcSession(long id, ServerHandler handler, ServerOptions options, MemoryBudget budget,
                 ServerCallStreamObserver<EncodedFrame> out, Consumer<GrpcSession> onEnd) {
         super(id, options, budget);
-        this.remoteAddress = CallContext.remoteAddress();
-        this.metadataCredentials = CallContext.credentials();
+        this.remoteAddress = callBudget.remoteAddress();
+        this.metadataCredentials = callBudget.credentials();
         this.handler = handler;
         this.out = out;
         this.onEnd = onEnd;
-        this.readyThreshold = GrpcTransportServer.streamReadyThreshold(options);
-        this.callBudget = CallBudget.current();
-        if (callBudget != null) {
-            // the frames of a session are held to the limit the agent sets, small until it accepts the hello
-            callBudget.admitWhen(this::maxInboundFrameBytes);
-        }
-        out.setOnReadyThreshold(readyThreshold);
-        out.setOnReadyHandler(() -> {
-            if (callBudget != null) {
-                callBudget.ready();
-            }
-            drain();
-        });
+        // the frames of a session are held to the limit the agent sets, small until it accepts the hello
+        callBudget.admitWhen(this::maxInboundFrameBytes);
+        out.setOnReadyHandler(this::drain);
         out.setOnCancelHandler(() -> ended(cancellationCause()));
         out.setOnCloseHandler(() -> ended(null));
     }
@@ -141,7 +128,7 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
 
     /** Why gRPC ended the stream: null when the client went away, else the error (a message above the limit). */
     private Throwable cancellationCause() {
-        return callBudget == null ? null : callBudget.closedWithError();
+        return callBudget.closedWithError();
     }
 
     /** Reports the end to the handler, once. */
@@ -178,10 +165,6 @@ final class GrpcSession extends QueuedSession implements StreamObserver<EncodedF
         StreamWriter.drain(queue(), out, sendLock, outboundDone::get, () -> {
             if (closing) {
                 finishOutbound(null);
-            }
-        }, lastBatch -> {
-            if (callBudget != null) {
-                callBudget.holdWhileNotReady(readyThreshold + lastBatch, out::isReady);
             }
         });
     }

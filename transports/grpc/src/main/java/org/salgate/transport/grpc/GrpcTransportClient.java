@@ -151,7 +151,7 @@ final class GrpcTransportClient implements TransportClient {
     private void drain() {
         ClientCallStreamObserver<EncodedFrame> c = call;
         if (c != null) {
-            StreamWriter.drain(queue, c, c, () -> closing || ended, () -> { }, lastBatch -> { });
+            StreamWriter.drain(queue, c, c, () -> closing || ended, () -> { });
         }
     }
 

@@ -59,7 +59,7 @@ final class GrpcTransportServer extends SingleUseServer {
      * threshold), at most; what waits beyond it waits in the call's own queue, counted exactly in the
      * memory budget. gRPC does not say how much of it it holds while the stream is ready, so that
      * much per stream (at 100 streams, 6.4 MiB a connection) is all the budget does not count; while
-     * the stream is not ready it counts the threshold and the last batch ({@link CallBudget}).
+     * the stream is not ready it counts the threshold and what was sent since ({@link CallBudget}).
      */
     static final int MAX_STREAM_READY_THRESHOLD_BYTES = 64 * 1024;
 
@@ -100,10 +100,10 @@ final class GrpcTransportServer extends SingleUseServer {
                 .maxConnectionIdle(options.limits().helloTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 // Until the TLS handshake, the HTTP/2 preface and the client's SETTINGS are done.
                 .handshakeTimeout(TlsConfig.HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .addStreamTracerFactory(CallBudget.factory(handler, options.maxFrameBytes()))
+                .addStreamTracerFactory(CallBudget.factory(handler, options.maxFrameBytes(), streamReadyThreshold(options)))
                 .intercept(connections)
                 .addService(sessionService(handler))
-                .addService(new SalService(handler, options, budget, sessionIds, calls, streamReadyThreshold(options)));
+                .addService(new SalService(handler, options, budget, sessionIds, calls));
         if (GrpcTransportProvider.directExecutor(options.properties())) {
             // Safe: every callback only hands a message to the agent's handler, which never blocks.
             builder.directExecutor();

@@ -4,7 +4,6 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.CallStreamObserver;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongConsumer;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 
@@ -23,14 +22,11 @@ final class StreamWriter {
      * Hands batches to {@code out} while it is ready and not {@code ended}, under {@code lock} (gRPC's
      * observers are not thread-safe); runs {@code whenEmptied}, still under the lock, if the queue
      * ran empty. The bytes handed are reported written after the lock is let go, as the agent's
-     * writability listener may run then. When a batch leaves the stream not ready, {@code stalled}
-     * gets that batch's bytes, after the lock: gRPC then holds at least its ready threshold and at
-     * most that batch more.
+     * writability listener may run then.
      */
     static void drain(OutboundQueue<byte[]> queue, CallStreamObserver<EncodedFrame> out, Object lock,
-                      BooleanSupplier ended, Runnable whenEmptied, LongConsumer stalled) {
+                      BooleanSupplier ended, Runnable whenEmptied) {
         long handed = 0;
-        long stalledBatch = -1;
         try {
             synchronized (lock) {
                 while (!ended.getAsBoolean()) {
@@ -51,17 +47,11 @@ final class StreamWriter {
                         queue.discard(); // the stream is ending; what waits cannot be sent
                         return;
                     }
-                    if (!out.isReady()) {
-                        stalledBatch = batch.bytes();
-                    }
                 }
             }
         } finally {
             if (handed > 0) {
                 queue.written(handed);
-            }
-            if (stalledBatch >= 0) {
-                stalled.accept(stalledBatch);
             }
         }
     }

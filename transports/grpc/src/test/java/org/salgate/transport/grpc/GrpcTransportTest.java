@@ -34,7 +34,7 @@ import org.salgate.transport.TransportServer;
 import org.salgate.transport.grpc.proto.EncodedFrame;
 import org.salgate.transport.grpc.proto.SalGrpc;
 import org.salgate.transport.grpc.proto.SalSessionGrpc;
-import org.salgate.transport.grpc.service.CallContext;
+import org.salgate.transport.grpc.service.CallBudget;
 import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
 import org.salgate.model.Call;
@@ -356,7 +356,7 @@ class GrpcTransportTest {
 
     private static SalGrpc.SalBlockingStub withToken(SalGrpc.SalBlockingStub stub, String token) {
         Metadata metadata = new Metadata();
-        metadata.put(CallContext.AUTHORIZATION, "Bearer " + token);
+        metadata.put(CallBudget.AUTHORIZATION, "Bearer " + token);
         return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(metadata))
                 .withDeadlineAfter(10, TimeUnit.SECONDS);
     }

@@ -30,7 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.salgate.client.SalClient;
 import org.salgate.transport.Transports;
 import org.salgate.transport.rmi.AgentRemote;
-import org.salgate.transport.rmi.CallbackRemote;
 import org.salgate.transport.rmi.RmiTransportProvider;
 import org.salgate.transport.rmi.SessionRemote;
 import org.salgate.transport.tls.Certificates;
@@ -55,7 +54,7 @@ class RmiRegistryTakeoverTest {
         final AtomicInteger opened = new AtomicInteger();
 
         @Override
-        public SessionRemote open(CallbackRemote callback) throws RemoteException {
+        public SessionRemote open() throws RemoteException {
             opened.incrementAndGet();
             throw new RemoteException("an impostor");
         }

@@ -10,10 +10,10 @@ import java.rmi.RemoteException;
 public interface AgentRemote extends Remote {
 
     /**
-     * Opens a session. The agent pushes frames to {@code callback}; the client sends its hello and
-     * requests through the returned session.
+     * Opens a session: the client sends its hello and requests through it, and polls it for the
+     * frames the agent sends.
      *
      * @throws RemoteException if the agent is stopping or cannot be reached
      */
-    SessionRemote open(CallbackRemote callback) throws RemoteException;
+    SessionRemote open() throws RemoteException;
 }

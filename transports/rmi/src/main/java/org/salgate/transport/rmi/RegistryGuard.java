@@ -1,8 +1,10 @@
 package org.salgate.transport.rmi;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,12 +20,11 @@ import java.net.SocketTimeoutException;
 import java.rmi.AccessException;
 import java.rmi.server.ObjID;
 import java.rmi.server.UID;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.transport.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * A connection accepted by an agent, as RMI is given it (offering what RMI's connection handler uses
@@ -43,6 +44,8 @@ import org.slf4j.LoggerFactory;
 final class RegistryGuard extends Socket {
 
     private static final Logger LOG = LoggerFactory.getLogger(RegistryGuard.class);
+    /** A burst of refusals is logged as one line a second per operation, with how many it left out. */
+    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, Level.WARN);
 
     /** What the refused caller is told. */
     static final String REFUSAL = "this salgate agent's RMI registry serves lookups only: the agent binds its own"
@@ -64,25 +67,23 @@ final class RegistryGuard extends Socket {
     private enum Stage { TRANSPORT_HEADER, CLIENT_ENDPOINT, MESSAGE }
 
     private final Socket socket;
-    private final InputStream source;
+    /** The connection's input, marked where a piece of the protocol starts and reset once it was read ahead of RMI. */
+    private final BufferedInputStream source;
     private final int readTimeoutMillis;
-    private final Refusals refusals;
+    /** Counts the refused calls. */
+    private final AtomicLong refusals;
     private final InputStream input = new Input();
     private final OutputStream output;
-    /** Bytes read from the socket and not yet by RMI: {@code buffer[start, end)}. */
-    private final byte[] buffer = new byte[MAX_HEAD_BYTES];
-    private int start;
-    private int end;
     /** How many bytes RMI may read before the next one must be looked at. */
     private long clear;
     private Stage stage = Stage.TRANSPORT_HEADER;
     /** Whether RMI wrote since the call under way started: then the next byte starts a message. */
     private volatile boolean answered;
 
-    RegistryGuard(Socket socket, int readTimeoutMillis, Refusals refusals) throws IOException {
+    RegistryGuard(Socket socket, int readTimeoutMillis, AtomicLong refusals) throws IOException {
         super((SocketImpl) null);
         this.socket = socket;
-        this.source = socket.getInputStream();
+        this.source = new BufferedInputStream(socket.getInputStream(), MAX_HEAD_BYTES);
         this.readTimeoutMillis = readTimeoutMillis;
         this.refusals = refusals;
         socket.setSoTimeout(readTimeoutMillis);
@@ -160,15 +161,10 @@ final class RegistryGuard extends Socket {
             if (clear == 0 && !inspect()) {
                 return -1; // the peer hung up; RMI closes, or fails on the message it cut short
             }
-            int n = (int) Math.min(len, clear);
-            if (start < end) {
-                n = Math.min(n, end - start);
-                System.arraycopy(buffer, start, b, off, n);
-                start += n;
-            } else if ((n = source.read(b, off, n)) < 0) {
-                return -1;
+            int n = source.read(b, off, (int) Math.min(len, clear));
+            if (n > 0 && clear != TO_THE_ANSWER) {
+                clear -= n;
             }
-            clear = clear == TO_THE_ANSWER ? clear : clear - n;
             return n;
         }
 
@@ -191,9 +187,7 @@ final class RegistryGuard extends Socket {
 
     /** Reads the head of the next piece of the protocol ahead of RMI and clears it, or refuses it; false at the end of input. */
     private boolean inspect() throws IOException {
-        System.arraycopy(buffer, start, buffer, 0, end - start);
-        end -= start;
-        start = 0;
+        source.mark(MAX_HEAD_BYTES);
         Ahead ahead = new Ahead();
         DataInputStream in = new DataInputStream(ahead);
         try {
@@ -235,12 +229,17 @@ final class RegistryGuard extends Socket {
             }
             throw shut("it sent a message RMI cannot read: " + e);
         }
+        source.reset();
         return true;
     }
 
-    /** The input ahead of RMI, read into {@link #buffer} as needed, and counted. */
-    private final class Ahead extends InputStream {
+    /** The input ahead of RMI, from the mark, counted and bounded so that the mark holds. */
+    private final class Ahead extends FilterInputStream {
         int read;
+
+        Ahead() {
+            super(source);
+        }
 
         @Override
         public int read() throws IOException {
@@ -249,19 +248,11 @@ final class RegistryGuard extends Socket {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            if (read == end) {
-                if (end == buffer.length) {
-                    throw shut("it sent a message whose header did not end within " + MAX_HEAD_BYTES + " bytes");
-                }
-                int n = source.read(buffer, end, buffer.length - end);
-                if (n < 0) {
-                    return -1;
-                }
-                end += n;
+            if (read == MAX_HEAD_BYTES) {
+                throw shut("it sent a message whose header did not end within " + MAX_HEAD_BYTES + " bytes");
             }
-            int n = Math.min(len, end - read);
-            System.arraycopy(buffer, read, b, off, n);
-            read += n;
+            int n = in.read(b, off, Math.min(len, MAX_HEAD_BYTES - read));
+            read += Math.max(n, 0);
             return n;
         }
     }
@@ -298,7 +289,9 @@ final class RegistryGuard extends Socket {
      * closes the connection and logs it; never returns normally.
      */
     private void refuse(String operation) throws IOException {
-        refusals.refused(operation, peer());
+        refusals.incrementAndGet();
+        REFUSALS.log(operation, "refused {} on the agent's RMI registry from {}: the registry serves lookups only,"
+                + " and only the agent binds in it", operation, peer());
         try {
             ByteArrayOutputStream reply = new ByteArrayOutputStream();
             reply.write(0x51); // a return
@@ -317,7 +310,7 @@ final class RegistryGuard extends Socket {
             socket.getOutputStream().write(reply.toByteArray());
             socket.getOutputStream().flush();
             socket.setSoTimeout(100);
-            source.skip(64 * 1024);
+            source.readNBytes(64 * 1024);
         } catch (SocketTimeoutException quiet) {
             // the call is over
         } catch (IOException e) {
@@ -339,40 +332,5 @@ final class RegistryGuard extends Socket {
     private String peer() {
         return socket.getInetAddress() == null ? "an unknown address"
                 : socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
-    }
-
-    static final class Refusals {
-        private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
-        private static final long MAX_SILENCE_NANOS = TimeUnit.MINUTES.toNanos(1);
-
-        private final AtomicLong count = new AtomicLong();
-        /** Per operation: when the last refusal came, when the last line went out, and how many were left out since. */
-        private final Map<String, long[]> bursts = new HashMap<>();
-
-        void refused(String operation, String peer) {
-            count.incrementAndGet();
-            long now = System.nanoTime();
-            long leftOut;
-            synchronized (bursts) {
-                long[] burst = bursts.computeIfAbsent(operation, o -> new long[] {now - QUIET_NANOS, now, 0});
-                boolean quiet = now - burst[0] >= QUIET_NANOS || now - burst[1] >= MAX_SILENCE_NANOS;
-                burst[0] = now;
-                if (!quiet) {
-                    burst[2]++;
-                    return;
-                }
-                burst[1] = now;
-                leftOut = burst[2];
-                burst[2] = 0;
-            }
-            LOG.warn("refused {} on the agent's RMI registry from {}: the registry serves lookups only, and only the"
-                    + " agent binds in it{}", operation, peer,
-                    leftOut == 0 ? "" : " (and " + leftOut + " more like it since the last such line)");
-        }
-
-        /** How many registry calls were refused. */
-        long count() {
-            return count.get();
-        }
     }
 }

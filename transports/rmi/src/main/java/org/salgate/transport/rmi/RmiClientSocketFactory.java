@@ -17,15 +17,15 @@ import org.salgate.transport.tls.TlsConfig;
  * exporter decides the address callers dial (not the JVM-wide {@code java.rmi.server.hostname});
  * an agent on a wildcard address names none and is dialled where its registry was found. RMI pools
  * connections per equal factory, so factories reaching an agent are {@link #unique} (no dead pooled
- * connection to a stopped agent), a client's callback listener {@link #shared}.
+ * connection to a stopped agent).
  *
- * <p>A TLS factory trusts its pinned certificate (a callback listener's) or, in an agent's stubs,
- * which cannot carry the client's trust settings, the settings the client {@link #bind binds} to
- * its thread around each call that returns a stub; a factory deserialized unbound refuses to connect.
+ * <p>A TLS factory trusts the settings the client {@link #bind binds} to its thread around each call
+ * that returns a stub (a stub cannot carry them, nor name a certificate to trust instead); a
+ * factory deserialized unbound refuses to connect.
  */
 final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializable {
 
-    private static final long serialVersionUID = 5L;
+    private static final long serialVersionUID = 6L;
     private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
 
     /** What a client binds around calls returning stubs: its trust settings (null without TLS) and the host it dialled. */
@@ -40,36 +40,28 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     /** The host to connect to, or null for the host the client dialled (else the one recorded in the stub). */
     private final String host;
     private final int connectTimeoutMillis;
-    /** Tells apart factories otherwise equal; null for a shared one. */
+    /** Tells apart factories otherwise equal. */
     private final UID instance;
     /** Whether the listener this factory reaches speaks TLS. */
     private final boolean tls;
-    /** The SHA-256 fingerprint of the listener's certificate, trusted alone; null to use the bound settings. */
-    private final String pin;
     /** No read on this factory's sockets waits longer, in ms (0: as long as RMI asks); never set in a stub. */
     private final transient int maxReadMillis;
     /** The client's trust settings and the host it dialled: given to a registry's factory, bound at deserialization to an agent's. */
     private transient Binding bound;
 
-    private RmiClientSocketFactory(String host, int connectTimeoutMillis, UID instance, boolean tls, String pin,
-                                   int maxReadMillis, Binding bound) {
+    private RmiClientSocketFactory(String host, int connectTimeoutMillis, UID instance, boolean tls, int maxReadMillis,
+                                   Binding bound) {
         this.host = host;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.instance = instance;
         this.tls = tls;
-        this.pin = pin;
         this.maxReadMillis = maxReadMillis;
         this.bound = bound;
     }
 
-    /** A factory equal to every other shared one with the same host and timeout. */
-    static RmiClientSocketFactory shared(String host, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, null, false, null, 0, null);
-    }
-
     /** A factory equal only to itself and its copies, so that its connections are pooled apart. */
     static RmiClientSocketFactory unique(String host, int connectTimeoutMillis) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, new UID(), false, null, 0, null);
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, new UID(), false, 0, null);
     }
 
     /**
@@ -78,12 +70,12 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
      */
     static RmiClientSocketFactory lookup(Binding binding, int connectTimeoutMillis) {
         return new RmiClientSocketFactory(null, connectTimeoutMillis, new UID(),
-                binding.config() != null, null, connectTimeoutMillis, binding);
+                binding.config() != null, connectTimeoutMillis, binding);
     }
 
-    /** This factory marked TLS: trusting the certificate with {@code pin}, or when null the settings bound later. */
-    RmiClientSocketFactory withTls(String pinOrNull) {
-        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, pinOrNull, maxReadMillis, null);
+    /** This factory marked TLS, trusting the settings bound later. */
+    RmiClientSocketFactory withTls() {
+        return new RmiClientSocketFactory(host, connectTimeoutMillis, instance, true, maxReadMillis, null);
     }
 
     /** Binds {@code binding} to this thread until the scope closes. */
@@ -100,11 +92,6 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
 
     boolean isTls() {
         return tls;
-    }
-
-    /** Whether this factory trusts one pinned certificate rather than the settings bound to it. */
-    boolean isPinned() {
-        return pin != null;
     }
 
     /**
@@ -133,12 +120,12 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     }
 
     private Socket handshake(Socket plain, String target, int port) throws IOException {
-        TlsConfig config = pin != null ? TlsConfig.clientPinned(pin) : bound != null ? bound.config() : null;
-        String name = pin != null ? target : bound != null ? bound.host() : null;
+        TlsConfig config = bound != null ? bound.config() : null;
         if (config == null) {
             throw new TlsFailure("the RMI agent at " + target + ":" + port + " serves TLS; connect with TLS"
                     + " (--tls, --tls-ca or --tls-pin)");
         }
+        String name = bound.host();
         SSLSocket socket = config.clientSocket(plain, name, port);
         try {
             socket.setSoTimeout(connectTimeoutMillis);
@@ -163,7 +150,7 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
 
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
-        if ((tls && pin == null) || host == null) {
+        if (tls || host == null) {
             bound = CURRENT.get();
         }
     }
@@ -172,12 +159,12 @@ final class RmiClientSocketFactory implements RMIClientSocketFactory, Serializab
     public boolean equals(Object o) {
         return o instanceof RmiClientSocketFactory f && Objects.equals(host, f.host)
                 && connectTimeoutMillis == f.connectTimeoutMillis && Objects.equals(instance, f.instance) && tls == f.tls
-                && Objects.equals(pin, f.pin) && Objects.equals(bound, f.bound);
+                && Objects.equals(bound, f.bound);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(host, connectTimeoutMillis, instance, tls, pin);
+        return Objects.hash(host, connectTimeoutMillis, instance, tls);
     }
 
     @Override

@@ -8,19 +8,20 @@ import java.util.function.LongConsumer;
 
 /**
  * The deserialization filters (JEP 290) of this transport. Each exported object is given its own
- * with its export: the protocol only carries byte arrays, strings and the stubs of its callback
- * objects, so everything else is rejected before it is instantiated, and a byte array longer than
+ * with its export: the protocol only carries byte arrays and strings to the agent, so everything
+ * else is rejected before it is instantiated, and a byte array longer than
  * the frame limit is rejected before it is allocated, and reported so that its session can be
  * closed. Streams without a filter of their own (what a client reads back from a registry or agent,
+ * its answers and polled frames included,
  * the registry's arguments, RMI's distributed garbage collection) get the {@link #installProcessWide
  * process-wide} one, unless the process has one.
  */
 final class RmiFilters {
 
-    /** Deeper graphs or more references than a callback stub needs are refused outright. */
+    /** Deeper graphs or more references than a call's arguments need are refused outright. */
     private static final long MAX_DEPTH = 8;
     private static final long MAX_REFERENCES = 64;
-    /** The process-wide filter's bounds: an exception with its causes and stack traces, a push batch. */
+    /** The process-wide filter's bounds: an exception with its causes and stack traces, a poll's batch. */
     private static final int PROCESS_MAX_DEPTH = 32;
     private static final long PROCESS_MAX_REFERENCES = 100_000;
 
@@ -42,12 +43,9 @@ final class RmiFilters {
 
     private RmiFilters() {}
 
-    /** For {@link AgentRemote#open}: a callback stub (a proxy of {@link CallbackRemote}) and nothing else. */
+    /** For {@link AgentRemote#open}, which takes no argument: every object is refused. */
     static ObjectInputFilter agent() {
-        return admittingProxies("maxdepth=" + MAX_DEPTH + ";maxrefs=" + MAX_REFERENCES + ";java.lang.reflect.Proxy;"
-                + "java.rmi.server.RemoteObjectInvocationHandler;java.rmi.server.RemoteObject;java.rmi.Remote;"
-                + "java.lang.String;" + RmiClientSocketFactory.class.getName() + ";" + CallbackRemote.class.getName()
-                + ";!*");
+        return info -> info.serialClass() == null ? Status.UNDECIDED : Status.REJECTED;
     }
 
     /**
@@ -56,39 +54,22 @@ final class RmiFilters {
      * @param oversize told the length of an array over the limit, before the call is refused
      */
     static ObjectInputFilter frames(int maxFrameBytes, LongConsumer oversize) {
-        return carrying(maxFrameBytes, -1, MAX_REFERENCES, oversize); // no batches
-    }
-
-    /**
-     * For pushes to a client: batches of at most {@code maxBatch} frames of at most
-     * {@code maxFrameBytes} each, and strings.
-     *
-     * @param oversize told the length of a frame over the limit, before the push is refused
-     */
-    static ObjectInputFilter pushes(int maxFrameBytes, int maxBatch, LongConsumer oversize) {
-        return carrying(maxFrameBytes, maxBatch, MAX_REFERENCES + 2L * maxBatch, oversize);
-    }
-
-    private static ObjectInputFilter carrying(int maxFrameBytes, int maxBatch, long maxReferences,
-                                              LongConsumer oversize) {
         return info -> {
             Class<?> type = info.serialClass();
-            if (info.depth() > MAX_DEPTH || info.references() > maxReferences) {
+            if (info.depth() > MAX_DEPTH || info.references() > MAX_REFERENCES) {
                 return Status.REJECTED;
             }
             if (type == byte[].class && info.arrayLength() > maxFrameBytes) {
                 oversize.accept(info.arrayLength());
                 return Status.REJECTED;
             }
-            boolean allowed = type == null || type == String.class || type == byte[].class
-                    || (type == byte[][].class && info.arrayLength() <= maxBatch);
-            return allowed ? Status.ALLOWED : Status.REJECTED;
+            return type == null || type == String.class || type == byte[].class ? Status.ALLOWED : Status.REJECTED;
         };
     }
 
     /** The process-wide filter for frames of at most {@code maxFrameBytes}: depth, references, arrays and stream size bounded. */
     static ObjectInputFilter processWide(int maxFrameBytes) {
-        long maxStreamBytes = 8L * maxFrameBytes + (1 << 20); // a push batch of frames and its framing
+        long maxStreamBytes = 8L * maxFrameBytes + (1 << 20); // a poll's batch of frames and its framing
         return admittingProxies("maxdepth=" + PROCESS_MAX_DEPTH + ";maxrefs=" + PROCESS_MAX_REFERENCES + ";maxarray="
                 + maxFrameBytes + ";maxbytes=" + maxStreamBytes + ";" + String.join(";", PROCESS_ALLOWED) + ";!*");
     }

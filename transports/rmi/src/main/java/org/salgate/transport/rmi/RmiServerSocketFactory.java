@@ -11,42 +11,35 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
- * Makes RMI's listening sockets, bound to one address. Equal factories share a port: an agent's is
- * equal only to itself (its registry, agent and sessions on one port), the clients' callback one is
- * shared by address. With a {@link TlsConfig}, accepted connections speak TLS. An agent's
- * connections reach RMI as {@link RegistryGuard}s, never waiting longer than the hello timeout
- * (RMI's own is two hours).
+ * Makes an agent's listening sockets, bound to one address. Equal factories share a port, and an
+ * agent's is equal only to itself: its registry, agent and sessions share one port. With a
+ * {@link TlsConfig}, accepted connections speak TLS. Connections reach RMI as {@link RegistryGuard}s,
+ * never waiting longer than the hello timeout (RMI's own is two hours).
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
     private final InetAddress bindAddress;
-    private final Object key;
     private final TlsConfig tls;
-    /** The longest a read on an agent's connection waits, in ms; 0 for the callback listeners' factory. */
+    /** The longest a read on a connection waits, in ms. */
     private final int readTimeoutMillis;
-    private final RegistryGuard.Refusals refusals = new RegistryGuard.Refusals();
+    private final AtomicLong refusals = new AtomicLong();
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
 
-    private RmiServerSocketFactory(InetAddress bindAddress, Object key, TlsConfig tls, int readTimeoutMillis) {
+    private RmiServerSocketFactory(InetAddress bindAddress, TlsConfig tls, int readTimeoutMillis) {
         this.bindAddress = bindAddress;
-        this.key = key;
         this.tls = tls;
         this.readTimeoutMillis = readTimeoutMillis;
     }
 
     /** A factory for one agent, equal to no other: no read on its connections waits more than {@code readTimeoutMillis} (positive). */
     static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls, int readTimeoutMillis) {
-        return new RmiServerSocketFactory(bindAddress, new Object(), tls, readTimeoutMillis);
-    }
-
-    /** A factory for callback listeners, equal to every other with the same address and TLS setting. */
-    static RmiServerSocketFactory shared(InetAddress bindAddress, TlsConfig tls) {
-        return new RmiServerSocketFactory(bindAddress, bindAddress + (tls != null ? ":tls" : ""), tls, 0);
+        return new RmiServerSocketFactory(bindAddress, tls, readTimeoutMillis);
     }
 
     @Override
@@ -56,9 +49,9 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         return socket;
     }
 
-    /** How many calls changing the registry were refused on this (agent's) factory's connections. */
+    /** How many calls changing the registry were refused on this factory's connections. */
     long refusedRegistryCalls() {
-        return refusals.count();
+        return refusals.get();
     }
 
     /** How many listening sockets this factory made. */
@@ -91,16 +84,6 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         }
     }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RmiServerSocketFactory f && key.equals(f.key);
-    }
-
-    @Override
-    public int hashCode() {
-        return key.hashCode();
-    }
-
     /**
      * A listening socket that closes the connections it accepted with itself. A failed accept (out
      * of descriptors, most often) is retried after an {@link AcceptBackoff} pause: RMI's own accept
@@ -112,8 +95,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
         TrackingServerSocket(int port) throws IOException {
             super(port, Ports.ACCEPT_BACKLOG, bindAddress);
-            backoff = new AcceptBackoff("RMI " + (readTimeoutMillis == 0 ? "callbacks " : "agent ")
-                    + bindAddress.getHostAddress() + ":" + getLocalPort());
+            backoff = new AcceptBackoff("RMI agent " + bindAddress.getHostAddress() + ":" + getLocalPort());
         }
 
         @Override
@@ -127,7 +109,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
                 }
                 try {
                     Socket served = tls == null ? socket : tls.acceptedSocket(socket);
-                    return readTimeoutMillis == 0 ? served : new RegistryGuard(served, readTimeoutMillis, refusals);
+                    return new RegistryGuard(served, readTimeoutMillis, refusals);
                 } catch (IOException peerGone) {
                     socket.close(); // reset before it was served: accept the next one
                     if (isClosed()) {

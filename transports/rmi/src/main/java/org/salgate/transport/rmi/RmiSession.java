@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
@@ -25,46 +24,55 @@ import org.slf4j.LoggerFactory;
  * One client's session on an RMI agent. Frames arrive through its own exported {@link Endpoint} and
  * are handed to the server handler on the calling thread. A call may carry back the first frame the
  * agent sends within {@value #CALL_WAIT_MILLIS} ms (its answer, as a rule) when nothing sent before
- * is still on the way; all else is pushed, one push at a time, by the session's own pusher thread,
- * so a slow client holds up only its own pushes.
+ * is still on the way; all else waits in the outbound queue for the client's next {@link #poll}, so
+ * a slow client holds up only its own frames, and the queue's bounds and the memory budget hold
+ * what it does not take.
  */
 final class RmiSession extends QueuedSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(RmiSession.class);
 
-    /** Most frames in one push; the client's filter admits no larger batch. */
+    /** Most frames one poll takes. */
     static final int MAX_BATCH_FRAMES = 512;
-    /** Bytes after which a push takes no further frame. */
+    /** Bytes after which a poll takes no further frame. */
     private static final long MAX_BATCH_BYTES = 256 * 1024;
-    /** How long a call that may carry a frame back waits for one; a later frame is pushed. */
+    /** How long a call that may carry a frame back waits for one; a later frame goes with a poll. */
     static final long CALL_WAIT_MILLIS = 20;
+    /** How long a poll waits for frames before it returns none and the client polls again. */
+    static final long POLL_WAIT_MILLIS = 5_000;
     private static final byte[] NO_ANSWER = new byte[0];
+    private static final byte[][] NO_FRAMES = new byte[0][];
 
     private enum State { OPEN, CLOSING, CLOSED }
 
     private final String remoteAddress;
-    private final CallbackRemote callback;
     private final RmiTransportServer server;
     private final ServerHandler handler;
     private final Endpoint endpoint = new Endpoint();
     private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
-    private final Thread pusher;
-    /** The bytes of the push under way, given back to the queue by whoever ends it first: the pusher or {@link #finish}. */
-    private final AtomicLong pushing = new AtomicLong();
-    /** Guards {@link #waiting}: the call waiting for a frame to carry back, or null (or done). */
+    /**
+     * The bytes of the batch the last poll took, given back to the queue when the client polls again
+     * (it has handed the batch on by then) or by whoever ends the session first.
+     */
+    private final AtomicLong polled = new AtomicLong();
+    /**
+     * Guards {@link #waiting} (the call waiting for a frame to carry back, or null, or done), and
+     * whether a poll is under way and when the last one ended; polls wait on it for frames.
+     */
     private final Object turn = new Object();
     private CompletableFuture<byte[]> waiting;
+    private boolean polling;
+    private long lastPollEnded = System.nanoTime();
+    /** What a poll tells the client when the agent closed the session for an error; null when it did not. */
+    private volatile String closedFor;
 
-    RmiSession(long id, String remoteAddress, CallbackRemote callback, RmiTransportServer server) {
+    RmiSession(long id, String remoteAddress, RmiTransportServer server) {
         super(id, server.options(), server.budget());
         this.remoteAddress = remoteAddress;
-        this.callback = callback;
         this.server = server;
         this.handler = server.handler();
-        this.pusher = new Thread(this::pushLoop, "salgate-rmi-push-" + id);
-        this.pusher.setDaemon(true);
     }
 
     /** The remote object the client talks to. */
@@ -72,12 +80,11 @@ final class RmiSession extends QueuedSession {
         return endpoint;
     }
 
-    /** Tells the handler and starts pushing; called once, before the client gets the session. */
+    /** Tells the handler; called once, before the client gets the session. */
     void start() {
         synchronized (delivery) {
             HandlerCalls.run(() -> handler.sessionOpened(this), "opening", this);
         }
-        pusher.start();
     }
 
     @Override
@@ -89,25 +96,28 @@ final class RmiSession extends QueuedSession {
     @Override
     protected void queue(Message message, byte[] encoded) {
         synchronized (turn) {
-            if (waiting != null && pushing.get() == 0 && !queue().hasWaiting() && waiting.complete(encoded)) {
+            if (waiting != null && polled.get() == 0 && !queue().hasWaiting() && waiting.complete(encoded)) {
                 return;
             }
         }
         super.queue(message, encoded);
     }
 
-    /** Lets the waiting call return without a frame, so that what follows is pushed. */
+    /** Lets the waiting call return without a frame, so that what follows goes with a poll, and wakes the poll. */
     private void release() {
         synchronized (turn) {
             if (waiting != null) {
                 waiting.complete(NO_ANSWER);
             }
+            turn.notifyAll();
         }
     }
 
     @Override
     protected void startWriting() {
-        LockSupport.unpark(pusher);
+        synchronized (turn) {
+            turn.notifyAll();
+        }
     }
 
     @Override
@@ -115,12 +125,11 @@ final class RmiSession extends QueuedSession {
         return state.get() == State.OPEN;
     }
 
-    /** What was sent is pushed first; then the client is told and the session ends. */
+    /** What was sent still goes with the client's polls; then the poll tells it the session ended. */
     @Override
     public void close() {
         if (state.compareAndSet(State.OPEN, State.CLOSING)) {
             queue().close();
-            LockSupport.unpark(pusher);
             release();
         }
     }
@@ -131,19 +140,21 @@ final class RmiSession extends QueuedSession {
     }
 
     /**
-     * Closes now, dropping what is queued; the rest runs on a thread of its own, as it calls the client.
+     * Closes now, dropping what is queued; the handler is told on a thread of its own, as this may
+     * run under another session's locks (a memory budget's eviction).
      *
      * @param why reported to the handler; null for a normal close
-     * @param tellClient whether the client may still be listening and should hear why
+     * @param tellClient whether the client may still be polling and should hear why
      */
     void abort(Throwable why, boolean tellClient) {
         State previous = state.getAndSet(State.CLOSED);
         if (previous != State.CLOSED) {
+            if (tellClient && why != null) {
+                closedFor = String.valueOf(why.getMessage());
+            }
             queue().discard();
-            LockSupport.unpark(pusher);
             release();
-            Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null, tellClient),
-                    "salgate-rmi-close-" + id());
+            Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null), "salgate-rmi-close-" + id());
             closer.setDaemon(true);
             closer.start();
         }
@@ -172,7 +183,7 @@ final class RmiSession extends QueuedSession {
             }
             if (carry) {
                 synchronized (turn) { // before the handler, which may answer at once
-                    if ((waiting == null || waiting.isDone()) && pushing.get() == 0 && isOpen()) {
+                    if ((waiting == null || waiting.isDone()) && polled.get() == 0 && isOpen()) {
                         call = waiting = new CompletableFuture<>();
                     }
                 }
@@ -190,7 +201,7 @@ final class RmiSession extends QueuedSession {
         return call == null ? NO_ANSWER : await(call);
     }
 
-    /** The frame {@code call} carries back when one comes in time, else none (what comes later is pushed). */
+    /** The frame {@code call} carries back when one comes in time, else none (what comes later goes with a poll). */
     private static byte[] await(CompletableFuture<byte[]> call) {
         try {
             return call.get(CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS);
@@ -203,46 +214,85 @@ final class RmiSession extends QueuedSession {
         return call.join();
     }
 
-    private void pushLoop() {
-        while (state.get() != State.CLOSED) {
-            OutboundQueue.Batch<byte[]> batch;
-            synchronized (turn) { // a push goes after what a waiting call carries back, and ends that wait
-                batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
-                pushing.set(batch.bytes());
+    /** The client takes the frames queued for it, one poll at a time; see {@link SessionRemote#poll}. */
+    private byte[][] poll() throws RemoteException {
+        synchronized (turn) {
+            if (polling) {
+                throw new RemoteException("this session is being polled already; poll it one call at a time");
             }
-            if (batch.isEmpty()) {
-                if (state.get() == State.CLOSING) {
-                    break;
-                }
-                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
-                continue;
-            }
-            release();
-            try {
-                callback.push(batch.items().toArray(new byte[0][]));
-            } catch (RemoteException e) {
-                abort(new IOException("pushing to the client failed, so it is taken as gone: " + e.getMessage(), e),
-                        false);
-                return;
-            } catch (RuntimeException | Error e) {
-                // thrown by the client's side of the call, or out of memory here: this session cannot go on,
-                // and a pusher that died here would leave it open and never writable again
-                abort(e instanceof Error ? e : new IOException("the client failed taking pushed frames: " + e, e), true);
-                return;
-            } finally {
-                queue().written(pushing.getAndSet(0)); // taken or dropped
-            }
+            polling = true;
         }
-        if (state.compareAndSet(State.CLOSING, State.CLOSED)) {
-            tellClient("");
-            finish(null, false);
+        try {
+            queue().written(polled.getAndSet(0)); // the client handed the last batch on before it polled again
+            byte[][] frames = awaitFrames();
+            if (frames == null && state.compareAndSet(State.CLOSING, State.CLOSED)) {
+                finish(null); // what the closing session held went out: now it ends
+            }
+            return frames;
+        } finally {
+            synchronized (turn) {
+                polling = false;
+                lastPollEnded = System.nanoTime();
+            }
         }
     }
 
-    /** Runs once: after the pusher drained a closing session, or after the session was aborted. */
-    private void finish(Throwable why, boolean tellClient) {
+    /** The next batch, none once {@link #POLL_WAIT_MILLIS} passed, or null when the session ended or drained closing. */
+    private byte[][] awaitFrames() throws RemoteException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(POLL_WAIT_MILLIS);
+        synchronized (turn) {
+            while (true) {
+                State now = state.get();
+                if (now == State.CLOSED) {
+                    if (closedFor != null) {
+                        throw new RemoteException(closedFor);
+                    }
+                    return null;
+                }
+                OutboundQueue.Batch<byte[]> batch = queue().next(MAX_BATCH_FRAMES, MAX_BATCH_BYTES);
+                if (!batch.isEmpty()) {
+                    polled.set(batch.bytes());
+                    if (waiting != null) { // what follows these goes after them, with a poll
+                        waiting.complete(NO_ANSWER);
+                    }
+                    return batch.items().toArray(NO_FRAMES);
+                }
+                if (now == State.CLOSING) {
+                    return null;
+                }
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return NO_FRAMES;
+                }
+                try {
+                    turn.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return NO_FRAMES;
+                }
+            }
+        }
+    }
+
+    /**
+     * Closes the session when no poll was under way for longer than {@code maxAbsenceNanos}: its
+     * client is gone, or stopped taking frames.
+     */
+    void closeIfAbandoned(long maxAbsenceNanos) {
+        boolean abandoned;
+        synchronized (turn) {
+            abandoned = !polling && System.nanoTime() - lastPollEnded > maxAbsenceNanos;
+        }
+        if (abandoned) {
+            abort(new IOException("the client did not poll for frames for more than "
+                    + TimeUnit.NANOSECONDS.toMillis(maxAbsenceNanos) + " ms, so it is taken as gone"), false);
+        }
+    }
+
+    /** Runs once: after a poll drained a closing session, or after the session was aborted. */
+    private void finish(Throwable why) {
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
-        queue().written(pushing.getAndSet(0)); // a push still under way no longer counts
+        queue().written(polled.getAndSet(0)); // a batch not yet handed on no longer counts
         RmiTransportServer.unexport(endpoint);
         if (why != null) {
             LOG.debug("session {} closed: {}", id(), why.toString());
@@ -251,17 +301,6 @@ final class RmiSession extends QueuedSession {
             HandlerCalls.run(() -> handler.sessionClosed(this, why), "closing", this);
         }
         server.sessionFinished(this);
-        if (tellClient) { // last: a client that does not answer must not hold up the rest
-            tellClient(why == null ? "" : String.valueOf(why.getMessage()));
-        }
-    }
-
-    private void tellClient(String reason) {
-        try {
-            callback.sessionClosed(reason);
-        } catch (RemoteException e) {
-            LOG.debug("could not tell the client of session {} that it closed", id(), e);
-        }
     }
 
     /** The frame limit was broken by an array of {@code length} bytes, which the filter refused. */
@@ -269,12 +308,17 @@ final class RmiSession extends QueuedSession {
         abort(new Framing.FrameTooLargeException(length, server.options().maxFrameBytes()), true);
     }
 
-    /** The exported face of the session. A client that vanishes is noticed when its lease runs out. */
+    /** The exported face of the session. A client that vanishes is noticed when it stops polling, or its lease runs out. */
     final class Endpoint implements SessionRemote, Unreferenced {
 
         @Override
         public byte[] call(byte[] frame, boolean carry) throws RemoteException {
             return RmiSession.this.call(frame, carry);
+        }
+
+        @Override
+        public byte[][] poll() throws RemoteException {
+            return RmiSession.this.poll();
         }
 
         @Override

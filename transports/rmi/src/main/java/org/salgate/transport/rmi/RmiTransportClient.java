@@ -4,25 +4,17 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.StreamCorruptedException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.rmi.ConnectIOException;
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
-import java.rmi.server.UnicastRemoteObject;
-import java.rmi.server.Unreferenced;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.TransportClient;
-import org.salgate.transport.tls.Certificates;
-import org.salgate.transport.tls.TlsConfig;
 import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Framing;
@@ -32,22 +24,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An RMI client: looks the agent up in its registry, checks that the object leads to that registry's
- * host and port ({@link StubEndpoint#requireAgentAt}), exports a callback for the agent's pushes and
- * opens a session. {@link #send} is a remote call; one at a time may carry a frame back, handed on
- * on the caller's thread before any later push. Pushes are handed on on their own thread.
+ * host and port ({@link StubEndpoint#requireAgentAt}) and opens a session. {@link #send} is a remote
+ * call; one at a time may carry a frame back, handed on on the caller's thread before any later
+ * poll's frames. Everything else the agent sends comes with the polls of the client's own poller
+ * thread, which keeps one {@link SessionRemote#poll} under way; the client listens on no socket.
  */
 final class RmiTransportClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(RmiTransportClient.class);
 
+    private static final byte[][] NO_FRAMES = new byte[0][];
+
     private final ClientOptions options;
     private final ConnectionCodec codec;
     private final AtomicBoolean closing = new AtomicBoolean();
-    private final Callback callback = new Callback();
     private volatile SessionRemote session;
     private ClientHandler handler;
     /**
-     * Held by whoever hands frames to the handler: a push, or the one call that may carry a frame
+     * Held by whoever hands frames to the handler: the poller, or the one call that may carry a frame
      * back, from before the call. So frames are handed on in the order the agent sent them, and a
      * close meanwhile is reported after them.
      */
@@ -72,25 +66,14 @@ final class RmiTransportClient implements TransportClient {
         RmiFilters.installProcessWide(options.maxFrameBytes());
         AgentRemote agent = lookUp(where, binding);
         StubEndpoint.requireAgentAt(agent, options.host(), options.port(), tls);
-        InetAddress callbackHost = callbackHost();
-        CallbackRemote stub;
-        try {
-            RmiClientSocketFactory callbackSockets = RmiClientSocketFactory.shared(callbackHost.getHostAddress(),
-                    RmiTransportServer.CONNECT_TIMEOUT_MILLIS);
-            stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0,
-                    tls ? callbackSockets.withTls(CallbackIdentity.PIN) : callbackSockets,
-                    RmiServerSocketFactory.shared(callbackHost, tls ? CallbackIdentity.SERVER : null),
-                    RmiFilters.pushes(options.maxFrameBytes(), RmiSession.MAX_BATCH_FRAMES, this::oversize));
-        } catch (RemoteException e) {
-            throw new IOException("cannot export the callback object on " + callbackHost.getHostAddress() + ": "
-                    + rootMessage(e), e);
-        }
         try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
-            session = agent.open(stub);
+            session = agent.open();
         } catch (RemoteException e) {
-            RmiTransportServer.unexport(callback);
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
         }
+        Thread poller = new Thread(() -> pollLoop(session), "salgate-rmi-poll");
+        poller.setDaemon(true);
+        poller.start();
     }
 
     /** Looks the agent up in the registry, reads bounded by the connect timeout; the stub is reached as dialled. */
@@ -136,24 +119,31 @@ final class RmiTransportClient implements TransportClient {
         return null;
     }
 
-    private InetAddress callbackHost() throws IOException {
-        String configured = options.properties().get(RmiTransportProvider.CALLBACK_HOST);
-        if (configured != null) {
-            return InetAddress.getByName(configured);
-        }
-        InetAddress agent = InetAddress.getByName(options.host());
-        if (agent.isLoopbackAddress()) {
-            return agent;
-        }
-        // A connected datagram socket sends nothing; it only asks the OS which local address routes there.
-        try (DatagramSocket probe = new DatagramSocket()) {
-            probe.connect(new InetSocketAddress(agent, options.port()));
-            InetAddress local = probe.getLocalAddress();
-            if (local != null && !local.isAnyLocalAddress()) {
-                return local;
+    /**
+     * Keeps one poll under way and hands on what it brings, before it polls again (which tells the
+     * agent the batch was taken), until the session ends: then closes, holding the turn, so that an
+     * answer a call carries back meanwhile is handed on first.
+     */
+    private void pollLoop(SessionRemote s) {
+        byte[][] frames = NO_FRAMES;
+        while (frames != null && !closing.get()) {
+            try {
+                frames = s.poll();
+            } catch (RemoteException e) {
+                handingOn(() -> shutDown(new IOException("the agent ended the session: " + rootMessage(e), e), false));
+                return;
             }
+            byte[][] taken = frames;
+            handingOn(() -> {
+                if (taken == null) {
+                    shutDown(null, false);
+                } else {
+                    for (byte[] frame : taken) {
+                        handOn(frame);
+                    }
+                }
+            });
         }
-        return InetAddress.getLocalHost();
     }
 
     @Override
@@ -163,7 +153,7 @@ final class RmiTransportClient implements TransportClient {
             throw new IOException("the connection is closed");
         }
         byte[] frame = codec.encode(message);
-        // Not while this thread hands frames on (a handler that sends), and not ahead of a waiting push.
+        // Not while this thread hands frames on (a handler that sends), and not ahead of a poll's frames waiting.
         boolean carry = !turn.isHeldByCurrentThread() && !turn.hasQueuedThreads() && turn.tryLock();
         try {
             byte[] answer = s.call(frame, carry);
@@ -191,7 +181,7 @@ final class RmiTransportClient implements TransportClient {
         shutDown(null, true);
     }
 
-    /** Closes once: tells the agent if asked, withdraws the callback, reports {@code cause} after frames being handed on. */
+    /** Closes once: tells the agent if asked, reports {@code cause} after frames being handed on. */
     private void shutDown(Throwable cause, boolean tellAgent) {
         if (!closing.compareAndSet(false, true)) {
             return;
@@ -204,7 +194,6 @@ final class RmiTransportClient implements TransportClient {
                 LOG.debug("could not tell the agent that the session closed", e);
             }
         }
-        RmiTransportServer.unexport(callback);
         if (s == null) {
             return; // never connected: no handler to tell
         }
@@ -218,7 +207,7 @@ final class RmiTransportClient implements TransportClient {
             } finally {
                 turn.unlock();
             }
-        } else { // a push is handing frames on: report once it is done, without holding up this thread
+        } else { // the poller is handing frames on: report once it is done, without holding up this thread
             Thread reporter = new Thread(report, "salgate-rmi-closed");
             reporter.setDaemon(true);
             reporter.start();
@@ -236,9 +225,8 @@ final class RmiTransportClient implements TransportClient {
     }
 
     /**
-     * Hands a frame to the handler, holding the turn, unless the client closed. A push's filter
-     * bounds its frames; an answer is read under the process-wide filter, whose array bound may be
-     * another transport's.
+     * Hands a frame to the handler, holding the turn, unless the client closed. Answers and polled
+     * frames are read under the process-wide filter, whose array bound may be another transport's.
      */
     private void handOn(byte[] frame) {
         if (closing.get()) {
@@ -247,7 +235,7 @@ final class RmiTransportClient implements TransportClient {
         if (frame == null) {
             shutDown(new IOException("the agent sent a malformed answer or batch"), true);
         } else if (frame.length > options.maxFrameBytes()) {
-            oversize(frame.length);
+            shutDown(new Framing.FrameTooLargeException(frame.length, options.maxFrameBytes()), true);
         } else {
             try {
                 handler.messageReceived(codec.decode(frame, 0, frame.length));
@@ -259,51 +247,11 @@ final class RmiTransportClient implements TransportClient {
         }
     }
 
-    private void oversize(long length) {
-        shutDown(new Framing.FrameTooLargeException(length, options.maxFrameBytes()), true);
-    }
-
     private static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
         return String.valueOf(root.getMessage());
-    }
-
-    /**
-     * The TLS identity of this JVM's callback listeners: a self-signed certificate, valid for the
-     * life of any client JVM, whose fingerprint the callback's stub carries (over the client's own
-     * TLS connection) for the agent to pin.
-     */
-    static final class CallbackIdentity {
-        private static final Certificates.KeyAndChain KEY = Certificates.selfSigned(List.of(), 3650);
-        static final TlsConfig SERVER = TlsConfig.server(KEY);
-        static final String PIN = Certificates.fingerprint(KEY.certificate());
-    }
-
-    /** The object the agent pushes to. */
-    private final class Callback implements CallbackRemote, Unreferenced {
-
-        @Override
-        public void push(byte[][] frames) {
-            handingOn(() -> {
-                for (byte[] frame : frames == null ? new byte[1][] : frames) {
-                    handOn(frame);
-                }
-            });
-        }
-
-        @Override
-        public void sessionClosed(String reason) {
-            handingOn(() -> shutDown(reason == null || reason.isEmpty() ? null : new IOException(reason), false));
-        }
-
-        @Override
-        public void unreferenced() {
-            if (isOpen()) {
-                shutDown(new IOException("the agent went away (its RMI lease ran out)"), false);
-            }
-        }
     }
 }

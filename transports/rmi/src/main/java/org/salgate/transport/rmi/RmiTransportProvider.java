@@ -9,9 +9,9 @@ import org.salgate.transport.TransportServer;
 /**
  * Java RMI, the way the original SAL served its clients: the agent binds an {@link AgentRemote} in
  * its own registry (which serves lookups only); a client looks it up, checks it leads to that
- * registry's host and port, exports a {@link CallbackRemote} for the agent's pushes and calls a
- * {@link SessionRemote}. Frames are the connection codec's bytes; every exported object has a
- * JEP 290 filter admitting only what the protocol carries. Registered in
+ * registry's host and port, and calls a {@link SessionRemote}, which it also polls for what the
+ * agent sends (the client listens on no socket). Frames are the connection codec's bytes; every
+ * exported object has a JEP 290 filter admitting only what the protocol carries. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  */
 public final class RmiTransportProvider implements TransportProvider {
@@ -23,8 +23,6 @@ public final class RmiTransportProvider implements TransportProvider {
 
     /** Server property: the host clients are told to connect to (default the bound host; none on a wildcard). */
     public static final String HOSTNAME = "hostname";
-    /** Client property: the address the client's callback object listens on (default the one routing to the agent). */
-    public static final String CALLBACK_HOST = "callbackHost";
 
     @Override
     public String name() {
@@ -39,7 +37,7 @@ public final class RmiTransportProvider implements TransportProvider {
 
     @Override
     public String description() {
-        return "Java RMI with a callback object for pushed frames (the original SAL's transport)";
+        return "Java RMI, the client polling for the frames the agent sends (the original SAL's transport)";
     }
 
     @Override

@@ -11,6 +11,9 @@ import java.rmi.registry.Registry;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.OpenSessions;
@@ -23,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * An RMI agent: its own registry on the configured port, serving lookups only ({@link RegistryGuard}),
  * with the agent and every session exported on that port through factories bound to the configured
- * host. A connection silent for the hello timeout is closed (a client reopens one when it needs it).
+ * host. A connection silent for the hello timeout is closed (a client reopens one when it needs it),
+ * and so is a session whose client did not poll it for as long.
  */
 final class RmiTransportServer implements TransportServer {
 
@@ -31,7 +35,7 @@ final class RmiTransportServer implements TransportServer {
 
     /** How long closing sessions may take to push what they hold, then how long forced ones may take. */
     static final long CLOSE_GRACE_MILLIS = 2_000;
-    /** Connect timeout of the sockets clients open to this agent, and the agent to their callbacks. */
+    /** Connect timeout of the sockets clients open to this agent. */
     static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     /** The JDK's property for how long RMI keeps an idle connection thread (its default: a minute). */
     static final String CONNECTION_THREAD_KEEP_ALIVE = "sun.rmi.transport.tcp.threadKeepAliveTime";
@@ -45,6 +49,8 @@ final class RmiTransportServer implements TransportServer {
     private RmiServerSocketFactory serverSockets;
     private RmiClientSocketFactory clientSockets;
     private Registry registry;
+    /** Closes the sessions whose clients stopped polling. */
+    private ScheduledExecutorService watch;
     private final AgentRemote agent = this::open;
     private InetSocketAddress localAddress;
     private volatile boolean closed;
@@ -92,7 +98,7 @@ final class RmiTransportServer implements TransportServer {
                     (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
             clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
             if (options.tls() != null) {
-                clientSockets = clientSockets.withTls(null);
+                clientSockets = clientSockets.withTls();
             }
             try {
                 registry = LocateRegistry.createRegistry(options.port(), clientSockets, serverSockets);
@@ -112,6 +118,15 @@ final class RmiTransportServer implements TransportServer {
                 throw new IOException("cannot export the RMI agent on port " + port + ": " + e.getMessage(), e);
             }
             localAddress = new InetSocketAddress(bindAddress, port);
+            watch = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "salgate-rmi-watch-" + port);
+                thread.setDaemon(true);
+                return thread;
+            });
+            long absence = TimeUnit.MILLISECONDS.toNanos(helloMillis);
+            long period = Math.max(10, Math.min(1_000, helloMillis / 4));
+            watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
+                    period, period, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -120,12 +135,9 @@ final class RmiTransportServer implements TransportServer {
         return serverSockets == null ? 0 : serverSockets.refusedRegistryCalls();
     }
 
-    private SessionRemote open(CallbackRemote callback) throws RemoteException {
+    private SessionRemote open() throws RemoteException {
         if (closed) {
             throw new RemoteException("the agent is stopping; try again once it is back");
-        }
-        if (callback == null) {
-            throw new RemoteException("a callback object is required to open a session");
         }
         String client;
         try {
@@ -133,8 +145,7 @@ final class RmiTransportServer implements TransportServer {
         } catch (ServerNotActiveException e) {
             client = "local";
         }
-        requireCallbackAt(callback, client);
-        RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, callback, this);
+        RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, this);
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
                 localAddress.getPort(), clientSockets, serverSockets,
                 RmiFilters.frames(options.maxFrameBytes(), session::oversize));
@@ -145,24 +156,6 @@ final class RmiTransportServer implements TransportServer {
             throw new RemoteException("the agent is stopping; try again once it is back");
         }
         return stub;
-    }
-
-    /** The agent dials a callback only at the address its session comes from. */
-    private static void requireCallbackAt(CallbackRemote callback, String client) throws RemoteException {
-        if ("local".equals(client)) {
-            return;
-        }
-        String host;
-        try {
-            host = StubEndpoint.of(callback).dialledHost();
-        } catch (IOException e) {
-            throw new RemoteException("the callback object is not usable: " + e.getMessage());
-        }
-        if (!StubEndpoint.sameHost(host, client)) {
-            LOG.warn("refused a session from {} whose callback names {}", client, host);
-            throw new RemoteException("the callback must be at the address this session comes from (" + client
-                    + "), not " + host + "; export it on that address");
-        }
     }
 
     void sessionFinished(RmiSession session) {
@@ -199,6 +192,9 @@ final class RmiTransportServer implements TransportServer {
     }
 
     private void release() {
+        if (watch != null) {
+            watch.shutdownNow();
+        }
         unexport(agent);
         unexport(registry);
         serverSockets.closeAll();

@@ -60,8 +60,7 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
      * What a client checks of the agent object a registry handed it, before it sends anything to
      * it: an agent exports that object on its registry's own port with this transport's socket
      * factory, so the object must lead to the host and port the client looked up and, when the
-     * client speaks TLS, be reached over TLS with the client's own trust settings (marked TLS,
-     * pinning nothing). Anything else is not the agent the client authenticated, and the hello,
+     * client speaks TLS, be reached over TLS with the client's own trust settings. Anything else is not the agent the client authenticated, and the hello,
      * with its token, would go elsewhere.
      *
      * @throws IOException saying what the object leads to instead, and that nothing was sent to it
@@ -92,9 +91,8 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
             return "an object at " + endpoint.dialledHost() + ":" + endpoint.port()
                     + ", not on the registry's own host and port, where the agent serves it";
         }
-        if (tls && (!factory.isTls() || factory.isPinned())) {
-            return "an object reached " + (factory.isTls() ? "over TLS trusting a certificate of its own" : "without TLS")
-                    + ", not with this client's TLS settings";
+        if (tls && !factory.isTls()) {
+            return "an object reached without TLS, not with this client's TLS settings";
         }
         return null;
     }

@@ -66,7 +66,7 @@ class AgentRegistryTest {
         final AtomicInteger opened = new AtomicInteger();
 
         @Override
-        public SessionRemote open(CallbackRemote callback) throws RemoteException {
+        public SessionRemote open() throws RemoteException {
             opened.incrementAndGet();
             throw new RemoteException("an impostor");
         }

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.rmi.RemoteException;
@@ -42,7 +46,7 @@ class AgentStubCheckTest {
         final AtomicInteger opened = new AtomicInteger();
 
         @Override
-        public SessionRemote open(CallbackRemote callback) throws RemoteException {
+        public SessionRemote open() throws RemoteException {
             opened.incrementAndGet();
             throw new RemoteException("not the agent");
         }
@@ -62,7 +66,7 @@ class AgentStubCheckTest {
     /** {@link #elsewhere} exported on {@code host:port} (0 for any port) with the transport's socket factories. */
     private AgentRemote export(String host, int port, RmiClientSocketFactory sockets) throws IOException {
         return (AgentRemote) UnicastRemoteObject.exportObject(elsewhere, port, sockets,
-                RmiServerSocketFactory.shared(InetAddress.getByName(host), null));
+                RmiServerSocketFactory.forAgent(InetAddress.getByName(host), null, 10_000));
     }
 
     private static IOException connectThrough(FakeRmiRegistry registry) {
@@ -122,21 +126,26 @@ class AgentStubCheckTest {
     }
 
     @Test
-    void aTlsClientRefusesAnObjectThatPinsACertificateOfItsOwn() throws Exception {
-        AgentRemote pinned = export("127.0.0.1", 0,
-                RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(RmiTransportClient.CallbackIdentity.PIN));
-        int port = StubEndpoint.of(pinned).port();
+    void aTlsObjectFromAStubConnectsWithTheClientsOwnTlsSettingsOnly() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls());
+        }
+        RmiClientSocketFactory read; // as a stub carries it, read outside a client's lookup: no settings bound
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            read = (RmiClientSocketFactory) in.readObject();
+        }
 
-        IOException e = assertThrows(IOException.class, () -> StubEndpoint.requireAgentAt(pinned, "localhost", port,
-                true));
-
-        assertTrue(e.getMessage().contains("over TLS trusting a certificate of its own"), e.getMessage());
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            IOException e = assertThrows(RmiClientSocketFactory.TlsFailure.class,
+                    () -> read.createSocket("127.0.0.1", listener.getLocalPort()).close());
+            assertTrue(e.getMessage().contains("serves TLS; connect with TLS"), e.getMessage());
+        }
     }
 
     @Test
     void anObjectOnTheLookedUpHostAndPortWithTheClientsTlsPasses() throws Exception {
-        AgentRemote agent = export("127.0.0.1", 0, RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls(
-                (String) null));
+        AgentRemote agent = export("127.0.0.1", 0, RmiClientSocketFactory.unique("127.0.0.1", 5_000).withTls());
         int port = StubEndpoint.of(agent).port();
 
         assertDoesNotThrow(() -> StubEndpoint.requireAgentAt(agent, "localhost", port, true));

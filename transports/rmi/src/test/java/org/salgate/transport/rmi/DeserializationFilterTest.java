@@ -1,6 +1,7 @@
 package org.salgate.transport.rmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,9 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.rmi.Remote;
+import java.rmi.RemoteException;
+import java.rmi.UnmarshalException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.server.RemoteObject;
 import java.security.MessageDigest;
@@ -27,23 +31,34 @@ import org.salgate.transport.testing.RecordingServerHandler;
 @Timeout(60)
 class DeserializationFilterTest {
 
+    /** The call an agent once took a callback stub with: an object where the agent now takes none. */
+    private interface OpenWithAnObject extends Remote {
+        SessionRemote open(Object callback) throws RemoteException;
+    }
+
     @Test
-    void agentRejectsAnythingButACallbackStub() throws Exception {
+    void agentRejectsEveryObject() throws Exception {
+        ObjectInputFilter filter = RmiFilters.agent();
+        assertThrows(InvalidClassException.class, () -> read(new HashMap<String, String>(), filter));
+        assertThrows(InvalidClassException.class, () -> read(new byte[1], filter));
+
         RecordingServerHandler handler = new RecordingServerHandler();
         TransportServer server = new RmiTransportProvider().createServer(ServerOptions.builder().build());
         server.start(handler);
         try {
             AgentRemote agent = (AgentRemote) LocateRegistry.getRegistry("127.0.0.1", server.localAddress().getPort())
                     .lookup(RmiTransportProvider.BINDING_NAME);
-            Method open = AgentRemote.class.getMethod("open", CallbackRemote.class);
+            Method open = OpenWithAnObject.class.getMethod("open", Object.class);
             var ref = ((RemoteObject) Proxy.getInvocationHandler(agent)).getRef();
-            HashMap<String, String> notAStub = new HashMap<>(); // stands for any gadget class
+            HashMap<String, String> gadget = new HashMap<>(); // stands for any gadget class
 
             Exception e = assertThrows(Exception.class,
-                    () -> ref.invoke(agent, open, new Object[] {notAStub}, methodHash(open)));
+                    () -> ref.invoke(agent, open, new Object[] {gadget}, methodHash(open)));
 
-            assertTrue(causes(e, InvalidClassException.class), "rejected by the filter: " + e);
+            assertTrue(causes(e, UnmarshalException.class), "refused before its argument was read: " + e);
+
             assertEquals(null, handler.opened.poll(200, TimeUnit.MILLISECONDS), "no session was opened");
+            assertNotNull(agent.open(), "the agent still opens sessions");
         } finally {
             server.close();
         }
@@ -61,14 +76,15 @@ class DeserializationFilterTest {
     }
 
     @Test
-    void pushFilterAllowsFullBatchesOnly() throws Exception {
-        ObjectInputFilter filter = RmiFilters.pushes(16, 512, n -> { });
+    void processWideFilterAllowsAFullPollBatchOfFramesWithinTheLimitOnly() throws Exception {
+        ObjectInputFilter filter = RmiFilters.processWide(1024);
 
-        assertEquals(512, ((byte[][]) read(new byte[512][8], filter)).length);
-        assertThrows(InvalidClassException.class, () -> read(new long[512], filter));
-        assertThrows(InvalidClassException.class, () -> read(new byte[513][1], filter));
-        assertThrows(InvalidClassException.class, () -> read(new byte[][] {new byte[17]}, filter));
-        assertThrows(InvalidClassException.class, () -> read(new Object[] {new byte[1]}, filter));
+        assertEquals(RmiSession.MAX_BATCH_FRAMES,
+                ((byte[][]) read(new byte[RmiSession.MAX_BATCH_FRAMES][8], filter)).length);
+        assertEquals(1024, ((byte[][]) read(new byte[][] {new byte[1024]}, filter))[0].length);
+        assertThrows(InvalidClassException.class, () -> read(new byte[1025][1], filter));
+        assertThrows(InvalidClassException.class, () -> read(new byte[][] {new byte[1025]}, filter));
+        assertThrows(InvalidClassException.class, () -> read(new Object[] {new HashMap<String, String>()}, filter));
     }
 
     private static Object read(Object value, ObjectInputFilter filter) throws Exception {

@@ -18,12 +18,6 @@ class RmiClientSocketFactoryTest {
     }
 
     @Test
-    void sharedFactoriesForTheSameHostAreEqual() {
-        assertEquals(RmiClientSocketFactory.shared("127.0.0.1", 1000), RmiClientSocketFactory.shared("127.0.0.1", 1000));
-        assertNotEquals(RmiClientSocketFactory.shared("127.0.0.1", 1000), RmiClientSocketFactory.shared("127.0.0.2", 1000));
-    }
-
-    @Test
     void aUniqueFactoryEqualsItsCopyInAStub() throws Exception {
         RmiClientSocketFactory original = RmiClientSocketFactory.unique("127.0.0.1", 1000);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

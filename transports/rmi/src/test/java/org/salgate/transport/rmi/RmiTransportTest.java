@@ -11,9 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.rmi.RemoteException;
 import java.rmi.registry.LocateRegistry;
-import java.rmi.server.UnicastRemoteObject;
 import java.util.List;
-import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -361,51 +360,43 @@ class RmiTransportTest {
         connect(good, Framing.DEFAULT_MAX_FRAME_BYTES);
         serverSession();
 
-        CallbackRemote callback = new CallbackRemote() {
-            @Override
-            public void push(byte[][] frames) {}
-
-            @Override
-            public void sessionClosed(String reason) {}
-        };
-        CallbackRemote stub = (CallbackRemote) UnicastRemoteObject.exportObject(callback, 0);
-        try {
-            AgentRemote agent = (AgentRemote) LocateRegistry.getRegistry("127.0.0.1", server.localAddress().getPort())
-                    .lookup(RmiTransportProvider.BINDING_NAME);
-            SessionRemote rogue = agent.open(stub);
-            byte[] hello = new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of(ProtobufCodec.NAME, "rogue"));
-            if (helloFirst) {
-                rogue.call(hello, true);
-            }
-            RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame, true));
-            assertTrue(refused.getMessage().contains("the session is closed"), "the refusal says why: " + refused);
-            assertNotNull(serverHandler.closed.get(10, TimeUnit.SECONDS), what + " must close the session with a cause");
-            assertThrows(RemoteException.class, () -> rogue.call(hello, true), "the session stays closed");
-        } finally {
-            UnicastRemoteObject.unexportObject(callback, true);
+        SessionRemote rogue = openRaw();
+        byte[] hello = new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of(ProtobufCodec.NAME, "rogue"));
+        if (helloFirst) {
+            rogue.call(hello, true);
         }
+        RemoteException refused = assertThrows(RemoteException.class, () -> rogue.call(frame, true));
+        assertTrue(refused.getMessage().contains("the session is closed"), "the refusal says why: " + refused);
+        assertNotNull(serverHandler.closed.get(10, TimeUnit.SECONDS), what + " must close the session with a cause");
+        assertThrows(RemoteException.class, () -> rogue.call(hello, true), "the session stays closed");
 
         client.send(new Request(9, new Call.Echo(Value.of("still served"))));
         assertEquals(new Response(9, new Result.Echoed(Value.of("still served"))), good.received.poll(10, TimeUnit.SECONDS),
                 "the other client is still served after " + what);
     }
 
+    /** A session opened through the remote interface alone, as a client that never polls it. */
+    private SessionRemote openRaw() throws Exception {
+        AgentRemote agent = (AgentRemote) LocateRegistry.getRegistry("127.0.0.1", server.localAddress().getPort())
+                .lookup(RmiTransportProvider.BINDING_NAME);
+        return agent.open();
+    }
+
     @Test
-    void vanishedClientIsDetectedOnTheNextPush() throws Exception {
-        startServer(ServerOptions.builder());
-        RecordingClientHandler clientHandler = new RecordingClientHandler();
-        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
+    void aVanishedClientThatStopsPollingIsDetectedAtTheReadTimeout() throws Exception {
+        startServer(ServerOptions.builder().limits(ServerOptions.Limits.DEFAULTS.withHelloTimeout(Duration.ofSeconds(1))));
+        // The client disappears without a word after its hello: it never polls for what the agent sends.
+        SessionRemote vanished = openRaw();
+        vanished.call(new ConnectionCodec(Codecs.defaultCodec()).encode(Hello.of(ProtobufCodec.NAME, "gone")), true);
         Session session = serverSession();
-        // The client disappears without a word: its callback object is gone.
-        var callbackField = RmiTransportClient.class.getDeclaredField("callback");
-        callbackField.setAccessible(true);
-        UnicastRemoteObject.unexportObject((java.rmi.Remote) callbackField.get(client), true);
 
         session.send(new StreamData(1, Reading.ok("S", 0, 0, Value.of(1))));
 
         Throwable cause = serverHandler.closed.get(10, TimeUnit.SECONDS);
         assertInstanceOf(IOException.class, cause);
+        assertTrue(cause.getMessage().contains("did not poll"), cause.getMessage());
         assertFalse(session.isOpen());
+        assertEquals(0, session.queuedBytes(), "what was queued for it was given back");
     }
 
     @Test
@@ -458,38 +449,6 @@ class RmiTransportTest {
         RecordingClientHandler clientHandler = new RecordingClientHandler();
         connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
         assertEquals(port, server.localAddress().getPort());
-    }
-
-    @Test
-    void aCallbackNamingAnotherHostIsRefusedAndTheAgentKeepsServing() throws Exception {
-        startServer(ServerOptions.builder());
-        String elsewhere = nonLoopbackAddress();
-        TransportClient liar = provider.createClient(ClientOptions.builder().port(server.localAddress().getPort())
-                .properties(Map.of(RmiTransportProvider.CALLBACK_HOST, elsewhere)).build());
-        IOException e = assertThrows(IOException.class, () -> liar.connect(new RecordingClientHandler()));
-        assertTrue(e.getMessage().contains("the callback must be at the address this session comes from (127.0.0.1), "
-                + "not " + elsewhere), e.getMessage());
-        liar.close();
-        assertTrue(serverHandler.opened.isEmpty(), "no session was opened for the refused client");
-
-        RecordingClientHandler clientHandler = new RecordingClientHandler();
-        connect(clientHandler, Framing.DEFAULT_MAX_FRAME_BYTES);
-        client.send(new Request(1, new Call.Echo(Value.of("still serving"))));
-        assertEquals(new Response(1, new Result.Echoed(Value.of("still serving"))),
-                clientHandler.received.poll(10, TimeUnit.SECONDS));
-    }
-
-    private static String nonLoopbackAddress() throws Exception {
-        for (java.net.NetworkInterface nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
-            if (nic.isUp() && !nic.isLoopback()) {
-                for (java.net.InetAddress a : java.util.Collections.list(nic.getInetAddresses())) {
-                    if (a instanceof java.net.Inet4Address) {
-                        return a.getHostAddress();
-                    }
-                }
-            }
-        }
-        throw new AssertionError("this machine has no non-loopback IPv4 address to export a callback on");
     }
 
     @Test

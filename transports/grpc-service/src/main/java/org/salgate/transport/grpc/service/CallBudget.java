@@ -18,20 +18,24 @@ import org.slf4j.event.Level;
  * memory budget as gRPC reports it ({@link ServerStreamTracer} callbacks, on the connection's event
  * loop): inbound message bytes as the deframer reads them, until the message is whole (a
  * streaming call) or the call ends (a call that sends one message); the answer of a unary call until
- * it ends; what gRPC holds for a streaming answer that is not ready ({@link #holdWhileNotReady}). A
+ * it ends; what gRPC holds for a streaming answer while the stream is not ready ({@link #sent}). A
  * take the budget refuses closes the connection ({@link Connections.Connection#close}).
  *
  * <p>Until the call is admitted (a typed call by its bearer token, {@link ServerHandler#admits}; a
  * session stream once the agent accepts its hello, {@link #admitWhen}) a message above a small
  * allowance cuts the call with RESOURCE_EXHAUSTED, so that a peer without credentials cannot make
  * the agent hold large messages. It also keeps the status the stream closed with, which a cancel
- * handler is not told ({@link #closedWithError}), and, for {@link CallContext}, the caller's address
- * and bearer token. It is the current {@link Context}'s while the call's service runs ({@link #current}).
+ * handler is not told ({@link #closedWithError}), and the caller's address and bearer token. It is
+ * the current {@link Context}'s while the call's service runs ({@link #current}).
  */
 public final class CallBudget extends ServerStreamTracer {
 
     /** The largest message of a call not admitted yet: a hello or a request is far smaller. */
     public static final int UNADMITTED_MESSAGE_BYTES = 64 * 1024;
+    /** The metadata that carries the caller's credentials, as {@code Bearer <token>}. */
+    public static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    private static final String BEARER = "Bearer ";
 
     private static final Context.Key<CallBudget> KEY = Context.key("salgate-call-budget");
     private static final RateLimitedLog LOG = new RateLimitedLog(LoggerFactory.getLogger(CallBudget.class),
@@ -40,25 +44,34 @@ public final class CallBudget extends ServerStreamTracer {
     /**
      * The budgets of a server of {@code handler} whose messages may be at most {@code maxMessageBytes},
      * one for each stream; a call of the typed service is admitted by its token as the stream opens.
+     * gRPC may buffer {@code readyThreshold} bytes of a streaming answer before the stream says it is
+     * not ready; what waits beyond it waits in the call's own queue.
      */
-    public static ServerStreamTracer.Factory factory(ServerHandler handler, int maxMessageBytes) {
+    public static ServerStreamTracer.Factory factory(ServerHandler handler, int maxMessageBytes, int readyThreshold) {
         return new ServerStreamTracer.Factory() {
             @Override
             public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
-                String token = CallContext.bearerToken(headers.get(CallContext.AUTHORIZATION));
+                String token = bearerToken(headers.get(AUTHORIZATION));
                 boolean admitted = fullMethodName.startsWith(SalGrpc.SERVICE_NAME + "/") && handler.admits(token);
                 return new CallBudget(fullMethodName, token, admitted ? maxMessageBytes
-                        : Math.min(maxMessageBytes, UNADMITTED_MESSAGE_BYTES));
+                        : Math.min(maxMessageBytes, UNADMITTED_MESSAGE_BYTES), readyThreshold);
             }
         };
     }
 
+    /** The token of an {@code authorization: Bearer <token>} value, or the empty string. */
+    static String bearerToken(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return "";
+        }
+        return authorization.substring(BEARER.length()).trim();
+    }
+
     private final String method;
-    /** The bearer token of the call's {@code authorization} metadata, or the empty string. */
-    final String token;
+    private final String token;
     private final int allowance;
-    /** The caller's address; set as the call starts. */
-    volatile String remote = "unknown";
+    private final int readyThreshold;
+    private volatile String remote = "unknown";
     /** Guarded by this. */
     private IntSupplier admission;
     private Connections.Connection connection;
@@ -69,21 +82,34 @@ public final class CallBudget extends ServerStreamTracer {
     private long held;
     /** Of {@link #held}: what is held for gRPC's buffer while the answer stream is not ready. */
     private long notReady;
+    /** Bytes of the last answer sent. */
+    private long lastAnswer;
     /** Bytes of the message the deframer is reading. */
     private long message;
     /** Cut or closed: nothing more is charged. */
     private boolean done;
     private volatile Status closed;
 
-    private CallBudget(String method, String token, int allowance) {
+    private CallBudget(String method, String token, int allowance, int readyThreshold) {
         this.method = method;
         this.token = token;
         this.allowance = allowance;
+        this.readyThreshold = readyThreshold;
     }
 
-    /** The budget of the current call, or null outside a call of this server. */
+    /** The budget of the current call, which every call of a server with the {@link #factory} has. */
     public static CallBudget current() {
         return KEY.get();
+    }
+
+    /** The caller's address, for the agent's logs. */
+    public String remoteAddress() {
+        return remote;
+    }
+
+    /** The bearer token of the call's {@code authorization} metadata (the hello's credentials), or the empty string. */
+    public String credentials() {
+        return token;
     }
 
     @Override
@@ -102,6 +128,9 @@ public final class CallBudget extends ServerStreamTracer {
         this.connection = connection;
         releaseWhenRead = !type.clientSendsOneMessage();
         chargeAnswers = type.serverSendsOneMessage();
+        if (!chargeAnswers) {
+            call.setOnReadyThreshold(readyThreshold);
+        }
         if (connection != null) {
             remote = connection.remote;
         }
@@ -150,33 +179,43 @@ public final class CallBudget extends ServerStreamTracer {
         message = 0;
     }
 
+    /** An answer is being sent: a unary call's is held until the call ends; a streaming call's while the stream is not ready. */
     @Override
     public synchronized void outboundWireSize(long bytes) {
-        if (chargeAnswers && !done) {
+        lastAnswer = bytes;
+        if (done) {
+            return;
+        }
+        if (chargeAnswers) {
             take(bytes);
+        } else if (notReady > 0 && take(bytes)) {
+            notReady += bytes;
         }
     }
 
     /**
-     * The answer stream is not ready, so gRPC holds at least its ready threshold: hold {@code bytes}
-     * (the threshold and the last batch) until the stream's on-ready handler calls {@link #ready()};
-     * once held, further calls change nothing. Given back at once if {@code isReady} says the stream
-     * turned ready meanwhile (its handler may have run before the hold).
+     * An answer of a streaming call went to gRPC. If that left the stream not ready, gRPC holds at
+     * least its ready threshold and at most that answer more: both are held until the stream is
+     * ready again ({@link #ready}), with every answer sent meanwhile. Given back at once if
+     * {@code isReady} says the stream turned ready before the hold. Called outside the call's lock.
      */
-    public void holdWhileNotReady(long bytes, BooleanSupplier isReady) {
+    void sent(BooleanSupplier isReady) {
+        if (isReady.getAsBoolean()) {
+            return;
+        }
         synchronized (this) {
-            if (done || notReady > 0 || !take(bytes)) {
+            if (done || chargeAnswers || notReady > 0 || !take(readyThreshold + lastAnswer)) {
                 return;
             }
-            notReady = bytes;
+            notReady = readyThreshold + lastAnswer;
         }
         if (isReady.getAsBoolean()) {
             ready();
         }
     }
 
-    /** The answer stream is ready again: what was held for gRPC's buffer is given back. */
-    public synchronized void ready() {
+    /** The answer stream is ready again (its listener is told so): what was held for gRPC's buffer is given back. */
+    synchronized void ready() {
         give(notReady);
         notReady = 0;
     }

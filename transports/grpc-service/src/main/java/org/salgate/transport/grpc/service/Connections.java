@@ -1,5 +1,6 @@
 package org.salgate.transport.grpc.service;
 
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -7,7 +8,6 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerAdapter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.SocketAddress;
@@ -46,28 +46,32 @@ public final class Connections extends ChannelInboundHandlerAdapter implements S
 
     /**
      * Installed on the server ahead of every service: gives each call's budget the call, serialized
-     * so that the budget may cut it, and its connection. The stubs ask gRPC for a message only once
-     * the service has started, so the budget has both before any message is read.
+     * so that the budget may cut it, and its connection, and tells it when the stream turns ready.
+     * The stubs ask gRPC for a message only once the service has started, so the budget has both
+     * before any message is read.
      */
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                                                        ServerCallHandler<Q, R> next) {
-        SerializedCall<Q, R> serialized = new SerializedCall<>(call);
         CallBudget callBudget = CallBudget.current();
-        if (callBudget != null) {
-            SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-            callBudget.start(serialized, remote == null ? null : open.get(remote));
-        }
-        return next.startCall(serialized, headers);
+        SerializedCall<Q, R> serialized = new SerializedCall<>(call, callBudget);
+        SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+        callBudget.start(serialized, remote == null ? null : open.get(remote));
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(serialized, headers)) {
+            @Override
+            public void onReady() {
+                callBudget.ready();
+                super.onReady();
+            }
+        };
     }
 
     /**
      * One HTTP/2 connection: its Netty channel and its account in the server's memory budget, which
      * every call on it draws on for what gRPC holds of it ({@link CallBudget}). The budget evicting
-     * the account, or refusing it a take, closes the connection, and with it all its calls. It is
-     * the first handler of its channel's pipeline, nearest the socket, where the close starts.
+     * the account, or refusing it a take, closes the connection, and with it all its calls.
      */
-    static final class Connection extends ChannelHandlerAdapter {
+    static final class Connection {
         private final Channel channel;
         final String remote;
         final MemoryBudget.Account account;
@@ -76,22 +80,22 @@ public final class Connections extends ChannelInboundHandlerAdapter implements S
             this.channel = channel;
             this.remote = String.valueOf(channel.remoteAddress());
             this.account = budget.open(this, this::close);
-            channel.pipeline().addFirst("salgate-connection", this);
             channel.closeFuture().addListener(f -> account.close());
         }
 
         /**
          * Closes the socket, later and on the connection's event loop: the caller may be inside gRPC's
-         * handling of this very connection, holding a call's locks. The close starts below gRPC's HTTP/2
-         * handler, whose own close waits for the open streams to end (they will not: their peer is the
-         * one being closed); gRPC then ends every call as for a connection lost. Once the budget refused
-         * a take or evicted the account (which it logs, naming this connection), nothing more is held for it.
+         * handling of this very connection, holding a call's locks. The close starts below every handler
+         * of the channel's pipeline, gRPC's HTTP/2 handler among them, whose own close waits for the open
+         * streams to end (they will not: their peer is the one being closed); gRPC then ends every call as
+         * for a connection lost. Once the budget refused a take or evicted the account (which it logs,
+         * naming this connection), nothing more is held for it.
          */
         void close() {
             channel.eventLoop().execute(() -> {
-                ChannelHandlerContext head = channel.pipeline().context(this);
-                if (head != null) {
-                    head.close();
+                ChannelHandlerContext first = channel.pipeline().firstContext();
+                if (first != null) {
+                    first.close();
                 } else {
                     channel.close();
                 }

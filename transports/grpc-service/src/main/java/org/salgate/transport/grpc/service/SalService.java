@@ -3,7 +3,6 @@ package org.salgate.transport.grpc.service;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
-import com.google.protobuf.MessageLite;
 import io.grpc.BindableService;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
@@ -16,9 +15,8 @@ import io.grpc.stub.StreamObserver;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
@@ -51,23 +49,20 @@ public final class SalService implements BindableService {
     private final MemoryBudget budget;
     private final AtomicLong ids;
     private final Set<BridgeSession> open;
-    private final int readyThreshold;
 
     /**
      * @param bound the server's options: its codec, and its bound on what waits for each call
      * @param budget the server's memory budget, which what waits for each streaming call draws on
      * @param ids where each call's bridge session takes its id
      * @param open the open calls' bridge sessions, which the server closes if it stops first
-     * @param readyThreshold what gRPC may buffer of a streaming answer before the stream says it is not ready
      */
     public SalService(ServerHandler handler, ServerOptions bound, MemoryBudget budget, AtomicLong ids,
-                      Set<BridgeSession> open, int readyThreshold) {
+                      Set<BridgeSession> open) {
         this.handler = handler;
         this.bound = bound;
         this.budget = budget;
         this.ids = ids;
         this.open = open;
-        this.readyThreshold = readyThreshold;
     }
 
     /**
@@ -111,21 +106,16 @@ public final class SalService implements BindableService {
         if (call == null) {
             return;
         }
-        BridgeSession session = open(() -> true, NO_PUSHES, null);
-        greet(session).thenCompose(ok -> session.call(call)).whenComplete((result, error) -> {
-            close(session);
-            if (error != null || result instanceof Result.Failure) {
-                answer.onError(statusOf(error, result));
+        TypedCall<R> typed = new TypedCall<>(method, answer, null);
+        typed.start(session -> session.call(call), result -> {
+            WireProto.Response response = ProtobufCodec.toProto(new Response(1, result)).getResponse();
+            Object value = response.getField(response.getOneofFieldDescriptor(RESULT));
+            if (value instanceof com.google.protobuf.Message m && m.getDescriptorForType() == output) {
+                typed.send((R) value);
+                typed.finish(null);
             } else {
-                WireProto.Response response = ProtobufCodec.toProto(new Response(1, result)).getResponse();
-                Object value = response.getField(response.getOneofFieldDescriptor(RESULT));
-                if (value instanceof com.google.protobuf.Message m && m.getDescriptorForType() == output) {
-                    answer.onNext((R) value);
-                    answer.onCompleted();
-                } else {
-                    answer.onError(Status.INTERNAL.withDescription(method + ": the agent answered with a "
-                            + result.getClass().getSimpleName() + ", not a " + output.getName()).asRuntimeException());
-                }
+                typed.finish(Status.INTERNAL.withDescription(method + ": the agent answered with a "
+                        + result.getClass().getSimpleName() + ", not a " + output.getName()).asRuntimeException());
             }
         });
     }
@@ -146,160 +136,107 @@ public final class SalService implements BindableService {
     private void streamSensor(WireProto.SetupStream request, StreamObserver<WireProto.Reading> readings) {
         Call setup = parse("StreamSensor", WireProto.Request.newBuilder().setSetupStream(request), readings);
         if (setup != null) {
-            push("StreamSensor", readings, m -> m instanceof StreamData data
-                    ? ProtobufCodec.toProto(data).getStreamData().getReading() : null,
+            new TypedCall<>("StreamSensor", readings, m -> m instanceof StreamData data
+                    ? ProtobufCodec.toProto(data).getStreamData().getReading() : null).start(
                     session -> session.call(setup).thenCompose(handle -> handle instanceof Result.StreamHandle h
                             ? session.call(new Call.StartStream(h.streamId()))
-                            : CompletableFuture.completedFuture(handle)));
+                            : CompletableFuture.completedFuture(handle)), result -> { });
         }
     }
 
     private void watchEvents(WireProto.Empty request, StreamObserver<WireProto.Event> events) {
-        push("WatchEvents", events,
-                m -> m instanceof EventNotice notice ? ProtobufCodec.toProto(notice).getEvent() : null,
-                session -> session.call(new Call.SubscribeEvents()));
-    }
-
-    /** A call that {@code start}s a bridge session's pushes, which go to the caller as {@code convert} maps them. */
-    private <T extends MessageLite> void push(String method, StreamObserver<T> observer, Function<Message, T> convert,
-                                              Function<BridgeSession, CompletableFuture<Result>> start) {
-        Push<T> push = new Push<>(method, (ServerCallStreamObserver<T>) observer, convert);
-        greet(push.session).thenCompose(ok -> start.apply(push.session)).whenComplete((result, error) -> {
-            if (error != null || result instanceof Result.Failure) {
-                push.finish(statusOf(error, result));
-            }
-        });
+        new TypedCall<>("WatchEvents", events,
+                m -> m instanceof EventNotice notice ? ProtobufCodec.toProto(notice).getEvent() : null).start(
+                session -> session.call(new Call.SubscribeEvents()), result -> { });
     }
 
     // ------------------------------------------------------------------ the bridge
 
-    private BridgeSession open(BooleanSupplier writable, BridgeSession.Sink sink, MemoryBudget.Account account) {
-        BridgeSession session = BridgeSession.open(handler, ids.incrementAndGet(), CallContext.remoteAddress(),
-                writable, sink, bound, account);
-        open.add(session);
-        return session;
-    }
-
-    private void close(BridgeSession session) {
-        session.closeByCaller();
-        open.remove(session);
-    }
-
     /**
-     * The hello with the call's credentials; fails, in the agent's words, if refused: UNAUTHENTICATED
-     * for credentials, RESOURCE_EXHAUSTED when the agent serves its maximum of sessions.
+     * A call's bridge session, and what it pushes: the messages {@code convert} maps go to the caller
+     * (others are dropped: a typed stream carries one kind; a unary call, without {@code convert},
+     * takes none), paced by gRPC flow control (the session holds them while the stream is not ready),
+     * until the call ends, the agent closes the session or the caller cancels. What waits for the
+     * caller of a stream draws on an account of the call's own in the server's memory budget; what
+     * gRPC holds of the call, on the connection's ({@link CallBudget}).
      */
-    private CompletableFuture<Void> greet(BridgeSession session) {
-        return session.hello(CLIENT_NAME + CallContext.remoteAddress(), bound.codec().name(), CallContext.credentials())
-                .thenApply(reply -> {
-                    if (!reply.accepted()) {
-                        throw new CompletionException(
-                                Statuses.code(reply.code()).withDescription(reply.error()).asRuntimeException());
-                    }
-                    return null;
-                });
-    }
-
-    /** The status a call ends with: the agent's failure, or why it gave none. */
-    private static Throwable statusOf(Throwable error, Result result) {
-        if (error == null) {
-            return Statuses.of((Result.Failure) result);
-        }
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        if (cause instanceof io.grpc.StatusRuntimeException) {
-            return cause;
-        }
-        if (cause instanceof BridgeSession.SessionClosedException) {
-            return Status.UNAVAILABLE.withDescription("the agent closed the session: " + cause.getMessage())
-                    .asRuntimeException();
-        }
-        return Status.INTERNAL.withDescription(cause.toString()).asRuntimeException();
-    }
-
-    /** A unary call's session pushes nothing the caller asked for. */
-    private static final BridgeSession.Sink NO_PUSHES = new BridgeSession.Sink() {
-        @Override
-        public void pushed(Message message) {
-        }
-
-        @Override
-        public void closed(boolean byAgent) {
-        }
-    };
-
-    /**
-     * A streaming call's bridge session and what it pushes: the messages {@code convert} maps go to
-     * the caller (others are dropped: a typed stream carries one kind), paced by gRPC flow control
-     * (the session holds them while the stream is not ready), until the stream ends, the agent closes
-     * the session or the caller cancels. What waits for the caller draws on an account of the call's
-     * own in the server's memory budget; what gRPC holds while the stream is not ready, on the
-     * connection's ({@link CallBudget}).
-     */
-    private final class Push<T extends MessageLite> implements BridgeSession.Sink {
+    private final class TypedCall<T> implements BridgeSession.Sink {
         private final ServerCallStreamObserver<T> out;
         private final Function<Message, T> convert;
-        /** What gRPC holds while the stream is not ready is charged here; null outside a server call. */
-        private final CallBudget callBudget = CallBudget.current();
         /** Set once open: the session's own callbacks while it opens see null. */
         private volatile BridgeSession session;
+        /** The agent accepted the hello: from then on, its closing the session ends the call. */
+        private volatile boolean accepted;
         /** Guarded by this: the call has ended. */
         private boolean done;
-        /** Guarded by this: bytes handed to gRPC in the batch being delivered. */
-        private long batchBytes;
 
-        Push(String method, ServerCallStreamObserver<T> out, Function<Message, T> convert) {
-            this.out = out;
+        TypedCall(String method, StreamObserver<T> out, Function<Message, T> convert) {
+            this.out = (ServerCallStreamObserver<T>) out;
             this.convert = convert;
-            out.setOnReadyThreshold(readyThreshold);
-            MemoryBudget.Account account = budget.open(CallContext.remoteAddress() + " (its " + method + " call)",
+            String remote = CallBudget.current().remoteAddress();
+            MemoryBudget.Account account = convert == null ? null : budget.open(remote + " (its " + method + " call)",
                     () -> finish(Status.RESOURCE_EXHAUSTED.withDescription("the agent's connections together reached"
                             + " its memory budget of " + budget.maxBytes() + " bytes and this call held the most; read"
                             + " its messages as they come").asRuntimeException()));
-            this.session = open(out::isReady, this, account);
-            out.setOnReadyHandler(() -> {
-                if (callBudget != null) {
-                    callBudget.ready();
-                }
-                session.writableAgain();
-            });
-            out.setOnCancelHandler(() -> {
+            this.session = BridgeSession.open(handler, ids.incrementAndGet(), remote, this.out::isReady, this, bound,
+                    account);
+            open.add(session);
+            this.out.setOnReadyHandler(session::writableAgain);
+            this.out.setOnCancelHandler(() -> {
                 finish(null);
-                close(session);
+                close();
             });
+        }
+
+        /**
+         * Says hello with the call's credentials and, once the agent accepts, makes the call's
+         * {@code calls}; {@code answered} takes their result. A refusal or a failure ends the call with
+         * its status in the agent's words ({@link Statuses}): UNAUTHENTICATED for credentials,
+         * RESOURCE_EXHAUSTED when the agent serves its maximum of sessions. A unary call's session is
+         * closed before it is answered.
+         */
+        void start(Function<BridgeSession, CompletableFuture<Result>> calls, Consumer<Result> answered) {
+            CallBudget call = CallBudget.current();
+            session.hello(CLIENT_NAME + call.remoteAddress(), bound.codec().name(), call.credentials())
+                    .thenCompose(reply -> {
+                        accepted = reply.accepted();
+                        return accepted ? calls.apply(session)
+                                : CompletableFuture.completedFuture(new Result.Failure(reply.code(), reply.error()));
+                    })
+                    .whenComplete((result, error) -> {
+                        if (convert == null) {
+                            close();
+                        }
+                        if (error != null || result instanceof Result.Failure) {
+                            finish(Statuses.of(error, result));
+                        } else {
+                            answered.accept(result);
+                        }
+                    });
         }
 
         @Override
         public void pushed(Message message) {
             if (message instanceof StreamEnded) {
                 finish(null);
-                return;
-            }
-            T item = convert.apply(message);
-            if (item != null) {
-                synchronized (this) {
-                    if (!done) {
-                        batchBytes += item.getSerializedSize();
-                        out.onNext(item);
-                    }
-                }
+            } else if (convert != null) {
+                send(convert.apply(message));
             }
         }
 
-        @Override
-        public void delivered() {
-            long batch;
-            synchronized (this) {
-                batch = batchBytes;
-                batchBytes = 0;
-            }
-            if (callBudget != null && batch > 0 && !out.isReady()) {
-                callBudget.holdWhileNotReady(readyThreshold + batch, out::isReady);
+        synchronized void send(T item) {
+            if (item != null && !done) {
+                out.onNext(item);
             }
         }
 
+        /** The session ended; before the hello is accepted, the hello's outcome ends the call. */
         @Override
         public void closed(boolean byAgent) {
-            if (session != null && session.closedOverLimit()) {
+            if (!accepted) {
+                return;
+            }
+            if (session.closedOverLimit()) {
                 finish(Status.RESOURCE_EXHAUSTED.withDescription("the caller did not read what the agent sent: more "
                         + "than the agent holds for one call waited, or all of them together reached its memory "
                         + "budget; read the messages as they come").asRuntimeException());
@@ -328,9 +265,14 @@ public final class SalService implements BindableService {
                     }
                 }
             }
-            if (session != null) {
-                CompletableFuture.runAsync(() -> close(session));
+            if (session != null && session.isOpen()) {
+                CompletableFuture.runAsync(this::close);
             }
+        }
+
+        private void close() {
+            session.closeByCaller();
+            open.remove(session);
         }
     }
 }

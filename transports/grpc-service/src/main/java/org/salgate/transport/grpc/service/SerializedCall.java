@@ -7,18 +7,20 @@ import io.grpc.Status;
 
 /**
  * A call whose methods the service uses are serialized ({@code request} and {@code isCancelled},
- * thread-safe, aside), so
- * that the transport may close it from its own thread ({@link CallBudget} on the connection's event
- * loop) while the service sends on the agent's: a {@link ServerCall} takes one call at a time. Once
- * closed, by either, what is sent is dropped and a second close does nothing.
+ * thread-safe, aside), so that the transport may close it from its own thread ({@link CallBudget} on
+ * the connection's event loop) while the service sends on the agent's: a {@link ServerCall} takes
+ * one call at a time. Once closed, by either, what is sent is dropped and a second close does
+ * nothing. Its budget is told of each answer sent, which may leave the stream not ready.
  */
 final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
 
+    private final CallBudget budget;
     /** Guarded by this. */
     private boolean closed;
 
-    SerializedCall(ServerCall<Q, R> call) {
+    SerializedCall(ServerCall<Q, R> call, CallBudget budget) {
         super(call);
+        this.budget = budget;
     }
 
     @Override
@@ -29,10 +31,14 @@ final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingSe
     }
 
     @Override
-    public synchronized void sendMessage(R message) {
-        if (!closed) {
+    public void sendMessage(R message) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
             super.sendMessage(message);
         }
+        budget.sent(this::isReady);
     }
 
     @Override

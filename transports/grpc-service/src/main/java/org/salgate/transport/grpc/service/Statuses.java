@@ -2,16 +2,34 @@ package org.salgate.transport.grpc.service;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.concurrent.CompletionException;
 import org.salgate.model.ErrorCode;
 import org.salgate.model.Result;
+import org.salgate.transport.bridge.BridgeSession;
 
-/** The gRPC status of a salgate failure: the code mapped from its {@link ErrorCode}, the agent's own words. */
+/**
+ * The gRPC status a typed call ends with: a salgate failure's code mapped from its {@link ErrorCode},
+ * with the agent's own words, or why the agent gave none.
+ */
 final class Statuses {
 
     private Statuses() {}
 
     static StatusRuntimeException of(Result.Failure failure) {
         return code(failure.code()).withDescription(failure.message()).asRuntimeException();
+    }
+
+    /** The status of a call that ended with {@code error}, or else with the failure {@code result}. */
+    static StatusRuntimeException of(Throwable error, Result result) {
+        if (error == null) {
+            return of((Result.Failure) result);
+        }
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof BridgeSession.SessionClosedException) {
+            return Status.UNAVAILABLE.withDescription("the agent closed the session: " + cause.getMessage())
+                    .asRuntimeException();
+        }
+        return Status.INTERNAL.withDescription(cause.toString()).asRuntimeException();
     }
 
     /** Every code has its status: a new one does not compile until it is given one. */

@@ -27,9 +27,9 @@ class StatusesTest {
 
     @Test
     void theBearerTokenIsTakenFromItsAuthorizationValueWhateverTheCaseOfTheScheme() {
-        assertEquals("s3cret", CallContext.bearerToken("Bearer s3cret"));
-        assertEquals("s3cret", CallContext.bearerToken("bearer  s3cret "));
-        assertEquals("", CallContext.bearerToken("Basic dXNlcjpwYXNz"));
-        assertEquals("", CallContext.bearerToken(null));
+        assertEquals("s3cret", CallBudget.bearerToken("Bearer s3cret"));
+        assertEquals("s3cret", CallBudget.bearerToken("bearer  s3cret "));
+        assertEquals("", CallBudget.bearerToken("Basic dXNlcjpwYXNz"));
+        assertEquals("", CallBudget.bearerToken(null));
     }
 }

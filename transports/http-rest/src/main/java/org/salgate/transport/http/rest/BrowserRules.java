@@ -41,24 +41,25 @@ import org.slf4j.event.Level;
  * own domain), a WebSocket handshake or a state-changing request (POST, PUT, PATCH, DELETE) from
  * another origin's page (403), and such a request with a body that a page can send cross-site
  * without asking first, anything but JSON or XML (415). A request without an {@code Origin} header
- * comes from a program, not a page, and is not checked for it.
+ * comes from a program, not a page, and is not checked for it. No answer carries a CORS header: no
+ * other origin's page is let in by asking first.
  *
  * <p>The hosts served are the loopback names when bound to loopback or a wildcard, the name it was
  * bound by, the address a connection reached, the names and addresses of the TLS certificate, and
- * {@value HttpTransportProvider#ALLOW_HOSTS}. The
- * server's own origin is its scheme, a host it serves and its port; others are allowed by
- * {@value HttpTransportProvider#ALLOW_ORIGINS}. Immutable and thread-safe.
+ * {@value HttpTransportProvider#ALLOW_HOSTS}. The server's own origin is its scheme, a host it
+ * serves and its port; others are allowed by {@value HttpTransportProvider#ALLOW_ORIGINS}.
+ * Immutable and thread-safe.
  */
 final class BrowserRules {
 
     private static final RateLimitedLog PEERS = new RateLimitedLog(LoggerFactory.getLogger(BrowserRules.class), Level.WARN);
     private static final Set<HttpMethod> SAFE_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE);
-    /** A Host header or an authority: its host (a bracketed IPv6 address, or a name less its trailing dot), a port. */
-    private static final Pattern AUTHORITY =
-            Pattern.compile("(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::([0-9]{0,5}))?");
+    /** An authority, lower-cased: its host (a bracketed IPv6 address, or a name less its trailing dot), its port. */
+    private static final String AUTHORITY = "(\\[[^\\]]+]|[a-z0-9_.-]*[a-z0-9_-])\\.?(?::([0-9]{0,5}))?";
+    private static final Pattern HOST = Pattern.compile(AUTHORITY);
     /** A web origin, lower-cased: a scheme and an authority, and nothing after them but a slash. */
-    private static final Pattern ORIGIN = Pattern.compile("(https?)://([^/?#@]*)/?");
+    private static final Pattern ORIGIN = Pattern.compile("(https?)://" + AUTHORITY + "/?");
 
     private final String scheme;
     /** The host names and addresses served, and wildcard names ({@code *.example.com}) as they are. */
@@ -88,9 +89,8 @@ final class BrowserRules {
         } catch (UnknownHostException e) {
             // binding fails and says so
         }
-        String bound = host(options.host());
-        if (bound != null && !anyAddress) {
-            hosts.add(bound); // the name it was bound by; its address is the one connections reach
+        if (!anyAddress) {
+            serve(options.host(), hosts); // the name it was bound by; its address is the one connections reach
         }
         if (options.tls() != null) {
             certificateNames(options.tls()).forEach(name -> serve(name, hosts));
@@ -116,38 +116,32 @@ final class BrowserRules {
     /** The refusal of a request these rules do not let through, or null to let it go on. */
     FullHttpResponse refusal(HttpRequest request, Channel channel) {
         String hostHeader = request.headers().get(HttpHeaderNames.HOST);
-        if (hostHeader != null) {
-            String host = host(hostHeader);
-            if (host == null) {
-                return Replies.error(HttpResponseStatus.BAD_REQUEST, "MALFORMED_HTTP",
-                        "the Host header '" + hostHeader + "' is not a host name or address");
-            }
-            if (!serves(host, channel)) {
-                PEERS.log("host", "refusing requests from {} for the host '{}', which this agent does not serve "
-                        + "(--allow-host serves more names)", channel.remoteAddress(), hostHeader);
-                return Replies.error(HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
-                        "this agent does not serve the host '" + host + "' (a page that names another host may be "
-                                + "a DNS-rebinding attack); start the agent with --allow-host " + host
-                                + " to serve that name");
-            }
+        String host = hostHeader == null ? null : host(hostHeader);
+        if (hostHeader != null && host == null) {
+            return Replies.error(HttpResponseStatus.BAD_REQUEST, "MALFORMED_HTTP",
+                    "the Host header '" + hostHeader + "' is not a host name or address");
+        }
+        if (host != null && !serves(host, channel)) {
+            PEERS.log("host", "refusing requests from {} for the host '{}', which this agent does not serve "
+                    + "(--allow-host serves more names)", channel.remoteAddress(), hostHeader);
+            return Replies.error(HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
+                    "this agent does not serve the host '" + host + "' (a page that names another host may be "
+                            + "a DNS-rebinding attack); start the agent with --allow-host " + host + " to serve that name");
         }
         boolean webSocket = HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(
                 request.headers().get(HttpHeaderNames.UPGRADE));
         boolean changes = !SAFE_METHODS.contains(request.method());
         FullHttpResponse refused = webSocket || changes ? originRefusal(request, channel, webSocket) : null;
-        if (refused != null) {
+        if (refused != null || !changes || !Exchange.hasBody(request) || isJsonOrXml(request)) {
             return refused;
         }
-        if (changes && Exchange.hasBody(request) && !isJsonOrXml(request)) {
-            String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-            PEERS.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
-                    + "must be JSON or XML", request.method(), type, channel.remoteAddress());
-            return Replies.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
-                    "a " + request.method() + " with a body must be sent as application/json, or as application/xml "
-                            + "for SensorML and PCML documents; it was " + (type == null ? "sent without a Content-Type"
-                            : "'" + type + "'"));
-        }
-        return null;
+        String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        PEERS.log("content-type", "refusing a {} with a body of type '{}' from {}: state-changing requests "
+                + "must be JSON or XML", request.method(), type, channel.remoteAddress());
+        return Replies.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
+                "a " + request.method() + " with a body must be sent as application/json, or as application/xml "
+                        + "for SensorML and PCML documents; it was " + (type == null ? "sent without a Content-Type"
+                        : "'" + type + "'"));
     }
 
     private FullHttpResponse originRefusal(HttpRequest request, Channel channel, boolean webSocket) {
@@ -155,15 +149,15 @@ final class BrowserRules {
         if (values.isEmpty()) {
             return null; // not a browser
         }
+        String value = values.get(0).trim();
         String what = webSocket ? "open a WebSocket to this agent" : "send a " + request.method() + " to this agent";
         String why;
         if (values.size() > 1) {
             why = "a request with " + values.size() + " Origin headers is refused";
-        } else if (values.get(0).trim().equals("null")) {
+        } else if (value.equals("null")) {
             why = "a page with an opaque origin (Origin: null: a sandboxed frame, a local file or a redirect) "
                     + "may not " + what;
         } else {
-            String value = values.get(0).trim();
             Origin origin = Origin.parse(value);
             if (origin != null && (origins.contains(origin) || isOwn(origin, channel))) {
                 return null;
@@ -199,18 +193,21 @@ final class BrowserRules {
     /**
      * The host of a Host header or an authority ({@code name}, {@code name:port}, {@code [v6]:port},
      * or a bare IPv6 address as the server's own host option may be), lower-cased, without a
-     * trailing dot, addresses in their canonical form without a zone (a Host header seldom carries
-     * it); null when malformed.
+     * trailing dot; null when malformed.
      */
     static String host(String authority) {
         String a = authority.trim().toLowerCase(Locale.ROOT);
-        Matcher m = AUTHORITY.matcher(a);
-        String host = NetUtil.isValidIpV6Address(a) ? a : m.matches() ? m.group(1) : null;
-        byte[] ip = host == null ? null : NetUtil.createByteArrayFromIpAddressString(host);
-        if (ip != null) {
-            return NetUtil.bytesToIpAddress(ip);
-        }
-        return host == null || host.startsWith("[") ? null : host;
+        Matcher m = HOST.matcher(a);
+        return NetUtil.isValidIpV6Address(a) ? canonical(a) : m.matches() ? canonical(m.group(1)) : null;
+    }
+
+    /**
+     * A matched host: an address in its canonical form, without a zone (a Host header seldom carries
+     * it); a name as it is; null for a bracketed host that is no IPv6 address.
+     */
+    private static String canonical(String host) {
+        byte[] ip = NetUtil.createByteArrayFromIpAddressString(host);
+        return ip != null ? NetUtil.bytesToIpAddress(ip) : host.startsWith("[") ? null : host;
     }
 
     /**
@@ -260,15 +257,10 @@ final class BrowserRules {
 
         /** The origin of an Origin header or an option value, or null when it is not one. */
         static Origin parse(String value) {
-            Matcher origin = ORIGIN.matcher(value.trim().toLowerCase(Locale.ROOT));
-            Matcher authority = origin.matches() ? AUTHORITY.matcher(origin.group(2)) : null;
-            String host = authority != null && authority.matches() ? BrowserRules.host(origin.group(2)) : null;
-            if (host == null) {
-                return null;
-            }
-            String port = authority.group(2);
-            return new Origin(origin.group(1), host, port != null && !port.isEmpty() ? Integer.parseInt(port)
-                    : origin.group(1).equals("https") ? 443 : 80);
+            Matcher m = ORIGIN.matcher(value.trim().toLowerCase(Locale.ROOT));
+            String host = m.matches() ? canonical(m.group(2)) : null;
+            return host == null ? null : new Origin(m.group(1), host, m.group(3) != null && !m.group(3).isEmpty()
+                    ? Integer.parseInt(m.group(3)) : m.group(1).equals("https") ? 443 : 80);
         }
     }
 }

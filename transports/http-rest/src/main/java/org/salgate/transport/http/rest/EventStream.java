@@ -3,6 +3,7 @@ package org.salgate.transport.http.rest;
 import org.salgate.transport.http.Exchange;
 import org.salgate.transport.http.Replies;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -16,10 +17,11 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Base64;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.salgate.model.Reading;
+import org.salgate.model.Value;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.EventNotice;
 import org.salgate.wire.Message;
@@ -30,61 +32,55 @@ import org.salgate.wire.StreamEnded;
  * A Server-Sent Events answer fed by a {@link BridgeSession}: one event per reading, whose
  * {@code id:} is the reading's sequence number, or one per agent event, numbered from 0. When the
  * agent ends the stream, an {@code end} event says why and the connection closes; when the caller
- * goes away, the session closes and the agent stops the stream.
+ * goes away, the session closes and the agent stops the stream. A request that is one call is
+ * answered through one that never begins.
  *
- * <p>Events are written as they come and flushed once per batch the session hands over
- * ({@link BridgeSession.Sink#delivered}), so a stream that runs ahead of the socket leaves in few
- * writes. Backpressure is the connection's: the session is writable while the channel is, and the
- * agent resumes a held stream when the channel drains.
+ * <p>The session hands over its pushed messages only once the headers went out, and while the
+ * connection takes more: before, they wait in the session's queue, counted against its bounds. They
+ * are written as they come and flushed once per batch ({@link BridgeSession.Sink#delivered}), so a
+ * stream that runs ahead of the socket leaves in few writes; the agent resumes a held stream when
+ * the channel drains.
  */
 final class EventStream implements BridgeSession.Sink {
 
     private final Exchange exchange;
     private final Channel channel;
-    /** Written under this object's lock, which the pushes before the headers wait on. */
     private volatile boolean begun;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicLong eventIds = new AtomicLong();
-    /** Guarded by this: what was pushed before the headers went out. */
-    private List<Message> beforeBegin = new ArrayList<>();
 
     EventStream(Exchange exchange) {
         this.exchange = exchange;
         this.channel = exchange.channel();
     }
 
-    /**
-     * Sends the event-stream headers, then what was pushed before them; from now on the connection
-     * is this stream's.
-     */
+    /** Whether the session may hand over pushed messages now. */
+    boolean writable() {
+        return begun && channel.isWritable();
+    }
+
+    /** Sends the event-stream headers, then what was pushed before them; the connection is this stream's from now on. */
     void begin(BridgeSession session) {
-        synchronized (this) {
-            begun = true;
-            exchange.stream(session::writableAgain);
-            HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-            response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
-            HttpUtil.setTransferEncodingChunked(response, true);
-            channel.writeAndFlush(response, channel.voidPromise());
-            List<Message> early = beforeBegin;
-            beforeBegin = null;
-            early.forEach(this::pushed); // under the lock, so that no later push overtakes them
-            channel.flush();
-        }
+        exchange.stream(session::writableAgain);
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+        HttpUtil.setTransferEncodingChunked(response, true);
+        channel.writeAndFlush(response, channel.voidPromise());
+        begun = true;
+        session.writableAgain();
     }
 
     @Override
     public void pushed(Message message) {
-        synchronized (this) {
-            if (!begun) {
-                beforeBegin.add(message); // pushed while the call that starts the stream is answered
-                return;
-            }
-        }
         if (message instanceof StreamData data) {
-            send("id: " + data.reading().sequence(), JsonViews.reading(data.reading()));
+            send("id: " + data.reading().sequence(), reading(data.reading()));
         } else if (message instanceof EventNotice notice) {
-            send("id: " + eventIds.getAndIncrement(), JsonViews.event(notice.event()));
+            ObjectNode event = Replies.JSON.valueToTree(notice.event());
+            if (notice.event().state() == null) {
+                event.remove("state"); // an event about no sensor's state
+            }
+            send("id: " + eventIds.getAndIncrement(), event);
         } else if (message instanceof StreamEnded end) {
             send("event: end", Replies.JSON.createObjectNode().put("reason", end.reason()));
             end();
@@ -96,25 +92,26 @@ final class EventStream implements BridgeSession.Sink {
         channel.flush();
     }
 
+    /** The agent closed the session: the stream ends. The caller closes it with its connection, or after {@link #finish}. */
     @Override
     public void closed(boolean byAgent) {
-        end();
+        if (byAgent) {
+            end();
+        }
     }
 
     /**
-     * The stream failed: before its headers went out, the error answers the request; after them, an
-     * {@code error} event with the error's JSON ends the stream.
+     * The request's last answer: before the headers went out, {@code response} answers the request;
+     * after them, an {@code error} event of its JSON ends the stream.
      */
-    void fail(FullHttpResponse error) {
-        synchronized (this) {
-            if (!begun) {
-                ended.set(true);
-                exchange.respond(error);
-                return;
-            }
+    void finish(FullHttpResponse response) {
+        if (!begun) {
+            ended.set(true);
+            exchange.respond(response);
+            return;
         }
-        send("event: error", error.content().toString(StandardCharsets.UTF_8));
-        error.release();
+        send("event: error", response.content().toString(StandardCharsets.UTF_8));
+        response.release();
         end();
     }
 
@@ -130,5 +127,38 @@ final class EventStream implements BridgeSession.Sink {
         if (ended.compareAndSet(false, true) && begun) {
             channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /**
+     * The JSON of a reading, as the OpenAPI document's Reading: its value as JSON can hold it, bytes in
+     * base64, and its device time and error when it has them.
+     */
+    static ObjectNode reading(Reading r) {
+        ObjectNode node = Replies.JSON.createObjectNode();
+        node.put("sensor", r.sensorId());
+        node.put("sequence", r.sequence());
+        node.put("timestampMicros", r.timestampMicros());
+        node.put("status", r.status().name());
+        Value v = r.value();
+        if (v instanceof Value.Num n && Double.isFinite(n.value())) {
+            node.put("value", n.value());
+        } else if (v instanceof Value.Int i) {
+            node.put("value", i.value());
+        } else if (v instanceof Value.Text t) {
+            node.put("value", t.value());
+        } else if (v instanceof Value.Bytes b) {
+            node.put("value", Base64.getEncoder().encodeToString(b.value()));
+            node.put("encoding", "base64");
+        } else {
+            node.putNull("value"); // none, or a number JSON cannot hold
+        }
+        node.put("unit", r.unit());
+        if (r.deviceTimeMicros() != 0) {
+            node.put("deviceTimeMicros", r.deviceTimeMicros());
+        }
+        if (!r.error().isEmpty()) {
+            node.put("error", r.error());
+        }
+        return node;
     }
 }

@@ -6,7 +6,8 @@ import org.salgate.transport.http.HttpTransportProvider;
 import org.salgate.transport.http.Replies;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -15,6 +16,10 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URLConnection;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,7 +43,6 @@ import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.bridge.BridgeSession;
 import org.salgate.wire.HelloReply;
-import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -51,22 +55,28 @@ import org.slf4j.event.Level;
  * {@linkplain ServerHandler#admits admits} (401, with {@code WWW-Authenticate}): the page, its
  * files, the OpenAPI document and the WebSocket (which has its own hello) are public.
  *
- * <p>The answers are routes: a method and a path template
- * such as {@code /api/sensors/{id}/commands/{command}}, whose {@code {name}} segments match one
- * non-empty path segment each (percent-decoded). Each call is one {@link BridgeSession} on the
- * agent's {@link ServerHandler} (hello with the request's bearer token, the call, close), each event
- * stream one session for as long as its connection lasts. The agent's refusals come back as JSON
- * errors with the agent's own words and a status that fits their code.
+ * <p>The answers are routes: a method and a path template such as
+ * {@code /api/sensors/{id}/commands/{command}}, whose {@code {name}} segments match one non-empty
+ * path segment each (percent-decoded). Each request of the API is one {@link BridgeSession} on the
+ * agent's {@link ServerHandler}, which lasts for one call or, for an {@link EventStream}, as long as
+ * its connection. The agent's refusals come back as JSON errors with the agent's own words and a
+ * status that fits their code.
  */
 final class RestApi implements HttpDoor {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestApi.class);
     private static final RateLimitedLog PEERS = new RateLimitedLog(LOG, Level.WARN);
 
+    /** The web page's files, in the jar under {@code www/} next to this class: each served at /name, the first at / too. */
+    static final List<String> PAGE = List.of("index.html", "app.js", "events.js", "plot.js", "style.css");
+    /** The OpenAPI document, in the jar next to this class. */
+    static final String OPENAPI = "openapi.json";
     /** The command a stream reads when the request names none: every built-in sensor has it. */
     private static final String DEFAULT_COMMAND = "read";
     /** The interval of a stream whose request gives none, in milliseconds. */
     private static final long DEFAULT_INTERVAL_MILLIS = 1_000;
+    /** A command's arguments in a body: a JSON object whose members are strings, numbers or booleans. */
+    private static final ObjectReader ARGUMENTS = Replies.JSON.readerFor(new TypeReference<Map<String, String>>() { });
 
     /** One route: what answers {@code method} on the paths {@code template} matches. */
     record Route(HttpMethod method, String template, Consumer<Exchange> action) {
@@ -108,20 +118,23 @@ final class RestApi implements HttpDoor {
         this.bound = bound;
         this.sessionIds = sessionIds;
         this.budget = budget;
-        route(HttpMethod.GET, "/", StaticFiles.serve(StaticFiles.WWW + StaticFiles.FILES.get(0)));
-        for (String file : StaticFiles.FILES) {
-            route(HttpMethod.GET, "/" + file, StaticFiles.serve(StaticFiles.WWW + file));
+        route(HttpMethod.GET, "/", file("www/" + PAGE.get(0)));
+        for (String file : PAGE) {
+            route(HttpMethod.GET, "/" + file, file("www/" + file));
         }
-        route(HttpMethod.GET, "/api/openapi.json", StaticFiles.serve(StaticFiles.OPENAPI));
+        route(HttpMethod.GET, "/api/" + OPENAPI, file(OPENAPI));
         route(HttpMethod.GET, HttpTransportProvider.WEBSOCKET_PATH, ex -> ex.respond(Replies.error(
                 HttpResponseStatus.UPGRADE_REQUIRED, "UPGRADE_REQUIRED",
                 "this path is the salgate clients' WebSocket: open it with a WebSocket handshake")));
         route(HttpMethod.GET, "/api/sensors/{id}", this::describeSensor);
         route(HttpMethod.GET, "/api/sensors/{id}/stream", this::stream);
         route(HttpMethod.GET, "/api/session", this::session);
-        // subscribed first: every event after the headers is sent
-        route(HttpMethod.GET, "/api/events", ex -> pushes(ex, (session, events) ->
-                expect(session.call(new Call.SubscribeEvents())).thenRun(() -> events.begin(session))));
+        // subscribed before the headers go out: every event after them is sent
+        route(HttpMethod.GET, "/api/events", ex -> answer(ex, (session, hello, events) ->
+                expect(session.call(new Call.SubscribeEvents())).thenApply(subscribed -> {
+                    events.begin(session);
+                    return null;
+                })));
         call(HttpMethod.GET, "/api/sensors", ex -> new Call.ListSensors(Boolean.parseBoolean(ex.query("active"))));
         call(HttpMethod.POST, "/api/sensors", ex -> new Call.AddSensor(ex.body()));
         call(HttpMethod.DELETE, "/api/sensors/{id}", ex -> new Call.RemoveSensor(ex.parameter("id")));
@@ -148,19 +161,42 @@ final class RestApi implements HttpDoor {
             Call call = request.apply(ex);
             HttpResponseStatus status = method.equals(HttpMethod.POST) && !(call instanceof Call.Execute)
                     ? HttpResponseStatus.CREATED : HttpResponseStatus.OK;
-            answer(ex, (session, hello) -> expect(session.call(call)).thenApply(result -> {
+            answer(ex, (session, hello, events) -> expect(session.call(call)).thenApply(result -> {
                 if (result instanceof Result.Document document) {
                     return Replies.xml(document.xml());
                 }
                 if (result instanceof Result.Ack) {
                     return Replies.empty(HttpResponseStatus.NO_CONTENT);
                 }
-                return Replies.json(status, result instanceof Result.ReadingResult r ? JsonViews.reading(r.reading())
+                return Replies.json(status, result instanceof Result.ReadingResult r ? EventStream.reading(r.reading())
                         : result instanceof Result.Sensors s ? s.sensors()
                         : result instanceof Result.Sensor s ? s.sensor()
                         : result instanceof Result.Protocols p ? p.protocols() : result);
             }));
         });
+    }
+
+    /** The action of a route that answers with a file of this jar, read now, typed by its name. */
+    private static Consumer<Exchange> file(String name) {
+        byte[] body = resource(name);
+        String type = URLConnection.guessContentTypeFromName(name) + "; charset=utf-8";
+        return ex -> {
+            FullHttpResponse response = Replies.of(HttpResponseStatus.OK, type, body);
+            response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+            ex.respond(response);
+        };
+    }
+
+    /** The bytes of a file of this jar, named relative to this class. */
+    static byte[] resource(String name) {
+        try (InputStream in = RestApi.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks " + name + "; it was built wrongly");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + name + " from the jar", e);
+        }
     }
 
     List<Route> routes() {
@@ -171,7 +207,7 @@ final class RestApi implements HttpDoor {
     public FullHttpResponse refusal(HttpRequest request, Channel channel) {
         FullHttpResponse refused = rules.refusal(request, channel);
         String path = new QueryStringDecoder(request.uri()).path();
-        if (refused != null || !path.startsWith("/api/") || path.equals("/api/openapi.json")
+        if (refused != null || !path.startsWith("/api/") || path.equals("/api/" + OPENAPI)
                 || path.equals(HttpTransportProvider.WEBSOCKET_PATH)) {
             return refused;
         }
@@ -199,7 +235,7 @@ final class RestApi implements HttpDoor {
                 try {
                     route.action().accept(ex);
                 } catch (Failed malformed) { // a route's arguments, read before any call
-                    ex.respond(errorReply(malformed));
+                    ex.respond(errorReply(malformed, false));
                 }
                 return;
             } else if (parameters != null) {
@@ -208,7 +244,7 @@ final class RestApi implements HttpDoor {
         }
         if (allowed.isEmpty()) {
             ex.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + ex.path()
-                    + "; the API is described at /api/openapi.json"));
+                    + "; the API is described at /api/" + OPENAPI));
             return;
         }
         FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
@@ -227,7 +263,8 @@ final class RestApi implements HttpDoor {
     private void describeSensor(Exchange ex) {
         String id = ex.parameter("id");
         boolean xml = ex.wantsXml();
-        answer(ex, (session, hello) -> expect(session.call(new Call.DescribeSensor(id))).thenCompose(described -> {
+        Call describe = new Call.DescribeSensor(id);
+        answer(ex, (session, hello, events) -> expect(session.call(describe)).thenCompose(described -> {
             if (xml) {
                 return CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()));
             }
@@ -251,11 +288,12 @@ final class RestApi implements HttpDoor {
      */
     private void session(Exchange ex) {
         boolean tokenRequired = !handler.admits("");
-        answer(ex, (session, hello) -> CompletableFuture.completedFuture(Replies.json(HttpResponseStatus.OK,
+        answer(ex, (session, hello, events) -> CompletableFuture.completedFuture(Replies.json(HttpResponseStatus.OK,
                 Replies.JSON.createObjectNode().put("role", !hello.role().isEmpty() ? hello.role()
                         : tokenRequired ? "reader" : "admin").put("tokenRequired", tokenRequired))));
     }
 
+    /** A stream's readings: set up, then the headers, then started, so that its first reading follows them. */
     private void stream(Exchange ex) {
         String interval = ex.query("interval");
         String shared = ex.query("shared");
@@ -271,91 +309,80 @@ final class RestApi implements HttpDoor {
         Call setup = new Call.SetupStream(ex.parameter("id"), Objects.requireNonNullElse(ex.query("command"),
                 DEFAULT_COMMAND), ex.queryExcept("command", "interval", "shared"), millis, null,
                 Boolean.parseBoolean(shared));
-        pushes(ex, (session, events) -> expect(session.call(setup)).thenCompose(handle -> {
+        answer(ex, (session, hello, events) -> expect(session.call(setup)).thenCompose(handle -> {
             events.begin(session);
             return expect(session.call(new Call.StartStream(((Result.StreamHandle) handle).streamId())));
-        }));
+        }).thenApply(started -> null));
     }
 
     /** A command's arguments: the query's parameters, then a JSON object body's members. */
     private static Map<String, String> arguments(Exchange ex) {
         Map<String, String> arguments = new LinkedHashMap<>(ex.queryExcept());
-        String body = ex.body().trim();
-        if (body.isEmpty()) {
+        if (ex.body().isBlank()) {
             return arguments;
         }
-        JsonNode node;
+        String form = "must be a JSON object whose members are strings, numbers or booleans, such as {\"size\": 1024}";
+        Map<String, String> members;
         try {
-            node = Replies.JSON.readTree(body);
+            members = ARGUMENTS.readValue(ex.body());
         } catch (JsonProcessingException e) {
-            throw badArgument("body", "must be a JSON object of arguments: " + e.getOriginalMessage());
+            throw badArgument("body", form + ": " + e.getOriginalMessage());
         }
-        if (node == null || !node.isObject()) {
-            throw badArgument("body", "must be a JSON object of arguments, such as {\"size\": 1024}");
+        if (members == null || members.containsValue(null)) {
+            throw badArgument("body", form);
         }
-        for (var field : node.properties()) {
-            if (!field.getValue().isValueNode() || field.getValue().isNull()) {
-                throw badArgument(field.getKey(), "must be a string, a number or a boolean");
-            }
-            arguments.put(field.getKey(), field.getValue().asText());
-        }
+        arguments.putAll(members);
         return arguments;
     }
 
     // ------------------------------------------------------------------ sessions and errors
 
-    /**
-     * One call's life: open, hello, {@code work} (given the agent's accepted hello reply), close; its
-     * outcome or its failure answers the request.
-     */
-    private void answer(Exchange ex, BiFunction<BridgeSession, HelloReply, CompletableFuture<FullHttpResponse>> work) {
-        BridgeSession session = open(ex, NO_PUSHES);
-        greet(ex, session).thenCompose(hello -> work.apply(session, hello)).whenComplete((response, error) -> {
-            session.closeByCaller();
-            ex.respond(error == null ? response : errorReply(error));
-        });
+    /** What a request does with its session once the agent accepted its hello. */
+    private interface Work {
+        /**
+         * @return the response, after which the session closes; or null, once the work has begun
+         *         {@code events}, whose session lasts as long as the connection
+         */
+        CompletableFuture<FullHttpResponse> start(BridgeSession session, HelloReply hello, EventStream events);
     }
 
     /**
-     * An event stream's life: open, hello, {@code start}, which begins the {@link EventStream}; the
-     * session lasts as long as the connection, or until it fails.
+     * A request's life: open a session, hello, {@code work}; its response or its failure answers the
+     * request, as the events' {@link EventStream#finish} does once they have begun.
      */
-    private void pushes(Exchange ex, BiFunction<BridgeSession, EventStream, CompletableFuture<?>> start) {
+    private void answer(Exchange ex, Work work) {
         EventStream events = new EventStream(ex);
         BridgeSession session = open(ex, events);
-        greet(ex, session).thenCompose(hello -> start.apply(session, events)).exceptionally(error -> {
-            events.fail(errorReply(error));
-            session.closeByCaller();
-            return null;
+        greet(ex, session).thenCompose(hello -> work.start(session, hello, events)).whenComplete((response, error) -> {
+            if (response != null || error != null) {
+                session.closeByCaller();
+                events.finish(error == null ? response : errorReply(error, !ex.bearerToken().isEmpty()));
+            }
         });
     }
 
     /**
-     * A session for a request, closed with its connection: the server closes every connection when it
-     * stops. The budget's eviction closes the connection too.
+     * A session for a request, pushing into {@code events}, closed with its connection: the server
+     * closes every connection when it stops. The budget's eviction closes the connection too.
      */
-    private BridgeSession open(Exchange ex, BridgeSession.Sink sink) {
+    private BridgeSession open(Exchange ex, EventStream events) {
         var channel = ex.channel();
         String name = "http " + ex.remoteAddress();
         MemoryBudget.Account account = budget == null ? null : budget.open(name, channel::close);
-        BridgeSession session = BridgeSession.open(handler, sessionIds.getAsLong(), name,
-                channel::isWritable, sink, bound, account);
+        BridgeSession session = BridgeSession.open(handler, sessionIds.getAsLong(), name, events::writable, events,
+                bound, account);
         channel.closeFuture().addListener(f -> session.closeByCaller());
         return session;
     }
 
     /**
-     * Says hello with the request's bearer token; completes with the agent's acceptance, or fails when
-     * the agent refuses: for its credentials ({@link Refused}, 401) or because it serves its maximum
-     * of sessions ({@link Failed}, OVERLOADED, 503).
+     * Says hello with the request's bearer token; completes with the agent's acceptance, or fails
+     * with its refusal: for its credentials (401) or because it serves its maximum of sessions (503).
      */
     private CompletableFuture<HelloReply> greet(Exchange ex, BridgeSession session) {
-        String token = ex.bearerToken();
-        return session.hello("http " + ex.remoteAddress(), bound.codec().name(), token).thenApply(reply -> {
+        return session.hello("http " + ex.remoteAddress(), bound.codec().name(), ex.bearerToken()).thenApply(reply -> {
             if (!reply.accepted()) {
-                throw new CompletionException(reply.code() == ErrorCode.OVERLOADED
-                        ? new Failed(new Result.Failure(ErrorCode.OVERLOADED, reply.error()))
-                        : new Refused(!token.isEmpty()));
+                throw new CompletionException(new Failed(new Result.Failure(reply.code(), reply.error())));
             }
             return reply;
         });
@@ -371,18 +398,21 @@ final class RestApi implements HttpDoor {
         });
     }
 
-    /** The JSON error for a failed call. */
-    static FullHttpResponse errorReply(Throwable error) {
+    /**
+     * The JSON error for a failed call. A refusal of the caller's credentials says how HTTP carries a
+     * token, whatever the agent's advice to its command-line clients.
+     */
+    static FullHttpResponse errorReply(Throwable error, boolean tokenGiven) {
         Throwable cause = error;
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
         }
+        if (cause instanceof Failed failed && failed.failure.code() == ErrorCode.UNAUTHENTICATED) {
+            return Replies.unauthenticated(tokenGiven);
+        }
         if (cause instanceof Failed failed) {
             ErrorCode code = failed.failure.code();
             return Replies.error(statusOf(code), code.name(), failed.failure.message());
-        }
-        if (cause instanceof Refused refused) {
-            return Replies.unauthenticated(refused.tokenGiven);
         }
         if (cause instanceof BridgeSession.SessionClosedException) {
             return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE",
@@ -408,18 +438,7 @@ final class RestApi implements HttpDoor {
         };
     }
 
-    /** A call's session starts no stream: it is pushed nothing. */
-    private static final BridgeSession.Sink NO_PUSHES = new BridgeSession.Sink() {
-        @Override
-        public void pushed(Message message) {
-        }
-
-        @Override
-        public void closed(boolean byAgent) {
-        }
-    };
-
-    /** The agent answered a call with a failure. */
+    /** The agent refused a call or the hello, or a request's argument is malformed. */
     static final class Failed extends RuntimeException {
         private static final long serialVersionUID = 1L;
         final transient Result.Failure failure;
@@ -427,17 +446,6 @@ final class RestApi implements HttpDoor {
         Failed(Result.Failure failure) {
             super(failure.code() + ": " + failure.message(), null, false, false);
             this.failure = failure;
-        }
-    }
-
-    /** The agent refused the hello's credentials. */
-    static final class Refused extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final boolean tokenGiven;
-
-        Refused(boolean tokenGiven) {
-            super("refused", null, false, false);
-            this.tokenGiven = tokenGiven;
         }
     }
 

@@ -47,7 +47,7 @@ class OpenApiDocumentTest {
     }
 
     private static Set<String> documentedOperations() throws Exception {
-        JsonNode document = Replies.JSON.readTree(StaticFiles.read(StaticFiles.OPENAPI));
+        JsonNode document = Replies.JSON.readTree(RestApi.resource(RestApi.OPENAPI));
         Set<String> operations = new TreeSet<>();
         for (var path : document.get("paths").properties()) {
             path.getValue().fieldNames().forEachRemaining(method -> operations.add(method.toUpperCase() + " " + path.getKey()));
@@ -70,7 +70,7 @@ class OpenApiDocumentTest {
 
     @Test
     void documentIsOpenApi3WithAnOperationIdPerOperation() throws Exception {
-        JsonNode document = Replies.JSON.readTree(StaticFiles.read(StaticFiles.OPENAPI));
+        JsonNode document = Replies.JSON.readTree(RestApi.resource(RestApi.OPENAPI));
         assertEquals("3", document.get("openapi").asText().substring(0, 1));
         Set<String> ids = new TreeSet<>();
         document.get("paths").forEach(path -> path.forEach(operation -> ids.add(operation.get("operationId").asText())));
@@ -79,8 +79,8 @@ class OpenApiDocumentTest {
 
     @Test
     void pageFilesAreInTheJar() {
-        for (String file : StaticFiles.FILES) {
-            assertFalse(StaticFiles.read(StaticFiles.WWW + file).length == 0, file + " is empty");
+        for (String file : RestApi.PAGE) {
+            assertFalse(RestApi.resource("www/" + file).length == 0, file + " is empty");
         }
     }
 }

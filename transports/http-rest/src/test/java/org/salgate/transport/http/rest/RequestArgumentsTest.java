@@ -30,13 +30,14 @@ import org.salgate.wire.Message;
 import org.salgate.wire.Request;
 
 /**
- * The set-up the stream endpoint hands the agent: its query parameters as the command, the interval,
- * the shared flag and the command's arguments, and a malformed one refused before the agent is asked.
- * The agent here only records what it gets (the set-up stays unanswered); what a real agent streams
- * is tested in the http-it module.
+ * The calls requests hand the agent, and the malformed ones refused before it is asked: the stream
+ * endpoint's set-up (its query parameters as the command, the interval, the shared flag and the
+ * command's arguments) and a command's arguments (the query's parameters and a JSON object body's
+ * strings, numbers and booleans, as text). The agent here only records what it gets (the calls stay
+ * unanswered); what a real agent answers is tested in the http-it module.
  */
 @Timeout(30)
-class StreamSetupTest {
+class RequestArgumentsTest {
 
     private final RecordingServerHandler agent = new RecordingServerHandler();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -105,6 +106,48 @@ class StreamSetupTest {
         JsonNode error = Replies.JSON.readTree(response.body());
         assertEquals("INVALID_ARGUMENT", error.get("error").asText());
         assertEquals("argument 'shared' must be true or false, got 'yes'", error.get("message").asText());
+        assertTrue(agent.opened.isEmpty(), "a malformed request must not open a session on the agent");
+    }
+
+    private HttpRequest post(String pathAndQuery, String json) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.localAddress().getPort() + pathAndQuery))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
+    private Call.Execute executed() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            for (Message message : agent.received) {
+                if (message instanceof Request r && r.call() instanceof Call.Execute execute) {
+                    return execute;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "the agent was asked to execute nothing within 10 s");
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void theQueryAndAJsonObjectsScalarMembersAreTheArgumentsAsText() throws Exception {
+        pending.add(http.sendAsync(post("/api/sensors/DUMMY_0/commands/payload?unit=kB",
+                "{\"size\": 16, \"fast\": true, \"label\": \"x\", \"ratio\": 0.5}"), HttpResponse.BodyHandlers.discarding()));
+        assertEquals(new Call.Execute("DUMMY_0", "payload", Map.of("unit", "kB", "size", "16", "fast", "true",
+                "label", "x", "ratio", "0.5")), executed());
+    }
+
+    @Test
+    void aBodyThatIsNoObjectOfScalarsIsABadRequestNamingTheBodyAndReachesNoAgent() throws Exception {
+        for (String body : List.of("[1, 2]", "{\"size\": null}", "{\"size\": {\"bytes\": 16}}", "{\"size\": [16]}",
+                "null", "{\"size\": 16")) {
+            HttpResponse<String> response = http.send(post("/api/sensors/DUMMY_0/commands/payload", body),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, response.statusCode(), body + ": " + response.body());
+            JsonNode error = Replies.JSON.readTree(response.body());
+            assertEquals("INVALID_ARGUMENT", error.get("error").asText(), body);
+            assertTrue(error.get("message").asText().startsWith("argument 'body' must be a JSON object"),
+                    body + ": " + error);
+        }
         assertTrue(agent.opened.isEmpty(), "a malformed request must not open a session on the agent");
     }
 }
