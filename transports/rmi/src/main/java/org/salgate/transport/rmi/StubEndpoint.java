@@ -60,8 +60,8 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
      * What a client checks of the agent object a registry handed it, before it sends anything to
      * it: an agent exports that object on its registry's own port with this transport's socket
      * factory, so the object must lead to the host and port the client looked up and, when the
-     * client speaks TLS, be reached over TLS with the client's own trust settings. Anything else is not the agent the client authenticated, and the hello,
-     * with its token, would go elsewhere.
+     * client speaks TLS, be reached over TLS with the client's own trust settings. Anything else is
+     * not the agent the client authenticated, and the hello, with its token, would go elsewhere.
      *
      * @throws IOException saying what the object leads to instead, and that nothing was sent to it
      */
@@ -103,7 +103,7 @@ record StubEndpoint(String host, int port, RmiClientSocketFactory factory) {
     }
 
     /** Whether the two names are the same host: equal, or resolving to a common address. */
-    static boolean sameHost(String a, String b) {
+    private static boolean sameHost(String a, String b) {
         if (a.equalsIgnoreCase(b)) {
             return true;
         }
