@@ -1,7 +1,7 @@
 package org.salgate.transport.http;
 
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -27,20 +27,18 @@ import org.slf4j.LoggerFactory;
  * {@link HttpDoor} (origin, host, token). It goes on as a {@link RequestHandler.Refusal}, answered in
  * order; with an unread body or an upgrade the connection closes after it.
  */
-final class RequestGuard extends ChannelDuplexHandler {
+final class RequestGuard extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestGuard.class);
 
     private final HttpDoor door;
-    private final RequestDecoder decoder;
     /** After a refusal that closes the connection: nothing more goes on. */
     private boolean closing;
     /** The rest of a refused request is dropped, up to its last content. */
     private boolean skipping;
 
-    RequestGuard(HttpDoor door, RequestDecoder decoder) {
+    RequestGuard(HttpDoor door) {
         this.door = door;
-        this.decoder = decoder;
     }
 
     @Override
@@ -87,12 +85,6 @@ final class RequestGuard extends ChannelDuplexHandler {
             }
         }
         ctx.fireChannelRead(msg);
-    }
-
-    /** The reads that the handlers after it ask for are the decoder's to serve, from what it holds first. */
-    @Override
-    public void read(ChannelHandlerContext ctx) throws Exception {
-        decoder.read(ctx);
     }
 
     private void refuse(ChannelHandlerContext ctx, FullHttpResponse answer, boolean close) {

@@ -1,14 +1,15 @@
 package org.salgate.transport.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.ByteToMessageDecoder.Cumulator;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
@@ -29,8 +30,9 @@ import org.salgate.transport.netty.ChannelWriter;
  * cannot hold it and it holds the most (1013), it holds over
  * {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was accepted (1009), a message
  * has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009), or a message outlasts the
- * body timeout (1008). Its handlers join the pipeline at the handshake: one before the frame
- * decoder counts reads, one after it counts them back.
+ * body timeout (1008). At the handshake the frame decoder's cumulator starts counting the reads
+ * it takes in, and a handler after it counts them back; the {@link RequestDecoder}, whose place that
+ * decoder took, passes on the reads asked for only while the connection is writable.
  */
 final class WebSocketIntake {
 
@@ -42,7 +44,6 @@ final class WebSocketIntake {
     private final Channel channel;
     private final ConnectionMemory memory;
     private final long timeoutNanos;
-    private final Raw raw = new Raw();
     private final Frames frames = new Frames();
     private Consumer<IOException> onRefused = e -> { };
     private boolean authenticated;
@@ -65,18 +66,16 @@ final class WebSocketIntake {
     }
 
     /**
-     * The handshake completed: bytes are counted and the connection read from now on, around the
-     * frame decoder and before {@code protocolHandler}; {@code onRefused} hears why it closes. The
-     * frame decoder holds the reads themselves (not copies grown by doubling), so what an unfinished
-     * frame holds is what was counted.
+     * The handshake completed: bytes are counted and the connection read from now on, as the frame
+     * decoder takes them in and before {@code protocolHandler}; {@code onRefused} hears why it closes.
+     * The frame decoder holds the reads themselves (not copies grown by doubling), so what an
+     * unfinished frame holds is what was counted.
      */
     void start(ChannelPipeline pipeline, String protocolHandler, Consumer<IOException> onRefused) {
         this.onRefused = onRefused;
-        ChannelHandlerContext decoder = pipeline.context(WebSocketFrameDecoder.class);
-        if (decoder.handler() instanceof ByteToMessageDecoder frameDecoder) {
-            frameDecoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+        if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder frameDecoder) {
+            frameDecoder.setCumulator(this::taken);
         }
-        pipeline.addBefore(decoder.name(), "websocket-reads", raw);
         pipeline.addBefore(protocolHandler, "websocket-frames", frames);
         // One read per turn of the event loop: a read is counted before the next one is made, and
         // sessions sending large frames take turns instead of each filling up to 16 buffers at once.
@@ -152,38 +151,19 @@ final class WebSocketIntake {
         return 2 + length + 4 + payload;
     }
 
-    /**
-     * Counts bytes as they are read; lets the reads that the handlers after it ask for (Netty's
-     * protocol handler asks for one after each ping) through only while the connection is writable.
-     */
-    private final class Raw extends ChannelDuplexHandler {
-        @Override
-        public void read(ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable() && !refused) {
-                ctx.read();
-            } // else reading resumes with the writability (auto-read)
+    /** The frame decoder takes in a read: counted, then held with what it holds already (a {@link Cumulator}). */
+    private ByteBuf taken(ByteBufAllocator alloc, ByteBuf cumulation, ByteBuf read) {
+        if (refused) {
+            read.release();
+            return cumulation;
         }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof ByteBuf bytes)) {
-                ctx.fireChannelRead(msg);
-                return;
-            }
-            if (refused) {
-                bytes.release();
-                return;
-            }
-            int n = bytes.readableBytes();
-            if (n == 0) {
-                ctx.fireChannelRead(bytes);
-                return;
-            }
-            long cost = cost(bytes);
+        int n = read.readableBytes();
+        if (n > 0) {
+            long cost = cost(read);
             if (!memory.take(cost)) {
-                bytes.release();
+                read.release();
                 refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", memory.full("this one"));
-                return;
+                return cumulation;
             }
             if (held == 0) {
                 messageStartNanos = System.nanoTime();
@@ -191,15 +171,10 @@ final class WebSocketIntake {
             held += n;
             reads.addLast(new long[] {n, cost});
             if (timer == null) {
-                timer = channel.eventLoop().schedule(WebSocketIntake.this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
-            }
-            ctx.fireChannelRead(bytes);
-            // After the decoder had them: a hello that came with more bytes has been read by now.
-            if (!authenticated && held > HttpLimits.PRE_AUTHENTICATION_BYTES) {
-                refuse(WebSocketCloseStatus.MESSAGE_TOO_BIG, "before-hello", "it sent more than "
-                        + HttpLimits.PRE_AUTHENTICATION_BYTES + " bytes of messages before its hello was accepted");
+                timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
             }
         }
+        return ByteToMessageDecoder.COMPOSITE_CUMULATOR.cumulate(alloc, cumulation, read);
     }
 
     /** Counts bytes back as messages and control frames are handled; reads while the connection is writable. */
@@ -235,6 +210,16 @@ final class WebSocketIntake {
                 messageBytes = 0;
                 fragments = 0;
             }
+        }
+
+        /** After the decoder had a read: a hello that came with more bytes has been read by now. */
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (!authenticated && held > HttpLimits.PRE_AUTHENTICATION_BYTES) {
+                refuse(WebSocketCloseStatus.MESSAGE_TOO_BIG, "before-hello", "it sent more than "
+                        + HttpLimits.PRE_AUTHENTICATION_BYTES + " bytes of messages before its hello was accepted");
+            }
+            ctx.fireChannelReadComplete();
         }
 
         @Override
