@@ -1,71 +1,26 @@
 package org.salgate.transport.http;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.util.ReferenceCountUtil;
-import org.salgate.transport.MemoryBudget;
 
 /**
- * Netty's aggregator, each part of a body copied to a buffer of its size and counted against the
- * connection's memory (given back once answered). A body over the limit is answered 413 (an
- * announced one before it is read), one the budget cannot hold 503; both close the connection.
+ * Netty's aggregator, whose body over the limit is answered 413 (an announced one before it is
+ * read) and closes the connection. The {@link RequestDecoder} counts the parts it gathers.
  */
 final class BodyAggregator extends HttpObjectAggregator {
 
-    private final int maxBodyBytes;
-    private final ConnectionMemory memory;
-    private boolean refused;
+    private final RequestDecoder decoder;
 
-    BodyAggregator(int maxBodyBytes, ConnectionMemory memory) {
+    BodyAggregator(int maxBodyBytes, RequestDecoder decoder) {
         super(maxBodyBytes);
-        this.maxBodyBytes = maxBodyBytes;
-        this.memory = memory;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (refused && msg instanceof HttpContent) {
-            ReferenceCountUtil.release(msg);
-            return;
-        }
-        if (msg instanceof HttpContent content && !(msg instanceof HttpRequest)) {
-            if (!memory.take(content.content().readableBytes())) {
-                ReferenceCountUtil.release(msg);
-                refused = true;
-                RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                        "OVERLOADED", "the agent's connections hold its whole memory budget of " + memory.maxBytes()
-                                + " bytes (" + MemoryBudget.OPTION + ") and this request holds the most; send it "
-                                + "again later"));
-                return;
-            }
-            super.channelRead(ctx, compact(content));
-            return;
-        }
-        super.channelRead(ctx, msg);
-    }
-
-    /** The part in a buffer of its own size: the decoder's parts are slices that keep a whole read's buffer. */
-    private static HttpContent compact(HttpContent content) {
-        ByteBuf bytes = content.content();
-        if (!bytes.isReadable()) {
-            return content;
-        }
-        ByteBuf copy = bytes.alloc().buffer(bytes.readableBytes());
-        copy.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
-        HttpContent compacted = content.replace(copy); // a last part keeps its trailers
-        content.release();
-        return compacted;
+        this.decoder = decoder;
     }
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        refused = true;
-        RequestHandler.closeWith(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
-                "the request body is larger than this agent's limit of " + maxBodyBytes + " bytes"));
+        decoder.refuse(Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
+                "the request body is larger than this agent's limit of " + maxContentLength() + " bytes"));
     }
 }

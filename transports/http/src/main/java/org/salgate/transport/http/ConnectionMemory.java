@@ -1,20 +1,20 @@
 package org.salgate.transport.http;
 
 import io.netty.channel.Channel;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import org.salgate.transport.MemoryBudget;
 
 /**
  * What one HTTP connection holds of the server's {@link MemoryBudget} (bodies, unsent answers,
- * messages held while not read, unfinished WebSocket messages): on an account of its own until the
+ * unfinished WebSocket messages): on an account of its own until the
  * WebSocket handshake, then on its session's. The budget evicts it by closing the channel.
  */
 final class ConnectionMemory {
 
-    private final Channel channel;
     private MemoryBudget.Account account;
 
     ConnectionMemory(MemoryBudget budget, Channel channel) {
-        this.channel = channel;
         MemoryBudget.Account own = budget.open(new Object() {
             @Override
             public String toString() {
@@ -44,13 +44,14 @@ final class ConnectionMemory {
         own.close();
     }
 
-    /** The bound of the budget, for messages. */
-    long maxBytes() {
-        return account.budget().maxBytes();
+    /** Why a connection is closed when the budget cannot hold what it sends: {@code whose} holds the most. */
+    String full(String whose) {
+        return "the agent's connections hold its whole memory budget of " + account.budget().maxBytes() + " bytes ("
+                + MemoryBudget.OPTION + ") and " + whose + " the most";
     }
 
-    @Override
-    public String toString() {
-        return "memory of " + channel;
+    /** The 503 of a connection whose request or answer the budget cannot hold, {@code advice} saying what to do. */
+    FullHttpResponse overloaded(String advice) {
+        return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED", full("this connection") + "; " + advice);
     }
 }

@@ -112,19 +112,19 @@ public final class Exchange {
 
     /** Answers the request; callable from any thread, once. */
     public void respond(FullHttpResponse response) {
-        if (ctx.executor().inEventLoop()) {
-            connection.finish(this, response);
-        } else {
-            ctx.executor().execute(() -> connection.finish(this, response));
-        }
+        onLoop(() -> connection.finish(this, response));
     }
 
     /** This exchange becomes an event stream; {@code onWritable} runs each time the connection can take more again. */
     public void stream(Runnable onWritable) {
+        onLoop(() -> connection.streaming(this, onWritable));
+    }
+
+    private void onLoop(Runnable task) {
         if (ctx.executor().inEventLoop()) {
-            connection.streaming(this, onWritable);
+            task.run();
         } else {
-            ctx.executor().execute(() -> connection.streaming(this, onWritable));
+            ctx.executor().execute(task);
         }
     }
 

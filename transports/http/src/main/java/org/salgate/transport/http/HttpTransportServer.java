@@ -27,6 +27,9 @@ final class HttpTransportServer extends ChannelServer {
     static final RateLimitedLog PEER_LOG = new RateLimitedLog(LoggerFactory.getLogger(HttpTransportServer.class),
             Level.WARN);
 
+    /** The name of Netty's WebSocket protocol handler in the pipeline. */
+    static final String WEBSOCKET_HANDLER = "websocket";
+
     private final HttpLimits limits;
     private final WebSocketServerProtocolConfig webSocket;
     private HttpDoor door = HttpDoor.NONE;
@@ -63,29 +66,22 @@ final class HttpTransportServer extends ChannelServer {
     @Override
     protected void initChannel(SocketChannel ch, ServerHandler handler) {
         ChannelPipeline p = ch.pipeline();
+        ch.config().setAutoRead(false); // read as it is served: see RequestDecoder and WebSocketIntake
         ConnectionMemory memory = new ConnectionMemory(budget, ch);
-        ReadPacer pacer = new ReadPacer(memory);
-        HeaderDeadline deadline = new HeaderDeadline(limits.headerTimeoutMillis(), limits.bodyTimeoutMillis());
-        WebSocketIntake intake = new WebSocketIntake(ch, memory, pacer, limits);
-        PacedRequestDecoder decoder = new PacedRequestDecoder(limits.decoderConfig(), pacer, memory);
-        pacer.decoder(decoder);
-        p.addLast("deadline", deadline);
-        p.addLast("intake", intake.raw()); // before the decoder, the WebSocket's once upgraded
+        RequestDecoder decoder = new RequestDecoder(limits, memory);
         // The encoder comes before the decoder: the handshake puts the WebSocket's encoder before it
         // and the frame decoder in the decoder's place, and the close frames that frame decoder
         // writes must pass that encoder.
         p.addLast("http-encoder", new HttpResponseEncoder());
         p.addLast("http", decoder);
-        p.addLast("pacer", pacer);
-        p.addLast("guard", new RequestGuard(deadline, pacer, door));
-        p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), memory));
-        p.addLast("gate", new WebSocketGate("websocket"));
-        p.addLast("frames", intake.frames());
-        p.addLast("websocket", new WebSocketServerProtocolHandler(webSocket));
+        p.addLast("reads", decoder.reads()); // the reads asked for after it: the decoder's to serve
+        p.addLast("guard", new RequestGuard(door));
+        p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), decoder));
+        p.addLast("requests", new RequestHandler(door, decoder, memory));
+        p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
         p.addLast("session", new WebSocketServerHandler(handler,
-                () -> newSession(ch, WebSocketFrames.INSTANCE), memory, intake, pacer));
-        p.addLast("requests", new RequestHandler(door, deadline, pacer, memory));
+                () -> newSession(ch, WebSocketFrames.INSTANCE), memory, new WebSocketIntake(ch, memory, limits)));
     }
 
     @Override

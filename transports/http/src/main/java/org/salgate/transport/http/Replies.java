@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -77,10 +78,11 @@ public final class Replies {
     }
 
     /** Writes an answer after which the connection closes, or closes it regardless after a grace period. */
-    static void sendAndClose(Channel channel, FullHttpResponse response) {
+    static ChannelFuture sendAndClose(Channel channel, FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        channel.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        ChannelFuture written = channel.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         ChannelWriter.closeLater(channel);
+        return written;
     }
 
     /** The answer to a HEAD request: the headers of {@code response} without its body. */

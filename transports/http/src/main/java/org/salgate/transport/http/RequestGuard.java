@@ -25,24 +25,19 @@ import org.slf4j.LoggerFactory;
  * ambiguous framing (a {@code Transfer-Encoding} other than one {@code chunked}; no or two
  * {@code Host}s), an unknown version (505), all closing the connection; or refused by the
  * {@link HttpDoor} (origin, host, token). It goes on as a {@link RequestHandler.Refusal}, answered in
- * order; with an unread body or an upgrade the connection closes after it. Tells the
- * {@link HeaderDeadline} when headers and body are complete.
+ * order; with an unread body or an upgrade the connection closes after it.
  */
 final class RequestGuard extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestGuard.class);
 
-    private final HeaderDeadline deadline;
-    private final ReadPacer pacer;
     private final HttpDoor door;
     /** After a refusal that closes the connection: nothing more goes on. */
     private boolean closing;
     /** The rest of a refused request is dropped, up to its last content. */
     private boolean skipping;
 
-    RequestGuard(HeaderDeadline deadline, ReadPacer pacer, HttpDoor door) {
-        this.deadline = deadline;
-        this.pacer = pacer;
+    RequestGuard(HttpDoor door) {
         this.door = door;
     }
 
@@ -88,20 +83,12 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
                 refuse(ctx, Replies.forMethod(refusal, request.method()), close);
                 return;
             }
-            deadline.headersReceived();
         }
         ctx.fireChannelRead(msg);
-        if (msg instanceof LastHttpContent) {
-            deadline.bodyReceived();
-        }
     }
 
     private void refuse(ChannelHandlerContext ctx, FullHttpResponse answer, boolean close) {
-        if (close) {
-            closing = true;
-            deadline.upgraded(); // no more requests on this connection
-            pacer.stop();
-        }
+        closing = close;
         ctx.fireChannelRead(new RequestHandler.Refusal(answer, close));
     }
 

@@ -1,26 +1,25 @@
 package org.salgate.transport.http;
 
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
-import java.util.ArrayDeque;
-import org.salgate.transport.MemoryBudget;
-import org.salgate.transport.netty.ChannelWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of an HTTP connection: has its {@link HttpDoor} answer its requests one at a
- * time, in order (pipelining and {@link Refusal}s included), keeping the connection unless asked to
- * close; an event stream keeps it for itself. The next request is taken on only while the channel
- * is writable, and at {@value HttpLimits#MAX_PIPELINED_REQUESTS} waiting the {@link ReadPacer} stops
- * reading. Answers count against the connection's memory until written, bodies until answered.
+ * Has the {@link HttpDoor} answer a connection's requests one at a time, in order ({@link Refusal}s
+ * included), keeping the connection unless asked to close; an event stream keeps it for itself. A
+ * WebSocket handshake on {@value HttpTransportProvider#WEBSOCKET_PATH} goes on to the WebSocket
+ * handlers after this one, and so does all the connection then carries. The connection is read for the next request only once the
+ * last is answered and the channel writable: a client that does not read its answers is not read
+ * either. Answers count against the connection's memory until written, bodies until answered.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -33,41 +32,25 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
      */
     record Refusal(FullHttpResponse answer, boolean close) {}
 
-    /** A request waiting to be answered, with the body bytes it holds of the connection's memory. */
-    private record Waiting(FullHttpRequest request, long bodyBytes) {}
-
     private final HttpDoor door;
-    private final HeaderDeadline deadline;
-    private final ReadPacer pacer;
+    private final RequestDecoder decoder;
     private final ConnectionMemory memory;
-    /** {@link Waiting} requests and {@link Refusal}s, in the order they came. */
-    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private Exchange current;
     private long currentBodyBytes;
     private boolean streaming;
     /** No more requests are taken on: the connection closes once what is under way is answered. */
     private boolean closing;
-    /** The answer written after the current exchange's before the connection closes, or null. */
-    private FullHttpResponse last;
-    private boolean dispatching;
+    /** A read for the next request was asked for and nothing came yet. */
+    private boolean reading;
+    /** The connection is a WebSocket: what it carries goes on. */
+    private boolean upgraded;
     private Runnable writable = () -> { };
 
-    RequestHandler(HttpDoor door, HeaderDeadline deadline, ReadPacer pacer, ConnectionMemory memory) {
+    RequestHandler(HttpDoor door, RequestDecoder decoder, ConnectionMemory memory) {
         this.door = door;
-        this.deadline = deadline;
-        this.pacer = pacer;
+        this.decoder = decoder;
         this.memory = memory;
-    }
-
-    /** Closes the connection after {@code response}, which follows the answer under way; the waiting requests are dropped. */
-    static void closeWith(Channel channel, FullHttpResponse response) {
-        RequestHandler rest = channel.pipeline().get(RequestHandler.class);
-        if (rest == null || rest.streaming) {
-            Replies.sendAndClose(channel, response);
-        } else {
-            rest.closeWith(response);
-        }
     }
 
     @Override
@@ -76,60 +59,72 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        readNext();
+        super.channelActive(ctx);
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (streaming || closing) {
-            discard(msg);
-            return;
+        reading = false;
+        if (!upgraded && current == null && !closing && !streaming && isHandshake(msg)) {
+            upgraded = true;
+            decoder.upgraded();
+            memory.give(((FullHttpRequest) msg).content().readableBytes());
         }
-        if (msg instanceof FullHttpRequest request) {
-            waiting.addLast(new Waiting(request, request.content().readableBytes()));
+        if (upgraded) {
+            ctx.fireChannelRead(msg);
+        } else if (streaming || closing || current != null) {
+            if (msg instanceof FullHttpRequest request) {
+                memory.give(request.content().readableBytes());
+            } else if (msg instanceof Refusal refusal) {
+                msg = refusal.answer();
+            }
+            ReferenceCountUtil.release(msg);
+        } else if (msg instanceof FullHttpRequest request) {
+            dispatch(request);
         } else if (msg instanceof Refusal refusal) {
-            waiting.addLast(refusal);
+            write(refusal.answer(), !refusal.close());
+            readNext();
         } else {
             ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (streaming) {
+            ctx.read(); // what an event stream's client sends is dropped; reading notices its close
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    private static boolean isHandshake(Object msg) {
+        return msg instanceof FullHttpRequest request
+                && HttpTransportProvider.WEBSOCKET_PATH.equals(new QueryStringDecoder(request.uri()).path())
+                && HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(request.headers().get(HttpHeaderNames.UPGRADE));
+    }
+
+    /** Reads the next request once the channel can take its answer. */
+    private void readNext() {
+        if (current != null || closing || streaming || reading || upgraded) {
             return;
         }
-        if (held() >= HttpLimits.MAX_PIPELINED_REQUESTS) {
-            pacer.hold(true);
-        }
-        next();
-    }
-
-    private int held() {
-        return waiting.size() + (current != null ? 1 : 0);
-    }
-
-    /** Takes on the waiting requests, one at a time, while the connection can take their answers. */
-    private void next() {
-        if (dispatching) {
-            return; // an answer given synchronously: the loop below takes on the next
-        }
-        dispatching = true;
-        try {
-            while (current == null && !closing && !streaming && !waiting.isEmpty() && ctx.channel().isWritable()) {
-                Object item = waiting.pollFirst();
-                if (item instanceof Refusal refusal) {
-                    write(refusal.answer(), !refusal.close(), refusal.close());
-                } else {
-                    dispatch((Waiting) item);
-                }
+        if (!ctx.channel().isWritable()) {
+            if (decoder.holdsBytes()) {
+                HttpTransportServer.PEER_LOG.log("unread-answers", "the HTTP client at {} sends requests without reading "
+                        + "the answers: it is not read until it reads them", ctx.channel().remoteAddress());
             }
-        } finally {
-            dispatching = false;
+            return; // until the channel is writable again
         }
-        if (held() < HttpLimits.MAX_PIPELINED_REQUESTS) {
-            pacer.hold(false);
-        }
-        if (current == null && waiting.isEmpty() && !closing && !streaming) {
-            deadline.answered();
-        }
+        reading = true;
+        ctx.read();
     }
 
-    private void dispatch(Waiting item) {
-        FullHttpRequest request = item.request();
+    private void dispatch(FullHttpRequest request) {
         Exchange exchange = new Exchange(this, ctx, request);
         current = exchange;
-        currentBodyBytes = item.bodyBytes();
+        currentBodyBytes = request.content().readableBytes();
         try {
             door.answer(exchange);
         } catch (RuntimeException e) {
@@ -139,7 +134,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Writes the answer of the current exchange, then takes on the next request. */
+    /** Writes the answer of the current exchange, then reads the next request. */
     void finish(Exchange exchange, FullHttpResponse response) {
         if (exchange != current || streaming) {
             ReferenceCountUtil.release(response);
@@ -147,64 +142,33 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         FullHttpRequest request = exchange.request();
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !closing && ctx.channel().isActive();
-        FullHttpResponse answer = Replies.forMethod(response, request.method());
         current = null;
-        releaseBody(request, currentBodyBytes);
-        if (last != null) {
-            FullHttpResponse closing = last;
-            last = null;
-            write(answer, false, false);
-            Replies.sendAndClose(ctx.channel(), closing);
-            return;
-        }
-        write(answer, keepAlive, !keepAlive);
-        next();
+        releaseBody(request);
+        write(Replies.forMethod(response, request.method()), keepAlive);
+        readNext();
     }
 
-    /** Writes an answer, counted until written; no more requests unless kept alive; closes after it if {@code close}. */
-    private void write(FullHttpResponse answer, boolean keepAlive, boolean close) {
+    /** Writes an answer, counted until written; unless kept alive, the connection closes after it. */
+    private void write(FullHttpResponse answer, boolean keepAlive) {
         long bytes = answer.content().readableBytes();
         if (!memory.take(bytes)) {
             ReferenceCountUtil.release(answer);
             stopTakingRequests();
-            Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "OVERLOADED",
-                    "the agent's connections hold its whole memory budget of " + memory.maxBytes() + " bytes ("
-                            + MemoryBudget.OPTION + ") and this one the most; read the answers and ask again later"));
+            Replies.sendAndClose(ctx.channel(), memory.overloaded("read the answers and ask again later"));
             return;
         }
-        HttpUtil.setKeepAlive(answer, keepAlive);
-        var written = ctx.writeAndFlush(answer);
-        written.addListener(f -> memory.give(bytes));
         if (!keepAlive) {
             stopTakingRequests();
-        }
-        if (close) {
-            written.addListener(ChannelFutureListener.CLOSE);
-            ChannelWriter.closeLater(ctx.channel());
-        }
-    }
-
-    private void closeWith(FullHttpResponse response) {
-        if (closing && last == null && current == null) {
-            ReferenceCountUtil.release(response);
+            Replies.sendAndClose(ctx.channel(), answer).addListener(f -> memory.give(bytes));
             return;
         }
-        stopTakingRequests();
-        if (current == null) {
-            Replies.sendAndClose(ctx.channel(), response);
-        } else {
-            if (last != null) {
-                last.release();
-            }
-            last = response; // after the answer under way
-        }
+        HttpUtil.setKeepAlive(answer, true);
+        ctx.writeAndFlush(answer).addListener(f -> memory.give(bytes));
     }
 
     private void stopTakingRequests() {
         closing = true;
-        deadline.upgraded();
-        pacer.stop();
-        drop();
+        decoder.upgraded();
     }
 
     /** The current exchange answers with an event stream; later requests on this connection are dropped. */
@@ -214,36 +178,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         streaming = true;
         writable = onWritable;
-        deadline.upgraded();
-        releaseBody(exchange.request(), currentBodyBytes);
-        drop();
-        pacer.hold(false);
+        decoder.upgraded();
+        releaseBody(exchange.request());
+        ctx.read();
     }
 
-    private void releaseBody(FullHttpRequest request, long bodyBytes) {
-        memory.give(bodyBytes);
+    private void releaseBody(FullHttpRequest request) {
+        memory.give(currentBodyBytes);
+        currentBodyBytes = 0;
         request.release();
-    }
-
-    private void discard(Object msg) {
-        if (msg instanceof FullHttpRequest request) {
-            releaseBody(request, request.content().readableBytes());
-        } else if (msg instanceof Refusal refusal) {
-            ReferenceCountUtil.release(refusal.answer());
-        } else {
-            ReferenceCountUtil.release(msg);
-        }
-    }
-
-    private void drop() {
-        Object item;
-        while ((item = waiting.pollFirst()) != null) {
-            if (item instanceof Waiting w) {
-                releaseBody(w.request(), w.bodyBytes());
-            } else {
-                ReferenceCountUtil.release(((Refusal) item).answer());
-            }
-        }
     }
 
     @Override
@@ -252,24 +195,18 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             if (streaming) {
                 writable.run();
             } else {
-                next();
+                readNext();
             }
         }
         super.channelWritabilityChanged(ctx);
     }
 
     @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        drop();
-        if (last != null) {
-            last.release();
-            last = null;
-        }
-        super.channelInactive(ctx);
-    }
-
-    @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (upgraded) {
+            ctx.fireExceptionCaught(cause); // the session's end
+            return;
+        }
         LOG.debug("closing HTTP connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
     }

@@ -1,34 +1,24 @@
 package org.salgate.transport.http;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.websocketx.WebSocket08FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
-import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.HandlerCalls;
-import org.salgate.wire.CodecException;
 import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Message;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The last handler of a client connection: completes {@code handshake} when the WebSocket is up,
- * then decodes each binary message for the {@link ClientHandler}, in order.
+ * then hands each message to the {@link ClientHandler}, in order.
  */
-final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
-
-    private static final Logger LOG = LoggerFactory.getLogger(WebSocketClientHandler.class);
+final class WebSocketClientHandler extends WebSocketEnd {
 
     private final ClientHandler handler;
     private final ConnectionCodec codec;
     private final CompletableFuture<Void> handshake;
-    private Throwable failure;
-    private boolean closedReported;
 
     WebSocketClientHandler(ClientHandler handler, ConnectionCodec codec, CompletableFuture<Void> handshake) {
         this.handler = handler;
@@ -60,22 +50,13 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        try {
-            if (failure != null || !(msg instanceof WebSocketFrame frame)) {
-                return;
-            }
-            Message message;
-            try {
-                message = WebSocketFrames.decode(codec, frame);
-            } catch (CodecException e) {
-                fail(ctx, e);
-                return;
-            }
-            HandlerCalls.accept(handler::messageReceived, message, "a message", ctx.channel());
-        } finally {
-            ReferenceCountUtil.release(msg);
-        }
+    protected ConnectionCodec codec() {
+        return codec;
+    }
+
+    @Override
+    protected void received(ChannelHandlerContext ctx, Message message) {
+        HandlerCalls.accept(handler::messageReceived, message, "a message", ctx.channel());
     }
 
     @Override
@@ -83,26 +64,15 @@ final class WebSocketClientHandler extends ChannelInboundHandlerAdapter {
         if (!handshake.isDone()) {
             handshake.completeExceptionally(cause);
         }
-        fail(ctx, cause);
+        super.exceptionCaught(ctx, cause);
     }
 
     @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    protected void closed(ChannelHandlerContext ctx) {
         if (!handshake.isDone()) {
             handshake.completeExceptionally(new IOException("the agent closed the connection during the handshake"));
-        } else if (!closedReported) {
-            closedReported = true;
+        } else {
             HandlerCalls.accept(handler::closed, failure, "closing", ctx.channel());
         }
-        super.channelInactive(ctx);
-    }
-
-    private void fail(ChannelHandlerContext ctx, Throwable cause) {
-        if (failure == null) {
-            failure = cause;
-            LOG.debug("closing the connection: {}", cause.toString());
-        }
-        ctx.channel().config().setAutoRead(false);
-        ctx.close();
     }
 }

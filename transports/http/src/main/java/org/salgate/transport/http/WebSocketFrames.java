@@ -1,19 +1,14 @@
 package org.salgate.transport.http;
 
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import java.util.List;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.netty.ChannelWriter;
-import org.salgate.wire.CodecException;
-import org.salgate.wire.ConnectionCodec;
-import org.salgate.wire.Message;
 
 /**
  * How a WebSocket connection's queue reaches its channel, server and client alike: each message one
@@ -34,15 +29,6 @@ final class WebSocketFrames implements ChannelWriter.Carrier {
             channel.write(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(items.get(i))), channel.voidPromise());
         }
         return channel.write(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(items.get(last))));
-    }
-
-    /** The message a binary WebSocket message carries, copied out of Netty's buffer; other kinds are refused. */
-    static Message decode(ConnectionCodec codec, WebSocketFrame frame) throws CodecException {
-        if (!(frame instanceof BinaryWebSocketFrame)) {
-            throw new CodecException("salgate frames travel as binary WebSocket messages, got a "
-                    + frame.getClass().getSimpleName());
-        }
-        return codec.decode(ByteBufUtil.getBytes(frame.content()));
     }
 
     @Override

@@ -1,51 +1,51 @@
 package org.salgate.transport.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.ByteToMessageDecoder.Cumulator;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.netty.ChannelWriter;
 
 /**
- * What a WebSocket connection holds of what it was sent: each read counted, by the buffer it
- * filled, until the message or control frame it belongs to is handled; pongs until written. The
- * connection is closed with a close frame when the budget cannot hold it and it holds the most
- * (1013), it holds over {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was
- * accepted (1009), a message has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009),
- * or a message outlasts the body timeout (1008). {@link #raw()}, before the frame decoder, counts
- * reads; {@link #frames()}, after it, counts them back. Both pass all on until {@link #start}.
+ * What a WebSocket connection holds of what it was sent: each read counted on its memory, by the
+ * buffer it filled, until the message or control frame it belongs to is handled. The connection is read while it is
+ * writable (its peer reads the answers and pongs), and closed with a close frame when the budget
+ * cannot hold it and it holds the most (1013), it holds over
+ * {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was accepted (1009), a message
+ * has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009), or a message outlasts the
+ * body timeout (1008). At the handshake the frame decoder's cumulator starts counting the reads
+ * it takes in, and a handler after it counts them back; the {@link RequestDecoder}, whose place that
+ * decoder took, passes on the reads asked for only while the connection is writable.
  */
 final class WebSocketIntake {
 
     /** A read's buffer beyond its bytes that is counted at most: one read's worth. */
     private static final long MAX_UNUSED_BYTES = 64 * 1024;
+    /** What a read held by the frame decoder costs besides its buffer: its place in the decoder's composite. */
+    private static final long READ_OVERHEAD_BYTES = 96;
 
     private final Channel channel;
     private final ConnectionMemory memory;
-    private final ReadPacer pacer;
     private final long timeoutNanos;
-    private final Raw raw = new Raw();
     private final Frames frames = new Frames();
     private Consumer<IOException> onRefused = e -> { };
-    private boolean started;
     private boolean authenticated;
     private boolean refused;
     /** Bytes read and not yet part of a message or control frame handled. */
@@ -59,34 +59,28 @@ final class WebSocketIntake {
     private long messageStartNanos;
     private ScheduledFuture<?> timer;
 
-    WebSocketIntake(Channel channel, ConnectionMemory memory, ReadPacer pacer, HttpLimits limits) {
+    WebSocketIntake(Channel channel, ConnectionMemory memory, HttpLimits limits) {
         this.channel = channel;
         this.memory = memory;
-        this.pacer = pacer;
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.bodyTimeoutMillis());
     }
 
-    /** The handler before the frame decoder. */
-    ChannelInboundHandlerAdapter raw() {
-        return raw;
-    }
-
-    /** The handler after the frame decoder, before Netty's WebSocket protocol handler. */
-    ChannelDuplexHandler frames() {
-        return frames;
-    }
-
     /**
-     * The handshake completed: bytes are counted from now on; {@code onRefused} hears why the
-     * connection closes. The frame decoder holds the reads themselves (not copies grown by doubling),
-     * so what an unfinished frame holds is what was counted.
+     * The handshake completed: bytes are counted and the connection read from now on, as the frame
+     * decoder takes them in and before {@code protocolHandler}; {@code onRefused} hears why it closes.
+     * The frame decoder holds the reads themselves (not copies grown by doubling), so what an
+     * unfinished frame holds is what was counted.
      */
-    void start(ChannelPipeline pipeline, Consumer<IOException> onRefused) {
+    void start(ChannelPipeline pipeline, String protocolHandler, Consumer<IOException> onRefused) {
         this.onRefused = onRefused;
-        started = true;
-        if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder decoder) {
-            decoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+        if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder frameDecoder) {
+            frameDecoder.setCumulator(this::taken);
         }
+        pipeline.addBefore(protocolHandler, "websocket-frames", frames);
+        // One read per turn of the event loop: a read is counted before the next one is made, and
+        // sessions sending large frames take turns instead of each filling up to 16 buffers at once.
+        channel.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(1));
+        channel.config().setAutoRead(channel.isWritable());
     }
 
     /** The session's hello carried credentials the agent admits: the pre-authentication bound no longer applies. */
@@ -94,18 +88,10 @@ final class WebSocketIntake {
         authenticated = true;
     }
 
-    private void received(long bytes, long cost) {
-        if (held == 0) {
-            messageStartNanos = System.nanoTime();
-        }
-        held += bytes;
-        reads.addLast(new long[] {bytes, cost});
-        if (timer == null) {
-            timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    /** {@code bytes} of what was read have been handled: a message, or a control frame. */
+    /**
+     * {@code bytes} of what was read have been handled (a message, or a control frame): each read
+     * all of whose bytes are handled is given back whole, as the decoder lets go of it then.
+     */
     private void handled(long bytes) {
         long left = Math.min(bytes, held);
         held -= left;
@@ -116,7 +102,7 @@ final class WebSocketIntake {
             left -= used;
             if (read[0] == 0) {
                 reads.pollFirst();
-                memory.give(read[1]); // the decoder lets go of a read once all of it is used
+                memory.give(read[1]);
             }
         }
         messageStartNanos = System.nanoTime();
@@ -125,8 +111,7 @@ final class WebSocketIntake {
     /** What a read costs while the decoder holds it: the buffer it filled (up to a read's worth unused), and its place. */
     private static long cost(ByteBuf read) {
         long readable = read.readableBytes();
-        long buffer = Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES));
-        return buffer + ReadPacer.MESSAGE_OVERHEAD_BYTES;
+        return Math.max(readable, Math.min(read.capacity(), readable + MAX_UNUSED_BYTES)) + READ_OVERHEAD_BYTES;
     }
 
     private void checkTime() {
@@ -136,10 +121,8 @@ final class WebSocketIntake {
         }
         long age = System.nanoTime() - messageStartNanos;
         if (age >= timeoutNanos) {
-            long millis = TimeUnit.NANOSECONDS.toMillis(timeoutNanos);
-            refuse(WebSocketCloseStatus.POLICY_VIOLATION, "message-timeout",
-                    "a message did not arrive whole within " + millis + " ms ("
-                            + HttpTransportProvider.BODY_TIMEOUT_MILLIS + ")");
+            refuse(WebSocketCloseStatus.POLICY_VIOLATION, "message-timeout", "a message did not arrive whole within "
+                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (" + HttpTransportProvider.BODY_TIMEOUT_MILLIS + ")");
         } else {
             timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos - age, TimeUnit.NANOSECONDS);
         }
@@ -150,7 +133,7 @@ final class WebSocketIntake {
             return;
         }
         refused = true;
-        pacer.stop();
+        channel.config().setAutoRead(false);
         if (!cause.equals("budget")) { // the budget logs its own line
             HttpTransportServer.PEER_LOG.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
         }
@@ -161,11 +144,6 @@ final class WebSocketIntake {
         ChannelWriter.closeLater(channel);
     }
 
-    private void overBudget() {
-        refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", "the agent's connections hold its whole memory "
-                + "budget of " + memory.maxBytes() + " bytes (" + MemoryBudget.OPTION + ") and this one the most");
-    }
-
     /** The bytes a client's frame took on the wire: its header, its mask and its payload. */
     static long wireBytes(WebSocketFrame frame) {
         long payload = frame.content().readableBytes();
@@ -173,42 +151,37 @@ final class WebSocketIntake {
         return 2 + length + 4 + payload;
     }
 
-    /** Counts bytes as they are read. */
-    private final class Raw extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!started || !(msg instanceof ByteBuf bytes)) {
-                ctx.fireChannelRead(msg);
-                return;
+    /** The frame decoder takes in a read: counted, then held with what it holds already (a {@link Cumulator}). */
+    private ByteBuf taken(ByteBufAllocator alloc, ByteBuf cumulation, ByteBuf read) {
+        if (refused) {
+            read.release();
+            return cumulation;
+        }
+        int n = read.readableBytes();
+        if (n > 0) {
+            long cost = cost(read);
+            if (!memory.take(cost)) {
+                read.release();
+                refuse(WebSocketCloseStatus.TRY_AGAIN_LATER, "budget", memory.full("this one"));
+                return cumulation;
             }
-            if (refused) {
-                bytes.release();
-                return;
+            if (held == 0) {
+                messageStartNanos = System.nanoTime();
             }
-            int n = bytes.readableBytes();
-            if (n > 0) {
-                long cost = cost(bytes);
-                if (!memory.take(cost)) {
-                    bytes.release();
-                    overBudget();
-                    return;
-                }
-                received(n, cost);
-            }
-            ctx.fireChannelRead(bytes);
-            // After the decoder had them: a hello that came with more bytes has been read by now.
-            if (!authenticated && held > HttpLimits.PRE_AUTHENTICATION_BYTES) {
-                refuse(WebSocketCloseStatus.MESSAGE_TOO_BIG, "before-hello", "it sent more than "
-                        + HttpLimits.PRE_AUTHENTICATION_BYTES + " bytes of messages before its hello was accepted");
+            held += n;
+            reads.addLast(new long[] {n, cost});
+            if (timer == null) {
+                timer = channel.eventLoop().schedule(this::checkTime, timeoutNanos, TimeUnit.NANOSECONDS);
             }
         }
+        return ByteToMessageDecoder.COMPOSITE_CUMULATOR.cumulate(alloc, cumulation, read);
     }
 
-    /** Counts bytes back as messages and control frames are handled; counts the pongs written. */
-    private final class Frames extends ChannelDuplexHandler {
+    /** Counts bytes back as messages and control frames are handled; reads while the connection is writable. */
+    private final class Frames extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!started || !(msg instanceof WebSocketFrame frame)) {
+            if (!(msg instanceof WebSocketFrame frame)) {
                 ctx.fireChannelRead(msg);
                 return;
             }
@@ -229,31 +202,32 @@ final class WebSocketIntake {
                         + HttpLimits.MAX_FRAGMENTS_PER_MESSAGE + " fragments");
                 return;
             }
-            messageBytes += wire;
+            messageBytes += wire; // the aggregator holds the fragments until the last
             boolean last = frame.isFinalFragment();
             ctx.fireChannelRead(frame);
             if (last) {
-                long bytes = messageBytes;
+                handled(messageBytes);
                 messageBytes = 0;
                 fragments = 0;
-                handled(bytes);
             }
         }
 
+        /** After the decoder had a read: a hello that came with more bytes has been read by now. */
         @Override
-        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            if (!(msg instanceof PongWebSocketFrame pong)) {
-                ctx.write(msg, promise);
-                return;
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (!authenticated && held > HttpLimits.PRE_AUTHENTICATION_BYTES) {
+                refuse(WebSocketCloseStatus.MESSAGE_TOO_BIG, "before-hello", "it sent more than "
+                        + HttpLimits.PRE_AUTHENTICATION_BYTES + " bytes of messages before its hello was accepted");
             }
-            long bytes = 2L + pong.content().readableBytes() + ReadPacer.MESSAGE_OVERHEAD_BYTES;
-            if (!memory.take(bytes)) {
-                ReferenceCountUtil.release(msg);
-                promise.tryFailure(new IOException("the agent's memory budget is used up"));
-                overBudget();
-                return;
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (!refused) {
+                ctx.channel().config().setAutoRead(ctx.channel().isWritable());
             }
-            ctx.write(msg, promise.unvoid()).addListener(f -> memory.give(bytes));
+            ctx.fireChannelWritabilityChanged();
         }
 
         @Override

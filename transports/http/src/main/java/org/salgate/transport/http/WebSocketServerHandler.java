@@ -1,15 +1,12 @@
 package org.salgate.transport.http;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
-import io.netty.util.ReferenceCountUtil;
 import java.util.function.Supplier;
 import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.netty.ChannelServer.ChannelSession;
-import org.salgate.wire.CodecException;
+import org.salgate.wire.ConnectionCodec;
 import org.salgate.wire.Hello;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
@@ -18,10 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The WebSocket end of a server connection: once the handshake completed, the connection is a
  * session (its queue written as {@link WebSocketFrames}) and each binary message a frame for the
- * {@link ServerHandler}; until then HTTP requests pass on. The {@link WebSocketIntake} counts what
- * it was sent on the session's account, and hears when the hello carries admitted credentials.
+ * {@link ServerHandler}. The {@link WebSocketIntake} counts what it was sent on the session's
+ * account, and hears when the hello carries admitted credentials.
  */
-final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
+final class WebSocketServerHandler extends WebSocketEnd {
 
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketServerHandler.class);
 
@@ -29,30 +26,23 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     private final Supplier<ChannelSession> sessions;
     private final ConnectionMemory memory;
     private final WebSocketIntake intake;
-    private final ReadPacer pacer;
     private ChannelSession session;
     private boolean greeted;
-    private Throwable failure;
 
     WebSocketServerHandler(ServerHandler handler, Supplier<ChannelSession> sessions, ConnectionMemory memory,
-                           WebSocketIntake intake, ReadPacer pacer) {
+                           WebSocketIntake intake) {
         this.handler = handler;
         this.sessions = sessions;
         this.memory = memory;
         this.intake = intake;
-        this.pacer = pacer;
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete && session == null) {
-            HeaderDeadline deadline = ctx.pipeline().get(HeaderDeadline.class);
-            if (deadline != null) {
-                deadline.upgraded();
-            }
             session = sessions.get();
             memory.handOver(session.budget());
-            intake.start(ctx.pipeline(), cause -> {
+            intake.start(ctx.pipeline(), HttpTransportServer.WEBSOCKET_HANDLER, cause -> {
                 if (failure == null) {
                     failure = cause;
                 }
@@ -63,32 +53,19 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof WebSocketFrame frame)) {
-            ctx.fireChannelRead(msg); // an HTTP request for the REST handler
-            return;
+    protected ConnectionCodec codec() {
+        return session == null ? null : session.codec();
+    }
+
+    @Override
+    protected void received(ChannelHandlerContext ctx, Message message) {
+        if (!greeted) {
+            greeted = true;
+            if (message instanceof Hello hello && admits(hello.credentials())) {
+                intake.authenticated();
+            }
         }
-        try {
-            if (failure != null || session == null) {
-                return;
-            }
-            Message message;
-            try {
-                message = WebSocketFrames.decode(session.codec(), frame);
-            } catch (CodecException e) {
-                fail(ctx, e);
-                return;
-            }
-            if (!greeted) {
-                greeted = true;
-                if (message instanceof Hello hello && admits(hello.credentials())) {
-                    intake.authenticated();
-                }
-            }
-            HandlerCalls.run(() -> handler.messageReceived(session, message), "a message", session);
-        } finally {
-            ReferenceCountUtil.release(frame);
-        }
+        HandlerCalls.run(() -> handler.messageReceived(session, message), "a message", session);
     }
 
     private boolean admits(String credentials) {
@@ -101,29 +78,9 @@ final class WebSocketServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (session == null) {
-            LOG.debug("closing HTTP connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
-            ctx.close();
-            return;
-        }
-        fail(ctx, cause);
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    protected void closed(ChannelHandlerContext ctx) {
         if (session != null) {
             HandlerCalls.run(() -> handler.sessionClosed(session, failure), "closing", session);
         }
-        super.channelInactive(ctx);
-    }
-
-    private void fail(ChannelHandlerContext ctx, Throwable cause) {
-        if (failure == null) {
-            failure = cause;
-            LOG.debug("closing {}: {}", session, cause.toString());
-        }
-        pacer.stop();
-        ctx.close();
     }
 }

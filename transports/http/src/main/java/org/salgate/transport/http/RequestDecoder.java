@@ -1,0 +1,250 @@
+package org.salgate.transport.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandler;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Netty's HTTP request decoder on a connection that is not read by itself (auto-read off): it
+ * decodes one message at a time ({@link #setSingleDecode}) and reads the socket only when a read is
+ * asked for (the {@link RequestHandler} ready for the next request, the aggregator for more of a
+ * body; see {@link #reads}) and what it holds is no whole message. A flood of pipelined requests thus waits as bytes
+ * in the socket, not as thousands of decoded messages.
+ *
+ * <p>It also times requests: a request's first byte arms the header timer, its headers the body
+ * timer; either firing answers 408 and closes. Between requests the header time bounds an idle
+ * keep-alive connection, closed without an answer.
+ *
+ * <p>Each part of a body it decodes is copied to a buffer of its size (its own parts are slices that
+ * keep a whole read's buffer) and counted against the connection's memory, given back once the
+ * request is answered; a part the budget cannot hold is answered 503 and closes. On the event loop only.
+ */
+final class RequestDecoder extends HttpRequestDecoder {
+
+    private enum State { IDLE, HEADERS, BODY, BUSY, DONE }
+
+    private final HttpLimits limits;
+    private final ConnectionMemory memory;
+    private ChannelHandlerContext ctx;
+    private State state = State.IDLE;
+    private ScheduledFuture<?> timer;
+    /** In a decode now: a read asked for meanwhile waits for it to end. */
+    private boolean decoding;
+    private boolean readWanted;
+    private boolean produced;
+    /** A request was refused and the connection closes: the rest of its body is dropped. */
+    private boolean refused;
+
+    RequestDecoder(HttpLimits limits, ConnectionMemory memory) {
+        super(limits.decoderConfig());
+        this.limits = limits;
+        this.memory = memory;
+        setSingleDecode(true);
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        this.ctx = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        arm(limits.headerTimeoutMillis());
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+            state = State.HEADERS;
+            arm(limits.headerTimeoutMillis());
+        }
+        decoding = true;
+        try {
+            super.channelRead(ctx, msg);
+        } finally {
+            decoding = false;
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        decoding = true;
+        try {
+            super.channelReadComplete(ctx);
+        } finally {
+            decoding = false;
+        }
+        if (readWanted) {
+            read(ctx);
+        }
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
+        int before = out.size();
+        super.decode(ctx, buffer, out);
+        for (int i = before; i < out.size(); i++) {
+            Object msg = out.get(i);
+            produced = true;
+            if (msg instanceof HttpRequest && state != State.DONE) {
+                state = State.BODY;
+                arm(limits.bodyTimeoutMillis());
+            }
+            if (msg instanceof LastHttpContent && state == State.BODY) {
+                state = State.BUSY;
+                cancel();
+            }
+            if (msg instanceof HttpContent content && !(msg instanceof HttpRequest)) {
+                if (!refused && !memory.take(content.content().readableBytes())) {
+                    refuse(memory.overloaded("send the request again later"));
+                }
+                if (refused) {
+                    content.release();
+                    out.remove(i--);
+                } else {
+                    out.set(i, compact(content));
+                }
+            }
+        }
+    }
+
+    /** The part in a buffer of its own size. */
+    private static HttpContent compact(HttpContent content) {
+        ByteBuf bytes = content.content();
+        if (!bytes.isReadable()) {
+            return content;
+        }
+        ByteBuf copy = bytes.alloc().buffer(bytes.readableBytes());
+        copy.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+        HttpContent compacted = content.replace(copy); // a last part keeps its trailers
+        content.release();
+        return compacted;
+    }
+
+    /** Answers, closes, and reads nothing more: no other request is under way while a body is read. */
+    void refuse(FullHttpResponse answer) {
+        refused = true;
+        upgraded();
+        Replies.sendAndClose(ctx.channel(), answer);
+    }
+
+    /** The handler right after this decoder that hands it the reads the handlers after it ask for. */
+    ChannelOutboundHandler reads() {
+        return new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void read(ChannelHandlerContext from) throws Exception {
+                RequestDecoder.this.read(from);
+            }
+        };
+    }
+
+    /**
+     * A read asked for by a handler after this one ({@code from}, the handler of {@link #reads}): a message
+     * decoded from what this decoder holds, or else a read of the socket. Asked for by the request
+     * handler, it starts the wait for the next request.
+     */
+    void read(ChannelHandlerContext from) throws Exception {
+        if (ctx.isRemoved()) { // the WebSocket's decoder took this one's place
+            if (from.channel().isWritable()) {
+                from.read(); // else reading resumes with the writability (auto-read): see WebSocketIntake
+            }
+            return;
+        }
+        if (state == State.BUSY) {
+            state = actualReadableBytes() > 0 ? State.HEADERS : State.IDLE;
+            arm(limits.headerTimeoutMillis());
+        }
+        readWanted = true;
+        if (decoding) {
+            return; // once the decode under way is over
+        }
+        decoding = true;
+        try {
+            while (readWanted && !ctx.isRemoved() && ctx.channel().isActive()) {
+                readWanted = false;
+                if (actualReadableBytes() == 0) {
+                    ctx.read();
+                    break;
+                }
+                produced = false;
+                super.channelRead(ctx, Unpooled.EMPTY_BUFFER);
+                boolean whole = produced;
+                super.channelReadComplete(ctx); // which reads the socket when no message was whole
+                if (!whole) {
+                    readWanted = false;
+                }
+            }
+        } finally {
+            decoding = false;
+        }
+    }
+
+    /** Whether it holds bytes not decoded yet: the start of a request sent before the last one was answered. */
+    boolean holdsBytes() {
+        return actualReadableBytes() > 0;
+    }
+
+    /** The connection is a WebSocket or an event stream from now on, or it is closing: no more timers. */
+    void upgraded() {
+        state = State.DONE;
+        cancel();
+    }
+
+    private void arm(long millis) {
+        cancel();
+        if (ctx != null && ctx.channel().isActive()) {
+            timer = ctx.executor().schedule(this::expired, millis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void cancel() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+
+    private void expired() {
+        timer = null;
+        State expired = state;
+        state = State.DONE;
+        if (expired == State.IDLE) {
+            ctx.close();
+        } else if (expired == State.HEADERS || expired == State.BODY) {
+            boolean headers = expired == State.HEADERS;
+            String option = headers ? HttpTransportProvider.HEADER_TIMEOUT_MILLIS
+                    : HttpTransportProvider.BODY_TIMEOUT_MILLIS;
+            long millis = headers ? limits.headerTimeoutMillis() : limits.bodyTimeoutMillis();
+            String part = headers ? "headers" : "body";
+            HttpTransportServer.PEER_LOG.log(part + "-timeout", "closing the HTTP connection from {}: its request {} "
+                    + "did not arrive within {} ms ({})", ctx.channel().remoteAddress(), part, millis, option);
+            Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
+                    "the request's " + part + " did not arrive within " + millis + " ms"));
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancel();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+        cancel(); // the WebSocket's decoder took this one's place
+        super.handlerRemoved0(ctx);
+    }
+}
