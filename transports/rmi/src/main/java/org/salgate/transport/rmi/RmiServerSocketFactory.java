@@ -24,6 +24,9 @@ import org.salgate.transport.tls.TlsConfig;
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
+    /** How long a closing listener lets RMI finish the answers under way on its connections. */
+    private static final Duration DRAIN = Duration.ofSeconds(1);
+
     private final InetAddress bindAddress;
     private final TlsConfig tls;
     /** The longest a read on a connection waits, in ms. */
@@ -137,13 +140,38 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
             }
         }
 
+        /**
+         * Stops listening, then ends the connections it accepted. Each is first shut for input: RMI
+         * still writes the answer of the call under way on it (the last poll of a closing session,
+         * which tells its client that the session ended) and closes it when its next read finds the
+         * end. What is still open {@link #DRAIN} later is closed.
+         */
         @Override
         public void close() throws IOException {
             super.close();
-            if (accepted != null) { // null when the constructor failed to bind and closed the socket
-                accepted.forEach(RmiServerSocketFactory::closeQuietly);
-                accepted.clear();
+            if (accepted == null) { // the constructor failed to bind and closed the socket
+                return;
             }
+            long deadline = System.nanoTime() + DRAIN.toNanos();
+            accepted.forEach(socket -> {
+                try {
+                    socket.shutdownInput();
+                } catch (IOException e) {
+                    closeQuietly(socket);
+                }
+            });
+            accepted.removeIf(Socket::isClosed);
+            while (!accepted.isEmpty() && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+                accepted.removeIf(Socket::isClosed);
+            }
+            accepted.forEach(RmiServerSocketFactory::closeQuietly);
+            accepted.clear();
         }
     }
 }
