@@ -24,8 +24,9 @@ public interface HttpDoor {
     /** Answers a request whose body arrived whole, by {@link Exchange#respond} or {@link Exchange#stream}. */
     void answer(Exchange exchange);
 
-    /** The server stops: what the door holds open is closed. */
-    void close();
+    /** The server stops: what the door holds open is closed (nothing, when its sessions close with their connections). */
+    default void close() {
+    }
 
     /** Opens the door of one server; registered in {@code META-INF/services/org.salgate.transport.http.HttpDoor$Factory}. */
     interface Factory {
@@ -50,10 +51,6 @@ public interface HttpDoor {
         @Override
         public void answer(Exchange exchange) {
             exchange.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + exchange.path()));
-        }
-
-        @Override
-        public void close() {
         }
     };
 }

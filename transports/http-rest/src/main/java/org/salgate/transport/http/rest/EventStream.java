@@ -6,7 +6,6 @@ import org.salgate.transport.http.Replies;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -44,19 +43,17 @@ import org.salgate.wire.StreamEnded;
 final class EventStream implements BridgeSession.Sink {
 
     private final Exchange exchange;
-    private final Channel channel;
     private volatile boolean begun;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicLong eventIds = new AtomicLong();
 
     EventStream(Exchange exchange) {
         this.exchange = exchange;
-        this.channel = exchange.channel();
     }
 
     /** Whether the session may hand over pushed messages now. */
     boolean writable() {
-        return begun && channel.isWritable();
+        return begun && exchange.channel().isWritable();
     }
 
     /** Sends the event-stream headers, then what was pushed before them; the connection is this stream's from now on. */
@@ -66,7 +63,7 @@ final class EventStream implements BridgeSession.Sink {
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
         HttpUtil.setTransferEncodingChunked(response, true);
-        channel.writeAndFlush(response, channel.voidPromise());
+        exchange.channel().writeAndFlush(response, exchange.channel().voidPromise());
         begun = true;
         session.writableAgain();
     }
@@ -89,7 +86,7 @@ final class EventStream implements BridgeSession.Sink {
 
     @Override
     public void delivered() {
-        channel.flush();
+        exchange.channel().flush();
     }
 
     /** The agent closed the session: the stream ends. The caller closes it with its connection, or after {@link #finish}. */
@@ -106,7 +103,6 @@ final class EventStream implements BridgeSession.Sink {
      */
     void finish(FullHttpResponse response) {
         if (!begun) {
-            ended.set(true);
             exchange.respond(response);
             return;
         }
@@ -118,14 +114,14 @@ final class EventStream implements BridgeSession.Sink {
     /** An event: its {@code id} or {@code event} field, and its data, one line of JSON. */
     private void send(String field, Object json) {
         if (!ended.get()) {
-            channel.write(new DefaultHttpContent(Unpooled.copiedBuffer(field + "\ndata: " + json + "\n\n",
-                    StandardCharsets.UTF_8)), channel.voidPromise());
+            exchange.channel().write(new DefaultHttpContent(Unpooled.copiedBuffer(field + "\ndata: " + json + "\n\n",
+                    StandardCharsets.UTF_8)), exchange.channel().voidPromise());
         }
     }
 
     private void end() {
         if (ended.compareAndSet(false, true) && begun) {
-            channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+            exchange.channel().writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
         }
     }
 

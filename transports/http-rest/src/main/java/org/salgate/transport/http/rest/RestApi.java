@@ -248,11 +248,6 @@ final class RestApi implements HttpDoor {
         ex.respond(response);
     }
 
-    /** Nothing to close: the sessions close with their connections, which the server closed before. */
-    @Override
-    public void close() {
-    }
-
     // ------------------------------------------------------------------ the routes
 
     private void describeSensor(Exchange ex) {
