@@ -51,7 +51,7 @@ public final class CallBudget extends ServerStreamTracer {
             public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
                 String token = bearerToken(headers.get(AUTHORIZATION));
                 boolean admitted = fullMethodName.startsWith(SalGrpc.SERVICE_NAME + "/") && handler.admits(token);
-                return new CallBudget(fullMethodName, token, admitted ? () -> Integer.MAX_VALUE
+                return new CallBudget(token, admitted ? () -> Integer.MAX_VALUE
                         : () -> UNADMITTED_MESSAGE_BYTES, readyThreshold);
             }
         };
@@ -65,10 +65,8 @@ public final class CallBudget extends ServerStreamTracer {
         return authorization.substring(BEARER.length()).trim();
     }
 
-    private final String method;
     private final String token;
     private final int readyThreshold;
-    private volatile String remote = "unknown";
     /** Guarded by this: the largest message the call may send now. */
     private IntSupplier limit;
     private Connections.Connection connection;
@@ -84,8 +82,7 @@ public final class CallBudget extends ServerStreamTracer {
     private boolean done;
     private volatile Status closed;
 
-    private CallBudget(String method, String token, IntSupplier limit, int readyThreshold) {
-        this.method = method;
+    private CallBudget(String token, IntSupplier limit, int readyThreshold) {
         this.token = token;
         this.limit = limit;
         this.readyThreshold = readyThreshold;
@@ -97,8 +94,8 @@ public final class CallBudget extends ServerStreamTracer {
     }
 
     /** The caller's address, for the agent's logs. */
-    public String remoteAddress() {
-        return remote;
+    public synchronized String remoteAddress() {
+        return connection == null ? "unknown" : connection.remote;
     }
 
     /** The bearer token of the call's {@code authorization} metadata (the hello's credentials), or the empty string. */
@@ -121,9 +118,6 @@ public final class CallBudget extends ServerStreamTracer {
         this.connection = connection;
         releaseWhenRead = !call.getMethodDescriptor().getType().clientSendsOneMessage();
         call.setOnReadyThreshold(readyThreshold);
-        if (connection != null) {
-            remote = connection.remote;
-        }
     }
 
     /** From now on each message may be as large as {@code limit} says as it arrives (a session's, per its hello). */
@@ -152,7 +146,8 @@ public final class CallBudget extends ServerStreamTracer {
         // outside the lock: a service sending on the call holds the call's lock and then this one's
         String why = "a message of a call without admitted credentials may be at most " + max + " bytes; present"
                 + " a valid token (authorization: Bearer <token>) or say hello first";
-        LOG.log("unadmitted", "cutting the call {} of {}: {}", method, remote, why);
+        LOG.log("unadmitted", "cutting the call {} of {}: {}", target.getMethodDescriptor().getFullMethodName(),
+                remoteAddress(), why);
         target.close(Status.RESOURCE_EXHAUSTED.withDescription(why), new Metadata());
     }
 
