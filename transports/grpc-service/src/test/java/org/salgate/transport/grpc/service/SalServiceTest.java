@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.salgate.model.ErrorCode;
@@ -31,8 +32,13 @@ import org.salgate.wire.proto.WireProto;
 
 class SalServiceTest {
 
-    /** Refuses every hello and closes the session, as the agent does for credentials it does not know. */
-    private static final ServerHandler REFUSING = new ServerHandler() {
+    /**
+     * Refuses every hello and closes the session, as the agent does for credentials it does not know;
+     * counts the sessions it saw end.
+     */
+    private static final class RefusingAgent implements ServerHandler {
+        final AtomicInteger closed = new AtomicInteger();
+
         @Override
         public void sessionOpened(Session session) {
         }
@@ -47,17 +53,19 @@ class SalServiceTest {
 
         @Override
         public void sessionClosed(Session session, Throwable cause) {
+            closed.incrementAndGet();
         }
-    };
+    }
 
     @Test
     void aTypedStreamWhoseHelloTheAgentRefusesLeavesNoOpenSessionBehind() throws Exception {
+        RefusingAgent agent = new RefusingAgent();
         Set<BridgeSession> open = ConcurrentHashMap.newKeySet();
         MemoryBudget budget = new MemoryBudget(1 << 20);
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addStreamTracerFactory(CallBudget.factory(REFUSING, 64 * 1024))
+                .addStreamTracerFactory(CallBudget.factory(agent, 64 * 1024))
                 .intercept(new Connections(budget))
-                .addService(new SalService(REFUSING, ServerOptions.builder().build(), budget, new AtomicLong(), open))
+                .addService(new SalService(agent, ServerOptions.builder().build(), budget, new AtomicLong(), open))
                 .build().start();
         ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
         try {
@@ -74,6 +82,7 @@ class SalServiceTest {
                 Thread.sleep(10);
             }
             assertTrue(open.isEmpty(), open.size() + " refused calls' sessions still among the open ones");
+            assertEquals(3, agent.closed.get(), "the sessions the agent saw end");
         } finally {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
