@@ -23,8 +23,8 @@ import org.slf4j.event.Level;
  * session stream once the agent accepts its hello, {@link #admitWhen}) a message above a small
  * allowance cuts the call with RESOURCE_EXHAUSTED, so that a peer without credentials cannot make
  * the agent hold large messages. It also keeps the status the stream closed with, which a cancel
- * handler is not told ({@link #closedWithError}), and the caller's address and bearer token. It is
- * the current {@link Context}'s while the call's service runs ({@link #current}).
+ * handler is not told ({@link #closedWithError}), and the caller's bearer token; it names the caller
+ * by its connection. It is the current {@link Context}'s while the call's service runs ({@link #current}).
  */
 public final class CallBudget extends ServerStreamTracer {
 
