@@ -55,11 +55,11 @@ final class GrpcTransportServer extends SingleUseServer {
     /** Each stream's HTTP/2 window, fixed (no BDP auto-tuning) so a stalled reader holds at most this much. */
     static final int FLOW_CONTROL_WINDOW_BYTES = 1024 * 1024;
     /**
-     * What gRPC may buffer of a streaming answer before the stream says it is not ready (its ready
+     * What gRPC may buffer of a call's answers before the stream says it is not ready (its ready
      * threshold), at most; what waits beyond it waits in the call's own queue, counted exactly in the
      * memory budget. gRPC does not say how much of it it holds while the stream is ready, so that
      * much per stream (at 100 streams, 6.4 MiB a connection) is all the budget does not count; while
-     * the stream is not ready it counts the threshold and what was sent since ({@link CallBudget}).
+     * the stream is not ready it counts the answers sent since it was last ready ({@link CallBudget}).
      */
     static final int MAX_STREAM_READY_THRESHOLD_BYTES = 64 * 1024;
 
@@ -100,7 +100,7 @@ final class GrpcTransportServer extends SingleUseServer {
                 .maxConnectionIdle(options.limits().helloTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 // Until the TLS handshake, the HTTP/2 preface and the client's SETTINGS are done.
                 .handshakeTimeout(TlsConfig.HANDSHAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .addStreamTracerFactory(CallBudget.factory(handler, options.maxFrameBytes(), streamReadyThreshold(options)))
+                .addStreamTracerFactory(CallBudget.factory(handler, streamReadyThreshold(options)))
                 .intercept(connections)
                 .addService(sessionService(handler))
                 .addService(new SalService(handler, options, budget, sessionIds, calls));

@@ -2,10 +2,8 @@ package org.salgate.transport.grpc.service;
 
 import io.grpc.Context;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
-import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerHandler;
@@ -17,16 +15,16 @@ import org.slf4j.event.Level;
  * What one call (one HTTP/2 stream) holds, charged to its connection's account in the server's
  * memory budget as gRPC reports it ({@link ServerStreamTracer} callbacks, on the connection's event
  * loop): inbound message bytes as the deframer reads them, until the message is whole (a
- * streaming call) or the call ends (a call that sends one message); the answer of a unary call until
- * it ends; what gRPC holds for a streaming answer while the stream is not ready ({@link #sent}). A
- * take the budget refuses closes the connection ({@link Connections.Connection#close}).
+ * streaming call) or the call ends (a call that sends one message); each answer until the stream
+ * is ready after it ({@link #ready}). A take the budget refuses closes the connection
+ * ({@link Connections.Connection#close}).
  *
  * <p>Until the call is admitted (a typed call by its bearer token, {@link ServerHandler#admits}; a
  * session stream once the agent accepts its hello, {@link #admitWhen}) a message above a small
  * allowance cuts the call with RESOURCE_EXHAUSTED, so that a peer without credentials cannot make
  * the agent hold large messages. It also keeps the status the stream closed with, which a cancel
- * handler is not told ({@link #closedWithError}), and the caller's address and bearer token. It is
- * the current {@link Context}'s while the call's service runs ({@link #current}).
+ * handler is not told ({@link #closedWithError}), and the caller's bearer token; it names the caller
+ * by its connection. It is the current {@link Context}'s while the call's service runs ({@link #current}).
  */
 public final class CallBudget extends ServerStreamTracer {
 
@@ -42,19 +40,19 @@ public final class CallBudget extends ServerStreamTracer {
             Level.WARN);
 
     /**
-     * The budgets of a server of {@code handler} whose messages may be at most {@code maxMessageBytes},
-     * one for each stream; a call of the typed service is admitted by its token as the stream opens.
-     * gRPC may buffer {@code readyThreshold} bytes of a streaming answer before the stream says it is
-     * not ready; what waits beyond it waits in the call's own queue.
+     * The budgets of a server of {@code handler}, one for each stream; a call of the typed service is
+     * admitted by its token as the stream opens. An admitted call's messages are bounded by gRPC's own
+     * maximum message size alone. gRPC may buffer {@code readyThreshold} bytes of an answer stream
+     * before it says it is not ready; what waits beyond it waits in the call's own queue.
      */
-    public static ServerStreamTracer.Factory factory(ServerHandler handler, int maxMessageBytes, int readyThreshold) {
+    public static ServerStreamTracer.Factory factory(ServerHandler handler, int readyThreshold) {
         return new ServerStreamTracer.Factory() {
             @Override
             public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
                 String token = bearerToken(headers.get(AUTHORIZATION));
                 boolean admitted = fullMethodName.startsWith(SalGrpc.SERVICE_NAME + "/") && handler.admits(token);
-                return new CallBudget(fullMethodName, token, admitted ? maxMessageBytes
-                        : Math.min(maxMessageBytes, UNADMITTED_MESSAGE_BYTES), readyThreshold);
+                return new CallBudget(token, admitted ? () -> Integer.MAX_VALUE
+                        : () -> UNADMITTED_MESSAGE_BYTES, readyThreshold);
             }
         };
     }
@@ -67,33 +65,26 @@ public final class CallBudget extends ServerStreamTracer {
         return authorization.substring(BEARER.length()).trim();
     }
 
-    private final String method;
     private final String token;
-    private final int allowance;
     private final int readyThreshold;
-    private volatile String remote = "unknown";
-    /** Guarded by this. */
-    private IntSupplier admission;
+    /** Guarded by this: the largest message the call may send now. */
+    private IntSupplier limit;
     private Connections.Connection connection;
     private boolean releaseWhenRead;
-    private boolean chargeAnswers;
     private SerializedCall<?, ?> call;
     /** Bytes this call holds in its connection's account now. */
     private long held;
-    /** Of {@link #held}: what is held for gRPC's buffer while the answer stream is not ready. */
-    private long notReady;
-    /** Bytes of the last answer sent. */
-    private long lastAnswer;
+    /** Of {@link #held}: the answers sent since the stream was last ready, which gRPC may hold still. */
+    private long answers;
     /** Bytes of the message the deframer is reading. */
     private long message;
     /** Cut or closed: nothing more is charged. */
     private boolean done;
     private volatile Status closed;
 
-    private CallBudget(String method, String token, int allowance, int readyThreshold) {
-        this.method = method;
+    private CallBudget(String token, IntSupplier limit, int readyThreshold) {
         this.token = token;
-        this.allowance = allowance;
+        this.limit = limit;
         this.readyThreshold = readyThreshold;
     }
 
@@ -103,8 +94,8 @@ public final class CallBudget extends ServerStreamTracer {
     }
 
     /** The caller's address, for the agent's logs. */
-    public String remoteAddress() {
-        return remote;
+    public synchronized String remoteAddress() {
+        return connection == null ? "unknown" : connection.remote;
     }
 
     /** The bearer token of the call's {@code authorization} metadata (the hello's credentials), or the empty string. */
@@ -123,35 +114,28 @@ public final class CallBudget extends ServerStreamTracer {
      * message past the allowance closes. Before any message is read ({@link Connections}).
      */
     synchronized void start(SerializedCall<?, ?> call, Connections.Connection connection) {
-        MethodDescriptor.MethodType type = call.getMethodDescriptor().getType();
         this.call = call;
         this.connection = connection;
-        releaseWhenRead = !type.clientSendsOneMessage();
-        chargeAnswers = type.serverSendsOneMessage();
-        if (!chargeAnswers) {
-            call.setOnReadyThreshold(readyThreshold);
-        }
-        if (connection != null) {
-            remote = connection.remote;
-        }
+        releaseWhenRead = !call.getMethodDescriptor().getType().clientSendsOneMessage();
+        call.setOnReadyThreshold(readyThreshold);
     }
 
     /** From now on each message may be as large as {@code limit} says as it arrives (a session's, per its hello). */
     public synchronized void admitWhen(IntSupplier limit) {
-        this.admission = limit;
+        this.limit = limit;
     }
 
     @Override
     public void inboundWireSize(long bytes) {
         SerializedCall<?, ?> target;
-        int limit;
+        int max;
         synchronized (this) {
             if (done) {
                 return;
             }
             message += bytes;
-            limit = admission != null ? admission.getAsInt() : allowance;
-            if (message <= limit) {
+            max = limit.getAsInt();
+            if (message <= max) {
                 take(bytes);
                 return;
             }
@@ -160,9 +144,10 @@ public final class CallBudget extends ServerStreamTracer {
             target = call;
         }
         // outside the lock: a service sending on the call holds the call's lock and then this one's
-        String why = "a message of a call without admitted credentials may be at most " + limit + " bytes; present"
+        String why = "a message of a call without admitted credentials may be at most " + max + " bytes; present"
                 + " a valid token (authorization: Bearer <token>) or say hello first";
-        LOG.log("unadmitted", "cutting the call {} of {}: {}", method, remote, why);
+        LOG.log("unadmitted", "cutting the call {} of {}: {}", target.getMethodDescriptor().getFullMethodName(),
+                remoteAddress(), why);
         target.close(Status.RESOURCE_EXHAUSTED.withDescription(why), new Metadata());
     }
 
@@ -179,45 +164,21 @@ public final class CallBudget extends ServerStreamTracer {
         message = 0;
     }
 
-    /** An answer is being sent: a unary call's is held until the call ends; a streaming call's while the stream is not ready. */
+    /** An answer is being sent: held until the stream is ready after it. */
     @Override
     public synchronized void outboundWireSize(long bytes) {
-        lastAnswer = bytes;
-        if (done) {
-            return;
-        }
-        if (chargeAnswers) {
-            take(bytes);
-        } else if (notReady > 0 && take(bytes)) {
-            notReady += bytes;
+        if (!done && take(bytes)) {
+            answers += bytes;
         }
     }
 
     /**
-     * An answer of a streaming call went to gRPC. If that left the stream not ready, gRPC holds at
-     * least its ready threshold and at most that answer more: both are held until the stream is
-     * ready again ({@link #ready}), with every answer sent meanwhile. Given back at once if
-     * {@code isReady} says the stream turned ready before the hold. Called outside the call's lock.
+     * The stream is ready (after an answer went to gRPC, or its listener is told so): gRPC holds less
+     * than its ready threshold, which the budget does not count, and the answers are given back.
      */
-    void sent(BooleanSupplier isReady) {
-        if (isReady.getAsBoolean()) {
-            return;
-        }
-        synchronized (this) {
-            if (done || chargeAnswers || notReady > 0 || !take(readyThreshold + lastAnswer)) {
-                return;
-            }
-            notReady = readyThreshold + lastAnswer;
-        }
-        if (isReady.getAsBoolean()) {
-            ready();
-        }
-    }
-
-    /** The answer stream is ready again (its listener is told so): what was held for gRPC's buffer is given back. */
     synchronized void ready() {
-        give(notReady);
-        notReady = 0;
+        give(answers);
+        answers = 0;
     }
 
     @Override

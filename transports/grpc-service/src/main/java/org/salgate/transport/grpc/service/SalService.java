@@ -16,7 +16,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
@@ -68,15 +68,22 @@ public final class SalService implements BindableService {
     /**
      * The service as the one {@code .proto} declares it: each unary rpc sends its request as the
      * field of the wire's {@code Request} of the same name ({@code ListSensors}: {@code list_sensors})
-     * and answers with the response's result; the two streaming rpcs are served below.
+     * and answers with the response's result; each streaming rpc sends its own field and answers with
+     * what the agent then pushes of one kind: the stream's readings, or the events.
      *
      * @throws IllegalStateException when a unary rpc has no such field
      */
     @Override
     public ServerServiceDefinition bindService() {
         ServerServiceDefinition.Builder service = ServerServiceDefinition.builder(SalGrpc.getServiceDescriptor())
-                .addMethod(SalGrpc.getStreamSensorMethod(), ServerCalls.asyncServerStreamingCall(this::streamSensor))
-                .addMethod(SalGrpc.getWatchEventsMethod(), ServerCalls.asyncServerStreamingCall(this::watchEvents));
+                .addMethod(SalGrpc.getStreamSensorMethod(), ServerCalls.asyncServerStreamingCall((request, out) ->
+                        serve("StreamSensor", WireProto.Request.newBuilder().setSetupStream(request), out,
+                                m -> m instanceof StreamData data ? ProtobufCodec.toProto(data).getStreamData().getReading()
+                                        : null, (call, result) -> { })))
+                .addMethod(SalGrpc.getWatchEventsMethod(), ServerCalls.asyncServerStreamingCall((request, out) ->
+                        serve("WatchEvents", WireProto.Request.newBuilder().setSubscribeEvents(request), out,
+                                m -> m instanceof EventNotice notice ? ProtobufCodec.toProto(notice).getEvent() : null,
+                                (call, result) -> { })));
         for (MethodDescriptor<?, ?> method : SalGrpc.getServiceDescriptor().getMethods()) {
             if (method.getType() == MethodDescriptor.MethodType.UNARY) {
                 service.addMethod(unary(method));
@@ -94,60 +101,26 @@ public final class SalService implements BindableService {
         }
         Descriptor output = ((ProtoMethodDescriptorSupplier) method.getSchemaDescriptor()).getMethodDescriptor()
                 .getOutputType();
-        return ServerMethodDefinition.create(method, ServerCalls.asyncUnaryCall((request, answer) ->
-                unary(name, WireProto.Request.newBuilder().setField(field, request), output, answer)));
+        return ServerMethodDefinition.create(method, ServerCalls.asyncUnaryCall((request, answer) -> serve(name,
+                WireProto.Request.newBuilder().setField(field, request), answer, null,
+                (call, result) -> call.answer(result, output))));
     }
 
-    /** One call on its own bridge session; the answer is the result the response carries, of type {@code output}. */
-    @SuppressWarnings("unchecked")
-    private <R> void unary(String method, WireProto.Request.Builder request, Descriptor output,
-                           StreamObserver<R> answer) {
-        Call call = parse(method, request, answer);
-        if (call == null) {
+    /**
+     * One call on its own bridge session, once its request reads as a call (a malformed one ends the
+     * call with INVALID_ARGUMENT): the pushed messages {@code convert} maps go to the caller (a unary
+     * call, without {@code convert}, takes none); {@code answered} takes the call's result.
+     */
+    private <T> void serve(String method, WireProto.Request.Builder request, StreamObserver<T> out,
+                           Function<Message, T> convert, BiConsumer<TypedCall<T>, Result> answered) {
+        Call call;
+        try {
+            call = ProtobufCodec.call(request.setId(1).build());
+        } catch (RuntimeException e) {
+            out.onError(Status.INVALID_ARGUMENT.withDescription(method + ": " + e.getMessage()).asRuntimeException());
             return;
         }
-        TypedCall<R> typed = new TypedCall<>(method, answer, null);
-        typed.start(session -> session.call(call), result -> {
-            WireProto.Response response = ProtobufCodec.toProto(new Response(1, result)).getResponse();
-            Object value = response.getField(response.getOneofFieldDescriptor(RESULT));
-            if (value instanceof com.google.protobuf.Message m && m.getDescriptorForType() == output) {
-                typed.send((R) value);
-                typed.finish(null);
-            } else {
-                typed.finish(Status.INTERNAL.withDescription(method + ": the agent answered with a "
-                        + result.getClass().getSimpleName() + ", not a " + output.getName()).asRuntimeException());
-            }
-        });
-    }
-
-    /** The call a request makes; null when it is malformed, which ends the call with INVALID_ARGUMENT. */
-    private static Call parse(String method, WireProto.Request.Builder request, StreamObserver<?> answer) {
-        try {
-            return ProtobufCodec.call(request.setId(1).build());
-        } catch (RuntimeException e) {
-            answer.onError(Status.INVALID_ARGUMENT.withDescription(method + ": " + e.getMessage())
-                    .asRuntimeException());
-            return null;
-        }
-    }
-
-    // ------------------------------------------------------------------ server streaming
-
-    private void streamSensor(WireProto.SetupStream request, StreamObserver<WireProto.Reading> readings) {
-        Call setup = parse("StreamSensor", WireProto.Request.newBuilder().setSetupStream(request), readings);
-        if (setup != null) {
-            new TypedCall<>("StreamSensor", readings, m -> m instanceof StreamData data
-                    ? ProtobufCodec.toProto(data).getStreamData().getReading() : null).start(
-                    session -> session.call(setup).thenCompose(handle -> handle instanceof Result.StreamHandle h
-                            ? session.call(new Call.StartStream(h.streamId()))
-                            : CompletableFuture.completedFuture(handle)), result -> { });
-        }
-    }
-
-    private void watchEvents(WireProto.Empty request, StreamObserver<WireProto.Event> events) {
-        new TypedCall<>("WatchEvents", events,
-                m -> m instanceof EventNotice notice ? ProtobufCodec.toProto(notice).getEvent() : null).start(
-                session -> session.call(new Call.SubscribeEvents()), result -> { });
+        new TypedCall<>(method, out, convert).start(call, answered);
     }
 
     // ------------------------------------------------------------------ the bridge
@@ -161,6 +134,7 @@ public final class SalService implements BindableService {
      * gRPC holds of the call, on the connection's ({@link CallBudget}).
      */
     private final class TypedCall<T> implements BridgeSession.Sink {
+        private final String method;
         private final ServerCallStreamObserver<T> out;
         private final Function<Message, T> convert;
         /** Set once open: the session's own callbacks while it opens see null. */
@@ -171,6 +145,7 @@ public final class SalService implements BindableService {
         private boolean done;
 
         TypedCall(String method, StreamObserver<T> out, Function<Message, T> convert) {
+            this.method = method;
             this.out = (ServerCallStreamObserver<T>) out;
             this.convert = convert;
             String remote = CallBudget.current().remoteAddress();
@@ -184,33 +159,35 @@ public final class SalService implements BindableService {
             this.out.setOnReadyHandler(session::writableAgain);
             this.out.setOnCancelHandler(() -> {
                 finish(null);
-                close();
+                session.closeByCaller();
             });
         }
 
         /**
-         * Says hello with the call's credentials and, once the agent accepts, makes the call's
-         * {@code calls}; {@code answered} takes their result. A refusal or a failure ends the call with
-         * its status in the agent's words ({@link Statuses}): UNAUTHENTICATED for credentials,
-         * RESOURCE_EXHAUSTED when the agent serves its maximum of sessions. A unary call's session is
-         * closed before it is answered.
+         * Says hello with the call's credentials and, once the agent accepts, makes {@code call} (and
+         * starts the stream it sets up); {@code answered} takes the result. A refusal or a failure ends
+         * the call with its status in the agent's words ({@link Statuses}): UNAUTHENTICATED for
+         * credentials, RESOURCE_EXHAUSTED when the agent serves its maximum of sessions. A unary call's
+         * session is closed before it is answered.
          */
-        void start(Function<BridgeSession, CompletableFuture<Result>> calls, Consumer<Result> answered) {
-            CallBudget call = CallBudget.current();
-            session.hello(CLIENT_NAME + call.remoteAddress(), bound.codec().name(), call.credentials())
+        void start(Call call, BiConsumer<TypedCall<T>, Result> answered) {
+            CallBudget caller = CallBudget.current();
+            session.hello(CLIENT_NAME + caller.remoteAddress(), bound.codec().name(), caller.credentials())
                     .thenCompose(reply -> {
                         accepted = reply.accepted();
-                        return accepted ? calls.apply(session)
+                        return accepted ? session.call(call)
                                 : CompletableFuture.completedFuture(new Result.Failure(reply.code(), reply.error()));
                     })
+                    .thenCompose(result -> result instanceof Result.StreamHandle h
+                            ? session.call(new Call.StartStream(h.streamId())) : CompletableFuture.completedFuture(result))
                     .whenComplete((result, error) -> {
                         if (convert == null) {
-                            close();
+                            session.closeByCaller();
                         }
                         if (error != null || result instanceof Result.Failure) {
                             finish(Statuses.of(error, result));
                         } else {
-                            answered.accept(result);
+                            answered.accept(this, result);
                         }
                     });
         }
@@ -227,6 +204,20 @@ public final class SalService implements BindableService {
         synchronized void send(T item) {
             if (item != null && !done) {
                 out.onNext(item);
+            }
+        }
+
+        /** A unary call's answer: the result the response carries, of type {@code output}. */
+        @SuppressWarnings("unchecked")
+        void answer(Result result, Descriptor output) {
+            WireProto.Response response = ProtobufCodec.toProto(new Response(1, result)).getResponse();
+            Object value = response.getField(response.getOneofFieldDescriptor(RESULT));
+            if (value instanceof com.google.protobuf.Message m && m.getDescriptorForType() == output) {
+                send((T) value);
+                finish(null);
+            } else {
+                finish(Status.INTERNAL.withDescription(method + ": the agent answered with a "
+                        + result.getClass().getSimpleName() + ", not a " + output.getName()).asRuntimeException());
             }
         }
 
@@ -247,9 +238,9 @@ public final class SalService implements BindableService {
         }
 
         /**
-         * Ends the call, OK when {@code error} is null, and then the session; once. A cancelled call is
-         * not answered (its session closes at once). The session closes on another thread: an end the
-         * agent pushed arrives on the agent's own.
+         * Ends the call, OK when {@code error} is null, then closes the session unless it is closed
+         * and takes it from the open ones; once. A cancelled call is not answered (its session closes
+         * at once). The session closes on another thread: an end the agent pushed arrives on the agent's own.
          */
         void finish(Throwable error) {
             synchronized (this) {
@@ -265,14 +256,12 @@ public final class SalService implements BindableService {
                     }
                 }
             }
-            if (session != null && session.isOpen()) {
-                CompletableFuture.runAsync(this::close);
+            if (session != null) {
+                open.remove(session);
+                if (session.isOpen()) {
+                    CompletableFuture.runAsync(session::closeByCaller);
+                }
             }
-        }
-
-        private void close() {
-            session.closeByCaller();
-            open.remove(session);
         }
     }
 }

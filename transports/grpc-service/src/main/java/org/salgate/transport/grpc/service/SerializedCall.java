@@ -10,7 +10,7 @@ import io.grpc.Status;
  * thread-safe, aside), so that the transport may close it from its own thread ({@link CallBudget} on
  * the connection's event loop) while the service sends on the agent's: a {@link ServerCall} takes
  * one call at a time. Once closed, by either, what is sent is dropped and a second close does
- * nothing. Its budget is told of each answer sent, which may leave the stream not ready.
+ * nothing. Its budget is told when the stream is still ready after an answer.
  */
 final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
 
@@ -38,7 +38,9 @@ final class SerializedCall<Q, R> extends ForwardingServerCall.SimpleForwardingSe
             }
             super.sendMessage(message);
         }
-        budget.sent(this::isReady);
+        if (isReady()) {
+            budget.ready();
+        }
     }
 
     @Override

@@ -15,14 +15,10 @@ final class Statuses {
 
     private Statuses() {}
 
-    static StatusRuntimeException of(Result.Failure failure) {
-        return code(failure.code()).withDescription(failure.message()).asRuntimeException();
-    }
-
     /** The status of a call that ended with {@code error}, or else with the failure {@code result}. */
     static StatusRuntimeException of(Throwable error, Result result) {
-        if (error == null) {
-            return of((Result.Failure) result);
+        if (error == null && result instanceof Result.Failure failure) {
+            return code(failure.code()).withDescription(failure.message()).asRuntimeException();
         }
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause instanceof BridgeSession.SessionClosedException) {

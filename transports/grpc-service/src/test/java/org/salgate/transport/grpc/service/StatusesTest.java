@@ -20,7 +20,7 @@ class StatusesTest {
 
     @Test
     void aFailureKeepsTheAgentsWordsAsTheDescription() {
-        var e = Statuses.of(new org.salgate.model.Result.Failure(ErrorCode.UNKNOWN_SENSOR, "no sensor 'X'"));
+        var e = Statuses.of(null, new org.salgate.model.Result.Failure(ErrorCode.UNKNOWN_SENSOR, "no sensor 'X'"));
         assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
         assertEquals("no sensor 'X'", e.getStatus().getDescription());
     }
