@@ -68,14 +68,13 @@ final class HttpTransportServer extends ChannelServer {
         ChannelPipeline p = ch.pipeline();
         ch.config().setAutoRead(false); // read as it is served: see RequestDecoder and WebSocketIntake
         ConnectionMemory memory = new ConnectionMemory(budget, ch);
-        RequestDecoder decoder = new RequestDecoder(limits, memory);
+        RequestDecoder decoder = new RequestDecoder(limits, memory, door);
         // The encoder comes before the decoder: the handshake puts the WebSocket's encoder before it
         // and the frame decoder in the decoder's place, and the close frames that frame decoder
         // writes must pass that encoder.
         p.addLast("http-encoder", new HttpResponseEncoder());
         p.addLast("http", decoder);
         p.addLast("reads", decoder.reads()); // the reads asked for after it: the decoder's to serve
-        p.addLast("guard", new RequestGuard(door));
         p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), decoder));
         p.addLast("requests", new RequestHandler(door, decoder, memory));
         p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
