@@ -2,6 +2,7 @@ package org.salgate.transport.http;
 
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
@@ -75,7 +76,7 @@ final class HttpTransportServer extends ChannelServer {
         p.addLast("http-encoder", new HttpResponseEncoder());
         p.addLast("http", decoder);
         p.addLast("reads", decoder.reads()); // the reads asked for after it: the decoder's to serve
-        p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), decoder));
+        p.addLast("body", new HttpObjectAggregator(limits.maxBodyBytes())); // the decoder refuses a larger body
         p.addLast("requests", new RequestHandler(door, decoder, memory));
         p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));

@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * {@link HttpDoor} (origin, host, token). A {@link RequestHandler.Refusal} goes on in its place,
  * answered in order; with an unread body or an upgrade the connection closes after it.
  *
- * <p>Each part of a body it decodes is copied to a buffer of its size (its own parts are slices that
+ * <p>A body over the limit is answered 413 (an announced one before it is read) and closes. Each
+ * part of a body it decodes is copied to a buffer of its size (its own parts are slices that
  * keep a whole read's buffer) and counted against the connection's memory, given back once the
  * request is answered; a part the budget cannot hold is answered 503 and closes. On the event loop only.
  */
@@ -67,6 +68,8 @@ final class RequestDecoder extends HttpRequestDecoder {
     private boolean dropping;
     /** A request was refused and the connection closes. */
     private boolean closing;
+    /** Bytes of the body under way so far. */
+    private long bodyBytes;
 
     RequestDecoder(HttpLimits limits, ConnectionMemory memory, HttpDoor door) {
         super(limits.decoderConfig());
@@ -165,7 +168,12 @@ final class RequestDecoder extends HttpRequestDecoder {
             } else {
                 refusal = door.refusal(request, ctx.channel());
             }
+            if (refusal == null && HttpUtil.getContentLength(request, 0L) > limits.maxBodyBytes()) {
+                refuse(tooLarge());
+                return null;
+            }
             if (refusal == null) {
+                bodyBytes = 0;
                 return msg;
             }
             // A refused WebSocket handshake closes too: its client meant to stop speaking HTTP.
@@ -175,9 +183,11 @@ final class RequestDecoder extends HttpRequestDecoder {
             return refusal(Replies.forMethod(refusal, request.method()), close, last);
         }
         HttpContent content = (HttpContent) msg;
-        if (!memory.take(content.content().readableBytes())) {
+        int n = content.content().readableBytes();
+        bodyBytes += n;
+        if (bodyBytes > limits.maxBodyBytes() || !memory.take(n)) {
             content.release();
-            refuse(memory.overloaded("send the request again later"));
+            refuse(bodyBytes > limits.maxBodyBytes() ? tooLarge() : memory.overloaded("send the request again later"));
             return null;
         }
         return compact(content);
@@ -235,6 +245,11 @@ final class RequestDecoder extends HttpRequestDecoder {
                     "an HTTP/1.1 request must have exactly one Host header, it has " + hosts.size());
         }
         return null;
+    }
+
+    private FullHttpResponse tooLarge() {
+        return Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
+                "the request body is larger than this agent's limit of " + limits.maxBodyBytes() + " bytes");
     }
 
     /** Answers, closes, and reads nothing more: no other request is under way while a body is read. */
