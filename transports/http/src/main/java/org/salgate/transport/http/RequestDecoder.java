@@ -87,15 +87,14 @@ final class RequestDecoder extends HttpRequestDecoder {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        arm(limits.headerTimeoutMillis());
+        enter(State.IDLE);
         super.channelActive(ctx);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
-            state = State.HEADERS;
-            arm(limits.headerTimeoutMillis());
+            enter(State.HEADERS);
         }
         decoding = true;
         try {
@@ -126,12 +125,10 @@ final class RequestDecoder extends HttpRequestDecoder {
             HttpObject msg = (HttpObject) out.get(i);
             produced = true;
             if (msg instanceof HttpRequest && state != State.DONE) {
-                state = State.BODY;
-                arm(limits.bodyTimeoutMillis());
+                enter(State.BODY);
             }
             if (msg instanceof LastHttpContent && state == State.BODY) {
-                state = State.BUSY;
-                cancel();
+                enter(State.BUSY);
             }
             Object passed = screen(msg);
             if (passed == null) {
@@ -283,8 +280,7 @@ final class RequestDecoder extends HttpRequestDecoder {
             return;
         }
         if (state == State.BUSY) {
-            state = actualReadableBytes() > 0 ? State.HEADERS : State.IDLE;
-            arm(limits.headerTimeoutMillis());
+            enter(actualReadableBytes() > 0 ? State.HEADERS : State.IDLE);
         }
         readWanted = true;
         if (decoding) {
@@ -318,21 +314,19 @@ final class RequestDecoder extends HttpRequestDecoder {
 
     /** The connection is a WebSocket or an event stream from now on, or it is closing: no more timers. */
     void upgraded() {
-        state = State.DONE;
-        cancel();
+        enter(State.DONE);
     }
 
-    private void arm(long millis) {
-        cancel();
-        if (ctx != null && ctx.channel().isActive()) {
-            timer = ctx.executor().schedule(this::expired, millis, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private void cancel() {
+    /** Enters {@code next} and starts its timer: the header time while idle or before the headers, the body time for a body. */
+    private void enter(State next) {
+        state = next;
         if (timer != null) {
             timer.cancel(false);
             timer = null;
+        }
+        if (next != State.BUSY && next != State.DONE && ctx != null && ctx.channel().isActive()) {
+            long millis = next == State.BODY ? limits.bodyTimeoutMillis() : limits.headerTimeoutMillis();
+            timer = ctx.executor().schedule(this::expired, millis, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -342,28 +336,27 @@ final class RequestDecoder extends HttpRequestDecoder {
         state = State.DONE;
         if (expired == State.IDLE) {
             ctx.close();
-        } else if (expired == State.HEADERS || expired == State.BODY) {
-            boolean headers = expired == State.HEADERS;
-            String option = headers ? HttpTransportProvider.HEADER_TIMEOUT_MILLIS
-                    : HttpTransportProvider.BODY_TIMEOUT_MILLIS;
-            long millis = headers ? limits.headerTimeoutMillis() : limits.bodyTimeoutMillis();
-            String part = headers ? "headers" : "body";
-            HttpTransportServer.PEER_LOG.log(part + "-timeout", "closing the HTTP connection from {}: its request {} "
-                    + "did not arrive within {} ms ({})", ctx.channel().remoteAddress(), part, millis, option);
-            Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
-                    "the request's " + part + " did not arrive within " + millis + " ms"));
+            return;
         }
+        boolean headers = expired == State.HEADERS;
+        String option = headers ? HttpTransportProvider.HEADER_TIMEOUT_MILLIS : HttpTransportProvider.BODY_TIMEOUT_MILLIS;
+        long millis = headers ? limits.headerTimeoutMillis() : limits.bodyTimeoutMillis();
+        String part = headers ? "headers" : "body";
+        HttpTransportServer.PEER_LOG.log(part + "-timeout", "closing the HTTP connection from {}: its request {} "
+                + "did not arrive within {} ms ({})", ctx.channel().remoteAddress(), part, millis, option);
+        Replies.sendAndClose(ctx.channel(), Replies.error(HttpResponseStatus.REQUEST_TIMEOUT, "REQUEST_TIMEOUT",
+                "the request's " + part + " did not arrive within " + millis + " ms"));
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        cancel();
+        enter(State.DONE);
         super.channelInactive(ctx);
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
-        cancel(); // the WebSocket's decoder took this one's place
+        enter(State.DONE); // the WebSocket's decoder took this one's place
         super.handlerRemoved0(ctx);
     }
 }
