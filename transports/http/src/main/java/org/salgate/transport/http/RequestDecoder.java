@@ -166,8 +166,7 @@ final class RequestDecoder extends HttpRequestDecoder {
                 refusal = door.refusal(request, ctx.channel());
             }
             if (refusal == null && HttpUtil.getContentLength(request, 0L) > limits.maxBodyBytes()) {
-                refuse(tooLarge());
-                return null;
+                refusal = tooLarge(); // before the body is read
             }
             if (refusal == null) {
                 bodyBytes = 0;
@@ -184,8 +183,8 @@ final class RequestDecoder extends HttpRequestDecoder {
         bodyBytes += n;
         if (bodyBytes > limits.maxBodyBytes() || !memory.take(n)) {
             content.release();
-            refuse(bodyBytes > limits.maxBodyBytes() ? tooLarge() : memory.overloaded("send the request again later"));
-            return null;
+            return refusal(bodyBytes > limits.maxBodyBytes() ? tooLarge() : memory.overloaded("send the request again later"),
+                    true, last);
         }
         return compact(content);
     }
@@ -247,14 +246,6 @@ final class RequestDecoder extends HttpRequestDecoder {
     private FullHttpResponse tooLarge() {
         return Replies.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "TOO_LARGE",
                 "the request body is larger than this agent's limit of " + limits.maxBodyBytes() + " bytes");
-    }
-
-    /** Answers, closes, and reads nothing more: no other request is under way while a body is read. */
-    void refuse(FullHttpResponse answer) {
-        closing = true;
-        dropping = true;
-        upgraded();
-        Replies.sendAndClose(ctx.channel(), answer);
     }
 
     /** The handler right after this decoder that hands it the reads the handlers after it ask for. */
