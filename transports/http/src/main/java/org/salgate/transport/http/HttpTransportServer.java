@@ -2,6 +2,7 @@ package org.salgate.transport.http;
 
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
@@ -68,15 +69,14 @@ final class HttpTransportServer extends ChannelServer {
         ChannelPipeline p = ch.pipeline();
         ch.config().setAutoRead(false); // read as it is served: see RequestDecoder and WebSocketIntake
         ConnectionMemory memory = new ConnectionMemory(budget, ch);
-        RequestDecoder decoder = new RequestDecoder(limits, memory);
+        RequestDecoder decoder = new RequestDecoder(limits, memory, door);
         // The encoder comes before the decoder: the handshake puts the WebSocket's encoder before it
         // and the frame decoder in the decoder's place, and the close frames that frame decoder
         // writes must pass that encoder.
         p.addLast("http-encoder", new HttpResponseEncoder());
         p.addLast("http", decoder);
         p.addLast("reads", decoder.reads()); // the reads asked for after it: the decoder's to serve
-        p.addLast("guard", new RequestGuard(door));
-        p.addLast("body", new BodyAggregator(limits.maxBodyBytes(), decoder));
+        p.addLast("body", new HttpObjectAggregator(limits.maxBodyBytes())); // the decoder refuses a larger body
         p.addLast("requests", new RequestHandler(door, decoder, memory));
         p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * Has the {@link HttpDoor} answer a connection's requests one at a time, in order ({@link Refusal}s
  * included), keeping the connection unless asked to close; an event stream keeps it for itself. A
  * WebSocket handshake on {@value HttpTransportProvider#WEBSOCKET_PATH} goes on to the WebSocket
- * handlers after this one, and so does all the connection then carries. The connection is read for the next request only once the
- * last is answered and the channel writable: a client that does not read its answers is not read
- * either. Answers count against the connection's memory until written, bodies until answered.
+ * handlers after this one, which this one leaves the connection to. The connection is read for the
+ * next request only once the last is answered and the channel writable: a client that does not read
+ * its answers is not read either. Answers count against the connection's memory until written, bodies until answered.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -43,8 +43,6 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     private boolean closing;
     /** A read for the next request was asked for and nothing came yet. */
     private boolean reading;
-    /** The connection is a WebSocket: what it carries goes on. */
-    private boolean upgraded;
     private Runnable writable = () -> { };
 
     RequestHandler(HttpDoor door, RequestDecoder decoder, ConnectionMemory memory) {
@@ -67,12 +65,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         reading = false;
-        if (!upgraded && current == null && !closing && !streaming && isHandshake(msg)) {
-            upgraded = true;
+        if (current == null && !closing && !streaming && isHandshake(msg)) {
             decoder.upgraded();
             memory.give(((FullHttpRequest) msg).content().readableBytes());
-        }
-        if (upgraded) {
+            ctx.pipeline().remove(this); // before the handshake: the WebSocket's first frames may follow at once
             ctx.fireChannelRead(msg);
         } else if (streaming || closing || current != null) {
             if (msg instanceof FullHttpRequest request) {
@@ -107,7 +103,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     /** Reads the next request once the channel can take its answer. */
     private void readNext() {
-        if (current != null || closing || streaming || reading || upgraded) {
+        if (current != null || closing || streaming || reading) {
             return;
         }
         if (!ctx.channel().isWritable()) {
@@ -203,10 +199,6 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (upgraded) {
-            ctx.fireExceptionCaught(cause); // the session's end
-            return;
-        }
         LOG.debug("closing HTTP connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
     }
