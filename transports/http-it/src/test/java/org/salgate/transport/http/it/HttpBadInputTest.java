@@ -117,6 +117,16 @@ class HttpBadInputTest {
     }
 
     @Test
+    void chunkedBodyGrowingPastTheLimitIsAnswered413AndClosed() throws Exception {
+        String chunk = Integer.toHexString(MAX_FRAME_BYTES / 2 + 1) + "\r\n" + "x".repeat(MAX_FRAME_BYTES / 2 + 1) + "\r\n";
+        String answer = exchange(ascii("POST /api/sensors HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/xml\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n" + chunk), 200, ascii(chunk + "0\r\n\r\n"));
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertTrue(answer.contains("\"error\":\"TOO_LARGE\""), answer);
+        assertServes();
+    }
+
+    @Test
     void headerFloodIsAnswered431AndClosed() throws Exception {
         StringBuilder request = new StringBuilder("GET /api/sensors HTTP/1.1\r\nHost: 127.0.0.1\r\n");
         for (int i = 0; i < 2_000; i++) {
