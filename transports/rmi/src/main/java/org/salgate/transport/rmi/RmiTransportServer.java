@@ -6,8 +6,6 @@ import java.net.InetSocketAddress;
 import java.rmi.NoSuchObjectException;
 import java.rmi.Remote;
 import java.rmi.RemoteException;
-import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
@@ -24,10 +22,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An RMI agent: its own registry on the configured port, serving lookups only ({@link RegistryGuard}),
- * with the agent and every session exported on that port through factories bound to the configured
- * host. A connection silent for the hello timeout is closed (a client reopens one when it needs it),
- * and so is a session whose client did not poll it for as long.
+ * An RMI agent: the agent and every session exported on the configured port through factories
+ * bound to the configured host; the port hands the agent's stub to a client that asks for it
+ * ({@link AgentConnection}), and there is no registry. A connection silent for the hello timeout is
+ * closed (a client reopens one when it needs it), and so is a session whose client did not poll it
+ * for as long.
  */
 final class RmiTransportServer implements TransportServer {
 
@@ -35,8 +34,6 @@ final class RmiTransportServer implements TransportServer {
 
     /** How long closing sessions may take to push what they hold, then how long forced ones may take. */
     static final long CLOSE_GRACE_MILLIS = 2_000;
-    /** Connect timeout of the sockets clients open to this agent. */
-    static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     /** The JDK's property for how long RMI keeps an idle connection thread (its default: a minute). */
     static final String CONNECTION_THREAD_KEEP_ALIVE = "sun.rmi.transport.tcp.threadKeepAliveTime";
 
@@ -47,8 +44,7 @@ final class RmiTransportServer implements TransportServer {
     private final Object lifecycle = new Object();
     private ServerHandler handler;
     private RmiServerSocketFactory serverSockets;
-    private RmiClientSocketFactory clientSockets;
-    private Registry registry;
+    private final RmiClientSocketFactory clientSockets = RmiClientSocketFactory.inStubs();
     /** Closes the sessions whose clients stopped polling. */
     private ScheduledExecutorService watch;
     private final AgentRemote agent = this::open;
@@ -76,12 +72,12 @@ final class RmiTransportServer implements TransportServer {
     @Override
     public void start(ServerHandler handler) throws IOException {
         synchronized (lifecycle) {
-            if (registry != null || closed) {
+            if (localAddress != null || closed) {
                 throw new IllegalStateException("the server was started already");
             }
             this.handler = handler;
-            // RMI's registry and distributed garbage collection read object streams that have no
-            // filter of their own: the process-wide allow-list covers them (as the client does).
+            // RMI's distributed garbage collection reads object streams that have no filter of
+            // their own: the process-wide allow-list covers them (as the client does).
             RmiFilters.installProcessWide(options.maxFrameBytes());
             // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
             // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
@@ -89,34 +85,19 @@ final class RmiTransportServer implements TransportServer {
                 System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, "5000");
             }
             InetAddress bindAddress = InetAddress.getByName(options.host());
-            String advertised = options.properties().get(RmiTransportProvider.HOSTNAME);
-            if (advertised == null && !bindAddress.isAnyLocalAddress()) {
-                advertised = options.host();
-            }
             long helloMillis = options.limits().helloTimeout().toMillis();
             serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
                     (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
-            clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
-            if (options.tls() != null) {
-                clientSockets = clientSockets.withTls();
-            }
             try {
-                registry = LocateRegistry.createRegistry(options.port(), clientSockets, serverSockets);
-            } catch (RemoteException e) {
+                serverSockets.handOut(UnicastRemoteObject.exportObject(agent, options.port(), clientSockets,
+                        serverSockets, RmiFilters.agent()));
+            } catch (IOException e) {
                 release();
                 Throwable detail = e.getCause() != null ? e.getCause() : e;
                 throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
                         + detail.getMessage() + "; choose another host or port", e);
             }
-            int port = options.port() != 0 ? options.port() : serverSockets.lastPort();
-            try {
-                Remote stub = UnicastRemoteObject.exportObject(agent, port, clientSockets, serverSockets,
-                        RmiFilters.agent());
-                registry.rebind(RmiTransportProvider.BINDING_NAME, stub); // in-process: no connection to refuse
-            } catch (RemoteException e) {
-                release();
-                throw new IOException("cannot export the RMI agent on port " + port + ": " + e.getMessage(), e);
-            }
+            int port = serverSockets.lastPort();
             localAddress = new InetSocketAddress(bindAddress, port);
             watch = Executors.newSingleThreadScheduledExecutor(task -> {
                 Thread thread = new Thread(task, "salgate-rmi-watch-" + port);
@@ -128,11 +109,6 @@ final class RmiTransportServer implements TransportServer {
             watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
                     period, period, TimeUnit.MILLISECONDS);
         }
-    }
-
-    /** How many calls that would have changed this agent's registry were refused. */
-    long refusedRegistryCalls() {
-        return serverSockets == null ? 0 : serverSockets.refusedRegistryCalls();
     }
 
     private SessionRemote open() throws RemoteException {
@@ -175,7 +151,7 @@ final class RmiTransportServer implements TransportServer {
     @Override
     public void close() {
         synchronized (lifecycle) {
-            boolean running = registry != null && !closed;
+            boolean running = localAddress != null && !closed;
             closed = true;
             if (!running) {
                 return;
@@ -196,7 +172,6 @@ final class RmiTransportServer implements TransportServer {
             watch.shutdownNow();
         }
         unexport(agent);
-        unexport(registry);
         serverSockets.closeAll();
     }
 
