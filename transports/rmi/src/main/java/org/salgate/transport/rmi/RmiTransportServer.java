@@ -17,7 +17,7 @@ import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.OpenSessions;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
-import org.salgate.transport.TransportServer;
+import org.salgate.transport.SingleUseServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * closed (a client reopens one when it needs it), and so is a session whose client did not poll it
  * for as long.
  */
-final class RmiTransportServer implements TransportServer {
+final class RmiTransportServer extends SingleUseServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(RmiTransportServer.class);
 
@@ -41,14 +41,12 @@ final class RmiTransportServer implements TransportServer {
     private final MemoryBudget budget;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final OpenSessions<RmiSession> sessions = new OpenSessions<>();
-    private final Object lifecycle = new Object();
     private ServerHandler handler;
     private RmiServerSocketFactory serverSockets;
     private final RmiClientSocketFactory clientSockets = RmiClientSocketFactory.inStubs();
-    /** Closes the sessions whose clients stopped polling. */
-    private ScheduledExecutorService watch;
     private final AgentRemote agent = this::open;
-    private InetSocketAddress localAddress;
+    /** The port the agent and its sessions are exported on. */
+    private volatile int port;
     private volatile boolean closed;
 
     RmiTransportServer(ServerOptions options) {
@@ -70,45 +68,42 @@ final class RmiTransportServer implements TransportServer {
     }
 
     @Override
-    public void start(ServerHandler handler) throws IOException {
-        synchronized (lifecycle) {
-            if (localAddress != null || closed) {
-                throw new IllegalStateException("the server was started already");
-            }
-            this.handler = handler;
-            // RMI's distributed garbage collection reads object streams that have no filter of
-            // their own: the process-wide allow-list covers them (as the client does).
-            RmiFilters.installProcessWide(options.maxFrameBytes());
-            // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
-            // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
-            if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
-                System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, "5000");
-            }
-            InetAddress bindAddress = InetAddress.getByName(options.host());
-            long helloMillis = options.limits().helloTimeout().toMillis();
-            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
-                    (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
-            try {
-                serverSockets.handOut(UnicastRemoteObject.exportObject(agent, options.port(), clientSockets,
-                        serverSockets, RmiFilters.agent()));
-            } catch (IOException e) {
-                release();
-                Throwable detail = e.getCause() != null ? e.getCause() : e;
-                throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
-                        + detail.getMessage() + "; choose another host or port", e);
-            }
-            int port = serverSockets.lastPort();
-            localAddress = new InetSocketAddress(bindAddress, port);
-            watch = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread thread = new Thread(task, "salgate-rmi-watch-" + port);
-                thread.setDaemon(true);
-                return thread;
-            });
-            long absence = TimeUnit.MILLISECONDS.toNanos(helloMillis);
-            long period = Math.max(10, Math.min(1_000, helloMillis / 4));
-            watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
-                    period, period, TimeUnit.MILLISECONDS);
+    protected Bound bind(ServerHandler handler) throws IOException {
+        this.handler = handler;
+        // RMI's distributed garbage collection reads object streams that have no filter of
+        // their own: the process-wide allow-list covers them (as the client does).
+        RmiFilters.installProcessWide(options.maxFrameBytes());
+        // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
+        // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
+        if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
+            System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, "5000");
         }
+        InetAddress bindAddress = InetAddress.getByName(options.host());
+        long helloMillis = options.limits().helloTimeout().toMillis();
+        serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
+                (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
+        try {
+            serverSockets.handOut(UnicastRemoteObject.exportObject(agent, options.port(), clientSockets,
+                    serverSockets, RmiFilters.agent()));
+        } catch (IOException e) {
+            unexport(agent);
+            serverSockets.closeAll();
+            Throwable detail = e.getCause() != null ? e.getCause() : e;
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + detail.getMessage() + "; choose another host or port", e);
+        }
+        port = serverSockets.lastPort();
+        // closes the sessions whose clients stopped polling
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "salgate-rmi-watch-" + port);
+            thread.setDaemon(true);
+            return thread;
+        });
+        long absence = TimeUnit.MILLISECONDS.toNanos(helloMillis);
+        long period = Math.max(10, Math.min(1_000, helloMillis / 4));
+        watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
+                period, period, TimeUnit.MILLISECONDS);
+        return new Bound(new InetSocketAddress(bindAddress, port), () -> stop(watch));
     }
 
     private SessionRemote open() throws RemoteException {
@@ -123,7 +118,7 @@ final class RmiTransportServer implements TransportServer {
         }
         RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, this);
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
-                localAddress.getPort(), clientSockets, serverSockets,
+                port, clientSockets, serverSockets,
                 RmiFilters.frames(options.maxFrameBytes(), session::oversize));
         sessions.add(session);
         session.start();
@@ -138,40 +133,15 @@ final class RmiTransportServer implements TransportServer {
         sessions.remove(session);
     }
 
-    @Override
-    public InetSocketAddress localAddress() {
-        synchronized (lifecycle) {
-            if (localAddress == null) {
-                throw new IllegalStateException("the server is not started");
-            }
-            return localAddress;
-        }
-    }
-
-    @Override
-    public void close() {
-        synchronized (lifecycle) {
-            boolean running = localAddress != null && !closed;
-            closed = true;
-            if (!running) {
-                return;
-            }
-        }
+    /** Refuses new sessions, lets the open ones push what they hold, then stops listening. */
+    private void stop(ScheduledExecutorService watch) {
+        closed = true;
         unexport(agent);
         int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null, true));
         if (left > 0) {
             LOG.warn("{} RMI sessions did not close in time", left);
         }
-        synchronized (lifecycle) {
-            release();
-        }
-    }
-
-    private void release() {
-        if (watch != null) {
-            watch.shutdownNow();
-        }
-        unexport(agent);
+        watch.shutdownNow();
         serverSockets.closeAll();
     }
 
