@@ -46,18 +46,12 @@ class AgentPortTest {
 
     private RmiTransportServer server;
     private RecordingServerHandler handler;
-    private final Impostor impostor = new Impostor();
-
-    /** An object posing as the agent: it counts the sessions it was asked to open. */
-    private static final class Impostor implements AgentRemote {
-        final AtomicInteger opened = new AtomicInteger();
-
-        @Override
-        public SessionRemote open() throws RemoteException {
-            opened.incrementAndGet();
-            throw new RemoteException("an impostor");
-        }
-    }
+    /** Sessions asked of the object posing as the agent. */
+    private final AtomicInteger impostorOpened = new AtomicInteger();
+    private final AgentRemote impostor = () -> {
+        impostorOpened.incrementAndGet();
+        throw new RemoteException("an impostor");
+    };
 
     @BeforeEach
     void start() throws Exception {
@@ -130,7 +124,7 @@ class AgentPortTest {
         } finally {
             client.close();
         }
-        assertEquals(0, impostor.opened.get(), "a client reached the impostor");
+        assertEquals(0, impostorOpened.get(), "a client reached the impostor");
     }
 
     private static void assertNoRegistry(Executable call) {
