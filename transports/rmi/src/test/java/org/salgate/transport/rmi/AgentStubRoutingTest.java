@@ -35,18 +35,12 @@ import org.salgate.wire.ProtobufCodec;
 @Timeout(60)
 class AgentStubRoutingTest {
 
-    /** An agent object somewhere else than the port that handed it out: it counts the sessions asked of it. */
-    private static final class Elsewhere implements AgentRemote {
-        final AtomicInteger opened = new AtomicInteger();
-
-        @Override
-        public SessionRemote open() throws RemoteException {
-            opened.incrementAndGet();
-            throw new RemoteException("not the agent");
-        }
-    }
-
-    private final Elsewhere elsewhere = new Elsewhere();
+    /** Sessions asked of an agent object somewhere else than the port that handed it out. */
+    private final AtomicInteger opened = new AtomicInteger();
+    private final AgentRemote elsewhere = () -> {
+        opened.incrementAndGet();
+        throw new RemoteException("not the agent");
+    };
 
     @AfterEach
     void unexport() {
@@ -78,7 +72,7 @@ class AgentStubRoutingTest {
                     e.getMessage());
             assertTrue(port.answered() >= 2, "the client's call did not go to the port it dialled");
         }
-        assertEquals(0, elsewhere.opened.get(), "the client asked the object elsewhere for a session");
+        assertEquals(0, opened.get(), "the client asked the object elsewhere for a session");
     }
 
     @Test
@@ -90,7 +84,7 @@ class AgentStubRoutingTest {
             assertTrue(e.getMessage().contains("is not a salgate RMI agent"), e.getMessage());
             assertEquals(1, port.answered());
         }
-        assertEquals(0, elsewhere.opened.get(), "the client asked the object elsewhere for a session");
+        assertEquals(0, opened.get(), "the client asked the object elsewhere for a session");
     }
 
     @Test
