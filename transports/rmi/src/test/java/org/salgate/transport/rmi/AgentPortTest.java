@@ -104,6 +104,22 @@ class AgentPortTest {
     }
 
     @Test
+    void aSessionItsClientDropsIsClosedByRmisDistributedGarbageCollection() throws Exception {
+        SessionRemote session = AgentPorts.openSession(port());
+        assertNotNull(handler.opened.poll(10, TimeUnit.SECONDS), "no session was opened");
+        session = null; // the stub the client fetched went through its own sockets, and so go its clean calls
+
+        Throwable cause = null;
+        for (int i = 0; i < 100 && cause == null; i++) {
+            System.gc();
+            cause = handler.closed.getNow(null);
+            Thread.sleep(100);
+        }
+        assertNotNull(cause, "the agent did not hear that the client dropped its session");
+        assertTrue(cause.getMessage().contains("went away"), cause.getMessage());
+    }
+
+    @Test
     void aJdkRegistryOnTheAgentsPortFindsNothingAndCanBindNothing() throws Exception {
         AgentRemote impostorStub = (AgentRemote) UnicastRemoteObject.exportObject(impostor, 0);
         Registry registry = LocateRegistry.getRegistry("127.0.0.1", port());
