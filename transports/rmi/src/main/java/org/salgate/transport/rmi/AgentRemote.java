@@ -4,7 +4,7 @@ import java.rmi.Remote;
 import java.rmi.RemoteException;
 
 /**
- * The object an RMI agent binds in its registry under {@link RmiTransportProvider#BINDING_NAME}.
+ * The object an RMI agent hands a client that asks its port for it (see {@code AgentConnection}).
  * Everything after {@link #open} travels as encoded frames through the returned session.
  */
 public interface AgentRemote extends Remote {

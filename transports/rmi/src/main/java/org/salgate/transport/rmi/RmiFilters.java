@@ -3,7 +3,11 @@ package org.salgate.transport.rmi;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputFilter.Status;
 import java.lang.reflect.Proxy;
+import java.rmi.Remote;
+import java.rmi.server.RemoteObject;
+import java.rmi.server.RemoteObjectInvocationHandler;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -11,9 +15,9 @@ import java.util.function.LongConsumer;
  * with its export: the protocol only carries byte arrays and strings to the agent, so everything
  * else is rejected before it is instantiated, and a byte array longer than
  * the frame limit is rejected before it is allocated, and reported so that its session can be
- * closed. Streams without a filter of their own (what a client reads back from a registry or agent,
- * its answers and polled frames included,
- * the registry's arguments, RMI's distributed garbage collection) get the {@link #installProcessWide
+ * closed. A client reads the agent's stub under a filter of its own ({@link #agentStub}). Streams
+ * without a filter of their own (what a client reads back from an agent, its answers and polled
+ * frames included, RMI's distributed garbage collection) get the {@link #installProcessWide
  * process-wide} one, unless the process has one.
  */
 final class RmiFilters {
@@ -64,6 +68,24 @@ final class RmiFilters {
                 return Status.REJECTED;
             }
             return type == null || type == String.class || type == byte[].class ? Status.ALLOWED : Status.REJECTED;
+        };
+    }
+
+    /**
+     * For the agent's stub a client fetches: a proxy for {@link AgentRemote}, its invocation handler
+     * and this transport's socket factory, in at most {@code maxBytes}; nothing else, arrays and
+     * primitives included (which a pattern filter would leave undecided).
+     */
+    static ObjectInputFilter agentStub(int maxBytes) {
+        Set<Class<?>> stub = Set.of(Remote.class, AgentRemote.class, Proxy.class, RemoteObjectInvocationHandler.class,
+                RemoteObject.class, RmiClientSocketFactory.class);
+        return info -> {
+            Class<?> type = info.serialClass();
+            if (info.depth() > MAX_DEPTH || info.references() > MAX_REFERENCES || info.streamBytes() > maxBytes) {
+                return Status.REJECTED;
+            }
+            return type == null ? Status.UNDECIDED
+                    : stub.contains(type) || Proxy.isProxyClass(type) ? Status.ALLOWED : Status.REJECTED;
         };
     }
 

@@ -1,26 +1,28 @@
 package org.salgate.transport.rmi;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.ObjectOutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.rmi.Remote;
 import java.rmi.server.RMIServerSocketFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import org.salgate.transport.AcceptBackoff;
 import org.salgate.transport.Ports;
 import org.salgate.transport.tls.TlsConfig;
 
 /**
  * Makes an agent's listening sockets, bound to one address. Equal factories share a port, and an
- * agent's is equal only to itself: its registry, agent and sessions share one port. With a
- * {@link TlsConfig}, accepted connections speak TLS. Connections reach RMI as {@link RegistryGuard}s,
- * never waiting longer than the hello timeout (RMI's own is two hours).
+ * agent's is equal only to itself: its agent and sessions share one port. With a {@link TlsConfig},
+ * accepted connections speak TLS. Connections reach RMI as {@link AgentConnection}s, which never
+ * wait longer than the hello timeout and answer a client's bootstrap with the agent's stub.
  */
 final class RmiServerSocketFactory implements RMIServerSocketFactory {
 
@@ -31,8 +33,9 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     private final TlsConfig tls;
     /** The longest a read on a connection waits, in ms. */
     private final int readTimeoutMillis;
-    private final AtomicLong refusals = new AtomicLong();
     private final List<ServerSocket> created = new CopyOnWriteArrayList<>();
+    /** The agent's stub as an object stream, once it is exported. */
+    private volatile byte[] agentStub;
 
     private RmiServerSocketFactory(InetAddress bindAddress, TlsConfig tls, int readTimeoutMillis) {
         this.bindAddress = bindAddress;
@@ -52,9 +55,13 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         return socket;
     }
 
-    /** How many calls changing the registry were refused on this factory's connections. */
-    long refusedRegistryCalls() {
-        return refusals.get();
+    /** Answers every later bootstrap on this factory's connections with {@code stub}. */
+    void handOut(Remote stub) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(stub);
+        }
+        agentStub = bytes.toByteArray();
     }
 
     /** How many listening sockets this factory made. */
@@ -112,7 +119,7 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
                 }
                 try {
                     Socket served = tls == null ? socket : tls.acceptedSocket(socket);
-                    return new RegistryGuard(served, readTimeoutMillis, refusals);
+                    return new AgentConnection(served, readTimeoutMillis, agentStub);
                 } catch (IOException peerGone) {
                     socket.close(); // reset before it was served: accept the next one
                     if (isClosed()) {

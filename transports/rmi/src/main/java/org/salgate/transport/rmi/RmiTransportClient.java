@@ -1,14 +1,14 @@
 package org.salgate.transport.rmi;
 
-import java.io.EOFException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InvalidClassException;
-import java.io.StreamCorruptedException;
+import java.io.ObjectInputStream;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.rmi.ConnectIOException;
-import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
-import java.rmi.registry.LocateRegistry;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.salgate.transport.ClientHandler;
@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An RMI client: looks the agent up in its registry, checks that the object leads to that registry's
- * host and port ({@link StubEndpoint#requireAgentAt}) and opens a session. {@link #send} is a remote
+ * An RMI client: asks the agent's port for the agent's stub ({@link #fetchAgent}) and opens a
+ * session, reaching both through its own {@link RmiClientSocketFactory}. {@link #send} is a remote
  * call; one at a time may carry a frame back, handed on on the caller's thread before any later
  * poll's frames. Everything else the agent sends comes with the polls of the client's own poller
  * thread, which keeps one {@link SessionRemote#poll} under way; the client listens on no socket.
@@ -34,6 +34,8 @@ final class RmiTransportClient implements TransportClient {
     private static final Logger LOG = LoggerFactory.getLogger(RmiTransportClient.class);
 
     private static final byte[][] NO_FRAMES = new byte[0][];
+    /** The most an agent's answer to a bootstrap may take: its stub takes a few hundred bytes. */
+    static final int MAX_STUB_BYTES = 16 * 1024;
 
     private final ClientOptions options;
     private final ConnectionCodec codec;
@@ -59,14 +61,14 @@ final class RmiTransportClient implements TransportClient {
         }
         this.handler = handler;
         String where = options.host() + ":" + options.port();
-        boolean tls = options.tls() != null;
-        RmiClientSocketFactory.Binding binding = new RmiClientSocketFactory.Binding(options.tls(), options.host());
-        // What the registry and the agent answer is read under the process-wide allow-list filter,
-        // also in a program (an agent with a relay, an application) that did not set one itself.
+        int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
+        RmiClientSocketFactory sockets = RmiClientSocketFactory.client(options.host(), options.port(), timeout,
+                options.tls());
+        // What the agent answers is read under the process-wide allow-list filter, also in a
+        // program (an agent with a relay, an application) that did not set one itself.
         RmiFilters.installProcessWide(options.maxFrameBytes());
-        AgentRemote agent = lookUp(where, binding);
-        StubEndpoint.requireAgentAt(agent, options.host(), options.port(), tls);
-        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
+        try (RmiClientSocketFactory.Scope reading = sockets.reading()) {
+            AgentRemote agent = fetchAgent(sockets, where, timeout);
             session = agent.open();
         } catch (RemoteException e) {
             throw new IOException("the RMI agent at " + where + " did not open a session: " + rootMessage(e), e);
@@ -76,47 +78,75 @@ final class RmiTransportClient implements TransportClient {
         poller.start();
     }
 
-    /** Looks the agent up in the registry, reads bounded by the connect timeout; the stub is reached as dialled. */
-    private AgentRemote lookUp(String where, RmiClientSocketFactory.Binding binding) throws IOException {
-        int timeout = (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
-        boolean tls = binding.config() != null;
-        try (RmiClientSocketFactory.Scope bound = RmiClientSocketFactory.bind(binding)) {
-            return (AgentRemote) LocateRegistry.getRegistry(options.host(), options.port(),
-                    RmiClientSocketFactory.lookup(binding, timeout)).lookup(RmiTransportProvider.BINDING_NAME);
-        } catch (NotBoundException | ClassCastException e) {
-            throw new IOException("the RMI registry at " + where + " holds no salgate agent; check the port", e);
-        } catch (RemoteException e) {
-            if (cause(e, InvalidClassException.class) != null) {
-                throw new IOException("the server at " + where + " answered the lookup with objects outside the"
-                        + " deserialization allow-list (" + rootMessage(e) + "); it is not a salgate agent", e);
-            }
-            RmiClientSocketFactory.TlsFailure refused = cause(e, RmiClientSocketFactory.TlsFailure.class);
-            if (refused != null) {
-                throw new IOException(refused.getMessage(), e);
-            }
-            if (cause(e, SocketTimeoutException.class) != null) {
-                throw new IOException("no RMI agent answered at " + where + " within " + timeout
-                        + " ms; check that the agent runs there with the rmi transport", e);
-            }
-            String withTls = tls ? "" : " (an agent with TLS needs --tls, --tls-ca or --tls-pin)";
-            if (e instanceof ConnectIOException || cause(e, EOFException.class) != null
-                    || cause(e, StreamCorruptedException.class) != null) {
-                throw new IOException("the server at " + where + " is not an RMI agent (it broke off the RMI"
-                        + " handshake); check which transport the agent uses" + withTls, e);
-            }
-            throw new IOException("cannot reach an RMI agent at " + where + ": " + rootMessage(e)
+    /**
+     * Asks the agent's port for the agent's stub ({@link AgentConnection#BOOTSTRAP}) over a socket
+     * of {@code sockets}, reading at most {@value #MAX_STUB_BYTES} bytes until the agent closes,
+     * all within {@code timeoutMillis}, under {@link RmiFilters#agentStub}. Call it {@link
+     * RmiClientSocketFactory#reading reading} with {@code sockets}, whose place the stub's factory
+     * must take: else the stub would reach its object some other way.
+     */
+    static AgentRemote fetchAgent(RmiClientSocketFactory sockets, String where, int timeoutMillis) throws IOException {
+        String withTls = sockets.isTls() ? "" : " (an agent with TLS needs --tls, --tls-ca or --tls-pin)";
+        Socket socket;
+        try {
+            socket = sockets.createSocket(null, 0); // where the client dialled
+        } catch (IOException e) {
+            throw new IOException("cannot reach an RMI agent at " + where + ": " + e.getMessage()
                     + "; check that the agent runs there with the rmi transport" + withTls, e);
         }
+        byte[] answer;
+        try (socket) {
+            socket.getOutputStream().write(AgentConnection.BOOTSTRAP);
+            socket.getOutputStream().flush();
+            answer = readToEnd(socket, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+        } catch (SocketTimeoutException e) {
+            throw new IOException("no RMI agent answered at " + where + " within " + timeoutMillis
+                    + " ms; check that the agent runs there with the rmi transport" + withTls, e);
+        } catch (IOException e) {
+            throw notAnAgent(where, "it broke off: " + e.getMessage(), withTls, e);
+        }
+        if (answer.length > MAX_STUB_BYTES) {
+            throw notAnAgent(where, "it sent more than the " + MAX_STUB_BYTES + " bytes of an agent's stub", withTls,
+                    null);
+        }
+        int resolved = sockets.resolved();
+        Object agent;
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(answer))) {
+            in.setObjectInputFilter(RmiFilters.agentStub(MAX_STUB_BYTES));
+            agent = in.readObject();
+        } catch (InvalidClassException e) {
+            throw new IOException("the server at " + where + " answered with objects outside the deserialization"
+                    + " allow-list (" + e.getMessage() + "); it is not a salgate agent", e);
+        } catch (IOException | ClassNotFoundException e) {
+            agent = null;
+        }
+        if (!(agent instanceof AgentRemote) || sockets.resolved() == resolved) {
+            throw notAnAgent(where, "it did not answer with one", withTls, null);
+        }
+        return (AgentRemote) agent;
     }
 
-    /** {@code e} or its first cause of {@code type}, or null. */
-    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (type.isInstance(t)) {
-                return type.cast(t);
+    private static IOException notAnAgent(String where, String why, String withTls, Throwable cause) {
+        return new IOException("the server at " + where + " is not a salgate RMI agent (" + why + "); check which"
+                + " transport the agent uses" + withTls, cause);
+    }
+
+    /** What {@code socket} brings until its end, by {@code deadline}; past {@link #MAX_STUB_BYTES}, that much and one more. */
+    private static byte[] readToEnd(Socket socket, long deadline) throws IOException {
+        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        byte[] buffer = new byte[1024];
+        for (int n = 0; n >= 0; n = socket.getInputStream().read(buffer)) {
+            answer.write(buffer, 0, n);
+            if (answer.size() > MAX_STUB_BYTES) {
+                break;
             }
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                throw new SocketTimeoutException();
+            }
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
         }
-        return null;
+        return answer.toByteArray();
     }
 
     /**

@@ -7,10 +7,10 @@ import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
 
 /**
- * Java RMI, the way the original SAL served its clients: the agent binds an {@link AgentRemote} in
- * its own registry (which serves lookups only); a client looks it up, checks it leads to that
- * registry's host and port, and calls a {@link SessionRemote}, which it also polls for what the
- * agent sends (the client listens on no socket). Frames are the connection codec's bytes; every
+ * Java RMI, the way the original SAL served its clients: the agent exports an {@link AgentRemote}
+ * and hands its stub to a client that asks its port for it (it runs no registry); the client
+ * reaches it, and the {@link SessionRemote} it opens, only where it dialled and with its own TLS
+ * settings, and polls the session for what the agent sends (the client listens on no socket). Frames are the connection codec's bytes; every
  * exported object has a JEP 290 filter admitting only what the protocol carries. Registered in
  * {@code META-INF/services/org.salgate.transport.TransportProvider}.
  */
@@ -18,11 +18,6 @@ public final class RmiTransportProvider implements TransportProvider {
 
     /** The name that selects this transport. */
     public static final String NAME = "rmi";
-    /** The name the agent object is bound under in the agent's registry. */
-    public static final String BINDING_NAME = "salgate-agent";
-
-    /** Server property: the host clients are told to connect to (default the bound host; none on a wildcard). */
-    public static final String HOSTNAME = "hostname";
 
     @Override
     public String name() {

@@ -6,8 +6,6 @@ import java.net.InetSocketAddress;
 import java.rmi.NoSuchObjectException;
 import java.rmi.Remote;
 import java.rmi.RemoteException;
-import java.rmi.registry.LocateRegistry;
-import java.rmi.registry.Registry;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
@@ -19,24 +17,23 @@ import org.salgate.transport.MemoryBudget;
 import org.salgate.transport.OpenSessions;
 import org.salgate.transport.ServerHandler;
 import org.salgate.transport.ServerOptions;
-import org.salgate.transport.TransportServer;
+import org.salgate.transport.SingleUseServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An RMI agent: its own registry on the configured port, serving lookups only ({@link RegistryGuard}),
- * with the agent and every session exported on that port through factories bound to the configured
- * host. A connection silent for the hello timeout is closed (a client reopens one when it needs it),
- * and so is a session whose client did not poll it for as long.
+ * An RMI agent: the agent and every session exported on the configured port through factories
+ * bound to the configured host; the port hands the agent's stub to a client that asks for it
+ * ({@link AgentConnection}), and there is no registry. A connection silent for the hello timeout is
+ * closed (a client reopens one when it needs it), and so is a session whose client did not poll it
+ * for as long.
  */
-final class RmiTransportServer implements TransportServer {
+final class RmiTransportServer extends SingleUseServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(RmiTransportServer.class);
 
     /** How long closing sessions may take to push what they hold, then how long forced ones may take. */
     static final long CLOSE_GRACE_MILLIS = 2_000;
-    /** Connect timeout of the sockets clients open to this agent. */
-    static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     /** The JDK's property for how long RMI keeps an idle connection thread (its default: a minute). */
     static final String CONNECTION_THREAD_KEEP_ALIVE = "sun.rmi.transport.tcp.threadKeepAliveTime";
 
@@ -44,15 +41,12 @@ final class RmiTransportServer implements TransportServer {
     private final MemoryBudget budget;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final OpenSessions<RmiSession> sessions = new OpenSessions<>();
-    private final Object lifecycle = new Object();
     private ServerHandler handler;
     private RmiServerSocketFactory serverSockets;
-    private RmiClientSocketFactory clientSockets;
-    private Registry registry;
-    /** Closes the sessions whose clients stopped polling. */
-    private ScheduledExecutorService watch;
+    private final RmiClientSocketFactory clientSockets = RmiClientSocketFactory.inStubs();
     private final AgentRemote agent = this::open;
-    private InetSocketAddress localAddress;
+    /** The port the agent and its sessions are exported on. */
+    private volatile int port;
     private volatile boolean closed;
 
     RmiTransportServer(ServerOptions options) {
@@ -74,65 +68,42 @@ final class RmiTransportServer implements TransportServer {
     }
 
     @Override
-    public void start(ServerHandler handler) throws IOException {
-        synchronized (lifecycle) {
-            if (registry != null || closed) {
-                throw new IllegalStateException("the server was started already");
-            }
-            this.handler = handler;
-            // RMI's registry and distributed garbage collection read object streams that have no
-            // filter of their own: the process-wide allow-list covers them (as the client does).
-            RmiFilters.installProcessWide(options.maxFrameBytes());
-            // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
-            // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
-            if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
-                System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, "5000");
-            }
-            InetAddress bindAddress = InetAddress.getByName(options.host());
-            String advertised = options.properties().get(RmiTransportProvider.HOSTNAME);
-            if (advertised == null && !bindAddress.isAnyLocalAddress()) {
-                advertised = options.host();
-            }
-            long helloMillis = options.limits().helloTimeout().toMillis();
-            serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
-                    (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
-            clientSockets = RmiClientSocketFactory.unique(advertised, CONNECT_TIMEOUT_MILLIS);
-            if (options.tls() != null) {
-                clientSockets = clientSockets.withTls();
-            }
-            try {
-                registry = LocateRegistry.createRegistry(options.port(), clientSockets, serverSockets);
-            } catch (RemoteException e) {
-                release();
-                Throwable detail = e.getCause() != null ? e.getCause() : e;
-                throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
-                        + detail.getMessage() + "; choose another host or port", e);
-            }
-            int port = options.port() != 0 ? options.port() : serverSockets.lastPort();
-            try {
-                Remote stub = UnicastRemoteObject.exportObject(agent, port, clientSockets, serverSockets,
-                        RmiFilters.agent());
-                registry.rebind(RmiTransportProvider.BINDING_NAME, stub); // in-process: no connection to refuse
-            } catch (RemoteException e) {
-                release();
-                throw new IOException("cannot export the RMI agent on port " + port + ": " + e.getMessage(), e);
-            }
-            localAddress = new InetSocketAddress(bindAddress, port);
-            watch = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread thread = new Thread(task, "salgate-rmi-watch-" + port);
-                thread.setDaemon(true);
-                return thread;
-            });
-            long absence = TimeUnit.MILLISECONDS.toNanos(helloMillis);
-            long period = Math.max(10, Math.min(1_000, helloMillis / 4));
-            watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
-                    period, period, TimeUnit.MILLISECONDS);
+    protected Bound bind(ServerHandler handler) throws IOException {
+        this.handler = handler;
+        // RMI's distributed garbage collection reads object streams that have no filter of
+        // their own: the process-wide allow-list covers them (as the client does).
+        RmiFilters.installProcessWide(options.maxFrameBytes());
+        // RMI keeps the thread of a connection that ended for a minute; after a burst of peers that
+        // many would stay. RMI reads this once, when it first starts in the process: here in an agent.
+        if (System.getProperty(CONNECTION_THREAD_KEEP_ALIVE) == null) {
+            System.setProperty(CONNECTION_THREAD_KEEP_ALIVE, "5000");
         }
-    }
-
-    /** How many calls that would have changed this agent's registry were refused. */
-    long refusedRegistryCalls() {
-        return serverSockets == null ? 0 : serverSockets.refusedRegistryCalls();
+        InetAddress bindAddress = InetAddress.getByName(options.host());
+        long helloMillis = options.limits().helloTimeout().toMillis();
+        serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
+                (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
+        try {
+            serverSockets.handOut(UnicastRemoteObject.exportObject(agent, options.port(), clientSockets,
+                    serverSockets, RmiFilters.agent()));
+        } catch (IOException e) {
+            unexport(agent);
+            serverSockets.closeAll();
+            Throwable detail = e.getCause() != null ? e.getCause() : e;
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + detail.getMessage() + "; choose another host or port", e);
+        }
+        port = serverSockets.lastPort();
+        // closes the sessions whose clients stopped polling
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "salgate-rmi-watch-" + port);
+            thread.setDaemon(true);
+            return thread;
+        });
+        long absence = TimeUnit.MILLISECONDS.toNanos(helloMillis);
+        long period = Math.max(10, Math.min(1_000, helloMillis / 4));
+        watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
+                period, period, TimeUnit.MILLISECONDS);
+        return new Bound(new InetSocketAddress(bindAddress, port), () -> stop(watch));
     }
 
     private SessionRemote open() throws RemoteException {
@@ -147,7 +118,7 @@ final class RmiTransportServer implements TransportServer {
         }
         RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, this);
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
-                localAddress.getPort(), clientSockets, serverSockets,
+                port, clientSockets, serverSockets,
                 RmiFilters.frames(options.maxFrameBytes(), session::oversize));
         sessions.add(session);
         session.start();
@@ -162,41 +133,15 @@ final class RmiTransportServer implements TransportServer {
         sessions.remove(session);
     }
 
-    @Override
-    public InetSocketAddress localAddress() {
-        synchronized (lifecycle) {
-            if (localAddress == null) {
-                throw new IllegalStateException("the server is not started");
-            }
-            return localAddress;
-        }
-    }
-
-    @Override
-    public void close() {
-        synchronized (lifecycle) {
-            boolean running = registry != null && !closed;
-            closed = true;
-            if (!running) {
-                return;
-            }
-        }
+    /** Refuses new sessions, lets the open ones push what they hold, then stops listening. */
+    private void stop(ScheduledExecutorService watch) {
+        closed = true;
         unexport(agent);
         int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null, true));
         if (left > 0) {
             LOG.warn("{} RMI sessions did not close in time", left);
         }
-        synchronized (lifecycle) {
-            release();
-        }
-    }
-
-    private void release() {
-        if (watch != null) {
-            watch.shutdownNow();
-        }
-        unexport(agent);
-        unexport(registry);
+        watch.shutdownNow();
         serverSockets.closeAll();
     }
 

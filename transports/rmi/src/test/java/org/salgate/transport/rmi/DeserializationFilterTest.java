@@ -1,6 +1,7 @@
 package org.salgate.transport.rmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,11 +15,12 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.net.InetAddress;
 import java.rmi.Remote;
 import java.rmi.RemoteException;
 import java.rmi.UnmarshalException;
-import java.rmi.registry.LocateRegistry;
 import java.rmi.server.RemoteObject;
+import java.rmi.server.UnicastRemoteObject;
 import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
@@ -46,8 +48,9 @@ class DeserializationFilterTest {
         TransportServer server = new RmiTransportProvider().createServer(ServerOptions.builder().build());
         server.start(handler);
         try {
-            AgentRemote agent = (AgentRemote) LocateRegistry.getRegistry("127.0.0.1", server.localAddress().getPort())
-                    .lookup(RmiTransportProvider.BINDING_NAME);
+            int port = server.localAddress().getPort();
+            RmiClientSocketFactory sockets = AgentPorts.sockets(port);
+            AgentRemote agent = AgentPorts.agent(sockets, port);
             Method open = OpenWithAnObject.class.getMethod("open", Object.class);
             var ref = ((RemoteObject) Proxy.getInvocationHandler(agent)).getRef();
             HashMap<String, String> gadget = new HashMap<>(); // stands for any gadget class
@@ -58,9 +61,48 @@ class DeserializationFilterTest {
             assertTrue(causes(e, UnmarshalException.class), "refused before its argument was read: " + e);
 
             assertEquals(null, handler.opened.poll(200, TimeUnit.MILLISECONDS), "no session was opened");
-            assertNotNull(agent.open(), "the agent still opens sessions");
+            try (RmiClientSocketFactory.Scope reading = sockets.reading()) {
+                assertNotNull(agent.open(), "the agent still opens sessions");
+            }
         } finally {
             server.close();
+        }
+    }
+
+    @Test
+    void agentStubFilterAdmitsAnAgentsStubAndNothingElse() throws Exception {
+        AgentRemote agent = () -> null;
+        SessionRemote session = new SessionRemote() {
+            @Override
+            public byte[] call(byte[] frame, boolean carry) {
+                return frame;
+            }
+
+            @Override
+            public byte[][] poll() {
+                return null;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        RmiServerSocketFactory listener = RmiServerSocketFactory.forAgent(InetAddress.getLoopbackAddress(), null, 10_000);
+        RmiClientSocketFactory inStubs = RmiClientSocketFactory.inStubs();
+        try {
+            Remote agentStub = UnicastRemoteObject.exportObject(agent, 0, inStubs, listener);
+            Remote sessionStub = UnicastRemoteObject.exportObject(session, 0, inStubs, listener);
+            ObjectInputFilter filter = RmiFilters.agentStub(RmiTransportClient.MAX_STUB_BYTES);
+
+            assertInstanceOf(AgentRemote.class, read(agentStub, filter));
+            assertThrows(InvalidClassException.class, () -> read(sessionStub, filter), "a stub of another interface");
+            assertThrows(InvalidClassException.class, () -> read(new long[4], filter), "a primitive array");
+            assertThrows(InvalidClassException.class, () -> read(new HashMap<String, String>(), filter));
+            assertThrows(InvalidClassException.class, () -> read(agentStub, RmiFilters.agentStub(64)), "over the size");
+        } finally {
+            UnicastRemoteObject.unexportObject(agent, true);
+            UnicastRemoteObject.unexportObject(session, true);
+            listener.closeAll();
         }
     }
 

@@ -2,32 +2,51 @@ package org.salgate.transport.rmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 
 class RmiClientSocketFactoryTest {
 
-    @Test
-    void factoriesReachingAgentsArePooledApartEvenForTheSameHost() {
-        // RMI shares pooled connections between equal factories: a restarted agent must not get the dead ones
-        assertNotEquals(RmiClientSocketFactory.unique("127.0.0.1", 1000), RmiClientSocketFactory.unique("127.0.0.1", 1000));
+    private static Object readStubFactory() throws Exception {
+        byte[] bytes = AgentPorts.objectStream(RmiClientSocketFactory.inStubs());
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+            return in.readObject();
+        }
     }
 
     @Test
-    void aUniqueFactoryEqualsItsCopyInAStub() throws Exception {
-        RmiClientSocketFactory original = RmiClientSocketFactory.unique("127.0.0.1", 1000);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(original);
+    void eachClientsConnectionsArePooledApartEvenForTheSameAgent() {
+        // RMI shares pooled connections between equal factories: a restarted agent must not get the dead ones
+        assertNotEquals(AgentPorts.sockets(1000), AgentPorts.sockets(1000));
+    }
+
+    @Test
+    void aStubsFactoryReadWhileAClientReadsIsThatClientsOwn() throws Exception {
+        RmiClientSocketFactory client = AgentPorts.sockets(1000);
+        try (RmiClientSocketFactory.Scope reading = client.reading()) {
+            assertSame(client, readStubFactory());
+            assertSame(client, readStubFactory());
         }
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-            Object copy = in.readObject();
-            assertEquals(original, copy);
-            assertEquals(original.hashCode(), copy.hashCode());
+        assertEquals(2, client.resolved());
+        assertNotSame(client, readStubFactory(), "the scope ended");
+    }
+
+    @Test
+    void aStubsFactoryReadOutsideAClientRefusesToConnect() throws Exception {
+        RmiClientSocketFactory read = (RmiClientSocketFactory) readStubFactory();
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            IOException e = assertThrows(IOException.class,
+                    () -> read.createSocket("127.0.0.1", listener.getLocalPort()).close());
+            assertTrue(e.getMessage().contains("read outside a salgate RMI client"), e.getMessage());
         }
     }
 }

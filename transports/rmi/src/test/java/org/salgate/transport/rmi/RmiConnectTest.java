@@ -84,7 +84,7 @@ class RmiConnectTest {
             s.close();
         });
         IOException e = connect(port, Duration.ofSeconds(5));
-        assertTrue(e.getMessage().contains("is not an RMI agent"), e.getMessage());
+        assertTrue(e.getMessage().contains("is not a salgate RMI agent"), e.getMessage());
         assertFalse(e.getMessage().contains("null"), e.getMessage());
     }
 }

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.rmi.RemoteException;
-import java.rmi.registry.LocateRegistry;
 import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -377,9 +376,7 @@ class RmiTransportTest {
 
     /** A session opened through the remote interface alone, as a client that never polls it. */
     private SessionRemote openRaw() throws Exception {
-        AgentRemote agent = (AgentRemote) LocateRegistry.getRegistry("127.0.0.1", server.localAddress().getPort())
-                .lookup(RmiTransportProvider.BINDING_NAME);
-        return agent.open();
+        return AgentPorts.openSession(server.localAddress().getPort());
     }
 
     @Test
@@ -429,13 +426,13 @@ class RmiTransportTest {
     }
 
     @Test
-    void registryAgentAndSessionsShareOneListeningPort() throws Exception {
+    void theAgentAndItsSessionsShareOneListeningPort() throws Exception {
         startServer(ServerOptions.builder());
         connect(new RecordingClientHandler(), Framing.DEFAULT_MAX_FRAME_BYTES);
         var field = RmiTransportServer.class.getDeclaredField("serverSockets");
         field.setAccessible(true);
         RmiServerSocketFactory sockets = (RmiServerSocketFactory) field.get(server);
-        assertEquals(1, sockets.listeningSockets(), "one listening socket for registry, agent and session");
+        assertEquals(1, sockets.listeningSockets(), "one listening socket for the agent and its session");
         assertEquals(server.localAddress().getPort(), sockets.lastPort());
     }
 

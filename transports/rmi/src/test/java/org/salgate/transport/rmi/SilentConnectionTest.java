@@ -59,13 +59,13 @@ class SilentConnectionTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"says nothing", "stops after the RMI handshake"})
+    @ValueSource(strings = {"says nothing", "stops within the bootstrap", "stops after the RMI handshake"})
     void aConnectionThatNeverCompletesACallIsClosedAfterTheHelloTimeout(String what) throws Exception {
         int port = start();
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout((int) (HELLO_TIMEOUT.toMillis() + 2 * MARGIN_MILLIS));
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            if (what.startsWith("stops")) {
+            if (what.endsWith("RMI handshake")) {
                 DataOutputStream out = new DataOutputStream(socket.getOutputStream());
                 out.writeInt(0x4a524d49);
                 out.writeShort(2);
@@ -77,6 +77,10 @@ class SilentConnectionTest {
                 out.writeUTF("127.0.0.1");
                 out.writeInt(0);
                 out.flush();
+            }
+            if (what.endsWith("bootstrap")) {
+                socket.getOutputStream().write(AgentConnection.BOOTSTRAP, 0, AgentConnection.BOOTSTRAP.length - 1);
+                socket.getOutputStream().flush();
             }
             long start = System.nanoTime();
             int read;

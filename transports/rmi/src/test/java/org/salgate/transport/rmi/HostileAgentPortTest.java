@@ -13,24 +13,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
-import org.salgate.transport.testing.FakeRmiRegistry;
 import org.salgate.transport.testing.RecordingClientHandler;
 
 /**
- * An RMI client (a relay's, or the client program's) pointed at a hostile registry: an answer with
- * a class outside the allow-list, or one that declares a huge array in a few bytes, is refused
- * with a clear error before anything is built or allocated, and the client's heap does not grow.
+ * An RMI client (a relay's, or the client program's) pointed at a hostile port: an answer to its
+ * bootstrap with a class outside the allow-list, one that declares a huge array in a few bytes, or
+ * one larger than a stub, is refused with a clear error before anything is built or allocated, and
+ * the client's heap does not grow.
  */
 @Timeout(60)
-class HostileRegistryTest {
+class HostileAgentPortTest {
 
-    /** How much the heap may grow over a refused lookup: the reply is refused before it allocates anything. */
+    /** How much the heap may grow over a refused bootstrap: the answer is refused before it allocates anything. */
     private static final long HEAP_GROWTH_BOUND = 16L * 1024 * 1024;
     private static final int DECLARED_LONGS = 300_000_000; // 2.4 GB if allocated
 
-    private static IOException connectTo(FakeRmiRegistry registry) {
+    private static IOException connectTo(AgentPorts port) {
         TransportClient client = new RmiTransportProvider().createClient(ClientOptions.builder()
-                .port(registry.port()).connectTimeout(Duration.ofSeconds(10)).build());
+                .port(port.port()).connectTimeout(Duration.ofSeconds(10)).build());
         try {
             return assertThrows(IOException.class, () -> client.connect(new RecordingClientHandler()));
         } finally {
@@ -47,29 +47,38 @@ class HostileRegistryTest {
     }
 
     private static void assertRefusedByTheFilter(IOException e) {
-        assertTrue(e.getMessage().contains("allow-list"), e.getMessage());
+        assertTrue(e.getMessage().contains("outside the deserialization allow-list"), e.getMessage());
     }
 
     @Test
-    void aRegistryAnsweringWithAnUnexpectedClassIsRefused() throws Exception {
+    void anAnswerWithAnUnexpectedClassIsRefused() throws Exception {
         Map<URL, String> gadget = new HashMap<>();
         gadget.put(new URL("http://example.invalid/"), "x");
-        try (FakeRmiRegistry registry = new FakeRmiRegistry(FakeRmiRegistry.returning(gadget))) {
-            IOException e = connectTo(registry);
+        try (AgentPorts port = new AgentPorts(AgentPorts.objectStream(gadget))) {
+            IOException e = connectTo(port);
             assertRefusedByTheFilter(e);
-            assertEquals(1, registry.answered(), "the registry should have answered the lookup");
+            assertEquals(1, port.answered(), "the port should have answered the bootstrap");
         }
     }
 
     @Test
-    void aRegistryDeclaringAHugeArrayIsRefusedWithoutHeapGrowth() throws Exception {
-        try (FakeRmiRegistry registry = new FakeRmiRegistry(FakeRmiRegistry.returningHugeArray(DECLARED_LONGS))) {
+    void anAnswerDeclaringAHugeArrayIsRefusedWithoutHeapGrowth() throws Exception {
+        try (AgentPorts port = new AgentPorts(AgentPorts.hugeArray(DECLARED_LONGS))) {
             long before = usedHeap();
-            IOException e = connectTo(registry);
+            IOException e = connectTo(port);
             long growth = usedHeap() - before;
             assertRefusedByTheFilter(e);
-            assertEquals(1, registry.answered(), "the registry should have answered the lookup");
+            assertEquals(1, port.answered(), "the port should have answered the bootstrap");
             assertTrue(growth < HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024 + " MiB");
+        }
+    }
+
+    @Test
+    void anAnswerLargerThanAStubIsRefused() throws Exception {
+        try (AgentPorts port = new AgentPorts(new byte[RmiTransportClient.MAX_STUB_BYTES + 1])) {
+            IOException e = connectTo(port);
+            assertTrue(e.getMessage().contains("sent more than the " + RmiTransportClient.MAX_STUB_BYTES + " bytes"),
+                    e.getMessage());
         }
     }
 }
