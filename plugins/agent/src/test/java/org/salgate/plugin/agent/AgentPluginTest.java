@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.salgate.plugin.spi.PluginException;
 import org.salgate.plugin.spi.SensorPlugin;
 import org.salgate.sensorml.ProtocolConfig;
-import org.salgate.transport.testing.FakeRmiRegistry;
+import org.salgate.transport.testing.FakeRmiAgentPort;
 
 class AgentPluginTest {
 
@@ -45,25 +45,25 @@ class AgentPluginTest {
     }
 
     /**
-     * A relay over RMI pointed at a hostile registry: an answer naming a gadget class, or declaring
+     * A relay over RMI pointed at a hostile port: an answer naming a gadget class, or declaring
      * a 2.4 GB array in a hundred bytes, is refused by the deserialization allow-list before
      * anything is built or allocated, and the open fails saying so.
      */
     @Test
     @Timeout(60)
-    void aRelayToAHostileRmiRegistryIsRefusedWithoutHeapGrowth() throws Exception {
+    void aRelayToAHostileRmiPortIsRefusedWithoutHeapGrowth() throws Exception {
         Map<URL, String> gadget = new HashMap<>();
         gadget.put(new URL("http://example.invalid/"), "x");
-        for (byte[] reply : List.of(FakeRmiRegistry.returning(gadget), FakeRmiRegistry.returningHugeArray(300_000_000))) {
-            try (FakeRmiRegistry registry = new FakeRmiRegistry(reply)) {
-                String endpoint = "agent:127.0.0.1:" + registry.port();
+        for (byte[] reply : List.of(FakeRmiAgentPort.returning(gadget), FakeRmiAgentPort.returningHugeArray(300_000_000))) {
+            try (FakeRmiAgentPort port = new FakeRmiAgentPort(reply)) {
+                String endpoint = "agent:127.0.0.1:" + port.port();
                 ProtocolConfig config = new ProtocolConfig("lab", "agent", endpoint,
                         Map.of(RelayConfig.TRANSPORT, "rmi", RelayConfig.TIMEOUT_MS, "10000"));
                 long before = usedHeap();
                 PluginException e = assertThrows(PluginException.class,
                         () -> new AgentPlugin().open(config, TestContext.on(endpoint)));
                 long growth = usedHeap() - before;
-                assertEquals(1, registry.answered(), "the registry should have answered the relay's lookup");
+                assertEquals(1, port.answered(), "the port should have answered the relay's bootstrap");
                 assertTrue(e.getMessage().contains("outside the deserialization allow-list"), e.getMessage());
                 assertTrue(growth < HEAP_GROWTH_BOUND, "the heap grew by " + growth / 1024 / 1024 + " MiB");
             }
