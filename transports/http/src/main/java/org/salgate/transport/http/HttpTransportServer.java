@@ -81,7 +81,7 @@ final class HttpTransportServer extends ChannelServer {
         p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
         p.addLast("session", new WebSocketServerHandler(handler,
-                () -> newSession(ch, WebSocketFrames.INSTANCE), memory, new WebSocketIntake(ch, memory, limits)));
+                () -> newSession(ch, WebSocketFrames.INSTANCE), new WebSocketIntake(ch, memory, limits)));
     }
 
     @Override

@@ -60,17 +60,11 @@ final class WebSocketClientHandler extends WebSocketEnd {
     }
 
     @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (!handshake.isDone()) {
-            handshake.completeExceptionally(cause);
-        }
-        super.exceptionCaught(ctx, cause);
-    }
-
-    @Override
     protected void closed(ChannelHandlerContext ctx) {
         if (!handshake.isDone()) {
-            handshake.completeExceptionally(new IOException("the agent closed the connection during the handshake"));
+            // A failure closes the connection: the handshake fails with it.
+            handshake.completeExceptionally(failure != null ? failure
+                    : new IOException("the agent closed the connection during the handshake"));
         } else {
             HandlerCalls.accept(handler::closed, failure, "closing", ctx.channel());
         }

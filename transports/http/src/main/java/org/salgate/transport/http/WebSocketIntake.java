@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.salgate.transport.netty.ChannelServer.ChannelSession;
 import org.salgate.transport.netty.ChannelWriter;
 
 /**
@@ -66,17 +67,19 @@ final class WebSocketIntake {
     }
 
     /**
-     * The handshake completed: bytes are counted and the connection read from now on, as the frame
-     * decoder takes them in and before {@code protocolHandler}; {@code onRefused} hears why it closes.
+     * The handshake completed: bytes are counted on {@code session}'s account and the connection read
+     * from now on, as the frame decoder takes them in and before Netty's WebSocket protocol handler;
+     * {@code onRefused} hears why it closes.
      * The frame decoder holds the reads themselves (not copies grown by doubling), so what an
      * unfinished frame holds is what was counted.
      */
-    void start(ChannelPipeline pipeline, String protocolHandler, Consumer<IOException> onRefused) {
+    void start(ChannelPipeline pipeline, ChannelSession session, Consumer<IOException> onRefused) {
         this.onRefused = onRefused;
+        memory.handOver(session.budget());
         if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder frameDecoder) {
             frameDecoder.setCumulator(this::taken);
         }
-        pipeline.addBefore(protocolHandler, "websocket-frames", frames);
+        pipeline.addBefore(HttpTransportServer.WEBSOCKET_HANDLER, "websocket-frames", frames);
         // One read per turn of the event loop: a read is counted before the next one is made, and
         // sessions sending large frames take turns instead of each filling up to 16 buffers at once.
         channel.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(1));

@@ -24,16 +24,13 @@ final class WebSocketServerHandler extends WebSocketEnd {
 
     private final ServerHandler handler;
     private final Supplier<ChannelSession> sessions;
-    private final ConnectionMemory memory;
     private final WebSocketIntake intake;
     private ChannelSession session;
     private boolean greeted;
 
-    WebSocketServerHandler(ServerHandler handler, Supplier<ChannelSession> sessions, ConnectionMemory memory,
-                           WebSocketIntake intake) {
+    WebSocketServerHandler(ServerHandler handler, Supplier<ChannelSession> sessions, WebSocketIntake intake) {
         this.handler = handler;
         this.sessions = sessions;
-        this.memory = memory;
         this.intake = intake;
     }
 
@@ -41,8 +38,7 @@ final class WebSocketServerHandler extends WebSocketEnd {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete && session == null) {
             session = sessions.get();
-            memory.handOver(session.budget());
-            intake.start(ctx.pipeline(), HttpTransportServer.WEBSOCKET_HANDLER, cause -> {
+            intake.start(ctx.pipeline(), session, cause -> {
                 if (failure == null) {
                     failure = cause;
                 }
