@@ -5,9 +5,7 @@ import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.Unreferenced;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.transport.HandlerCalls;
@@ -103,19 +101,16 @@ final class RmiSession extends QueuedSession {
         super.queue(message, encoded);
     }
 
-    /** Lets the waiting call return without a frame, so that what follows goes with a poll, and wakes the poll. */
-    private void release() {
+    /**
+     * Frames wait in the queue, or the session is closing: the waiting call returns without a frame,
+     * so that what follows goes with a poll, and the poll wakes.
+     */
+    @Override
+    protected void startWriting() {
         synchronized (turn) {
             if (waiting != null) {
                 waiting.complete(NO_ANSWER);
             }
-            turn.notifyAll();
-        }
-    }
-
-    @Override
-    protected void startWriting() {
-        synchronized (turn) {
             turn.notifyAll();
         }
     }
@@ -130,7 +125,7 @@ final class RmiSession extends QueuedSession {
     public void close() {
         if (state.compareAndSet(State.OPEN, State.CLOSING)) {
             queue().close();
-            release();
+            startWriting();
         }
     }
 
@@ -153,7 +148,7 @@ final class RmiSession extends QueuedSession {
                 closedFor = String.valueOf(why.getMessage());
             }
             queue().discard();
-            release();
+            startWriting();
             Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null), "salgate-rmi-close-" + id());
             closer.setDaemon(true);
             closer.start();
@@ -198,20 +193,8 @@ final class RmiSession extends QueuedSession {
                 throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
-        return call == null ? NO_ANSWER : await(call);
-    }
-
-    /** The frame {@code call} carries back when one comes in time, else none (what comes later goes with a poll). */
-    private static byte[] await(CompletableFuture<byte[]> call) {
-        try {
-            return call.get(CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (TimeoutException | ExecutionException e) {
-            // no frame in time
-        }
-        call.complete(NO_ANSWER);
-        return call.join();
+        // the frame the call carries back when one comes in time, else none (what comes later goes with a poll)
+        return call == null ? NO_ANSWER : call.completeOnTimeout(NO_ANSWER, CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS).join();
     }
 
     /** The client takes the frames queued for it, one poll at a time; see {@link SessionRemote#poll}. */
