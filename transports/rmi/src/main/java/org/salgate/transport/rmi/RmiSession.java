@@ -5,9 +5,7 @@ import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.Unreferenced;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.transport.HandlerCalls;
@@ -24,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * One client's session on an RMI agent. Frames arrive through its own exported {@link Endpoint} and
  * are handed to the server handler on the calling thread. A call may carry back the first frame the
  * agent sends within {@value #CALL_WAIT_MILLIS} ms (its answer, as a rule) when nothing sent before
- * is still on the way; all else waits in the outbound queue for the client's next {@link #poll}, so
- * a slow client holds up only its own frames, and the queue's bounds and the memory budget hold
- * what it does not take.
+ * is still on the way; all else waits in the outbound queue for the client's next {@link
+ * Endpoint#poll poll}, so a slow client holds up only its own frames, and the queue's bounds and the
+ * memory budget hold what it does not take.
  */
 final class RmiSession extends QueuedSession {
 
@@ -103,19 +101,16 @@ final class RmiSession extends QueuedSession {
         super.queue(message, encoded);
     }
 
-    /** Lets the waiting call return without a frame, so that what follows goes with a poll, and wakes the poll. */
-    private void release() {
+    /**
+     * Frames wait in the queue, or the session is closing: the waiting call returns without a frame,
+     * so that what follows goes with a poll, and the poll wakes.
+     */
+    @Override
+    protected void startWriting() {
         synchronized (turn) {
             if (waiting != null) {
                 waiting.complete(NO_ANSWER);
             }
-            turn.notifyAll();
-        }
-    }
-
-    @Override
-    protected void startWriting() {
-        synchronized (turn) {
             turn.notifyAll();
         }
     }
@@ -130,7 +125,7 @@ final class RmiSession extends QueuedSession {
     public void close() {
         if (state.compareAndSet(State.OPEN, State.CLOSING)) {
             queue().close();
-            release();
+            startWriting();
         }
     }
 
@@ -153,87 +148,10 @@ final class RmiSession extends QueuedSession {
                 closedFor = String.valueOf(why.getMessage());
             }
             queue().discard();
-            release();
+            startWriting();
             Thread closer = new Thread(() -> finish(previous == State.OPEN ? why : null), "salgate-rmi-close-" + id());
             closer.setDaemon(true);
             closer.start();
-        }
-    }
-
-    /**
-     * A frame the client sent, handed to the handler; one over the limit never gets here
-     * ({@link RmiFilters#frames}). Returns the frame the call carries back, or none.
-     */
-    private byte[] call(byte[] frame, boolean carry) throws RemoteException {
-        if (frame == null || frame.length == 0) {
-            abort(new CodecException("the client sent an empty frame"), true);
-            throw new RemoteException("an empty frame is not a message; the session is closed");
-        }
-        CompletableFuture<byte[]> call = null;
-        synchronized (delivery) {
-            if (state.get() != State.OPEN) {
-                throw new NoSuchObjectException("the session is closed");
-            }
-            Message message;
-            try {
-                message = codec().decode(frame, 0, frame.length);
-            } catch (CodecException e) {
-                abort(e, true);
-                throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
-            }
-            if (carry) {
-                synchronized (turn) { // before the handler, which may answer at once
-                    if ((waiting == null || waiting.isDone()) && polled.get() == 0 && isOpen()) {
-                        call = waiting = new CompletableFuture<>();
-                    }
-                }
-            }
-            try {
-                handler.messageReceived(this, message);
-            } catch (RuntimeException e) {
-                LOG.warn("the handler failed on a message of session {}", id(), e);
-            } catch (Error e) {
-                // out of memory, say: RMI would answer this call with the error and keep the session
-                abort(e, true);
-                throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
-            }
-        }
-        return call == null ? NO_ANSWER : await(call);
-    }
-
-    /** The frame {@code call} carries back when one comes in time, else none (what comes later goes with a poll). */
-    private static byte[] await(CompletableFuture<byte[]> call) {
-        try {
-            return call.get(CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (TimeoutException | ExecutionException e) {
-            // no frame in time
-        }
-        call.complete(NO_ANSWER);
-        return call.join();
-    }
-
-    /** The client takes the frames queued for it, one poll at a time; see {@link SessionRemote#poll}. */
-    private byte[][] poll() throws RemoteException {
-        synchronized (turn) {
-            if (polling) {
-                throw new RemoteException("this session is being polled already; poll it one call at a time");
-            }
-            polling = true;
-        }
-        try {
-            queue().written(polled.getAndSet(0)); // the client handed the last batch on before it polled again
-            byte[][] frames = awaitFrames();
-            if (frames == null && state.compareAndSet(State.CLOSING, State.CLOSED)) {
-                finish(null); // what the closing session held went out: now it ends
-            }
-            return frames;
-        } finally {
-            synchronized (turn) {
-                polling = false;
-                lastPollEnded = System.nanoTime();
-            }
         }
     }
 
@@ -311,14 +229,72 @@ final class RmiSession extends QueuedSession {
     /** The exported face of the session. A client that vanishes is noticed when it stops polling, or its lease runs out. */
     final class Endpoint implements SessionRemote, Unreferenced {
 
+        /**
+         * A frame the client sent, handed to the handler; one over the limit never gets here
+         * ({@link RmiFilters#frames}). Returns the frame the call carries back, or none.
+         */
         @Override
         public byte[] call(byte[] frame, boolean carry) throws RemoteException {
-            return RmiSession.this.call(frame, carry);
+            if (frame == null || frame.length == 0) {
+                abort(new CodecException("the client sent an empty frame"), true);
+                throw new RemoteException("an empty frame is not a message; the session is closed");
+            }
+            CompletableFuture<byte[]> call = null;
+            synchronized (delivery) {
+                if (state.get() != State.OPEN) {
+                    throw new NoSuchObjectException("the session is closed");
+                }
+                Message message;
+                try {
+                    message = codec().decode(frame, 0, frame.length);
+                } catch (CodecException e) {
+                    abort(e, true);
+                    throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
+                }
+                if (carry) {
+                    synchronized (turn) { // before the handler, which may answer at once
+                        if ((waiting == null || waiting.isDone()) && polled.get() == 0 && isOpen()) {
+                            call = waiting = new CompletableFuture<>();
+                        }
+                    }
+                }
+                try {
+                    handler.messageReceived(RmiSession.this, message);
+                } catch (RuntimeException e) {
+                    LOG.warn("the handler failed on a message of session {}", id(), e);
+                } catch (Error e) {
+                    // out of memory, say: RMI would answer this call with the error and keep the session
+                    abort(e, true);
+                    throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
+                }
+            }
+            // the frame the call carries back when one comes in time, else none (what comes later goes with a poll)
+            return call == null ? NO_ANSWER
+                    : call.completeOnTimeout(NO_ANSWER, CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS).join();
         }
 
+        /** The client takes the frames queued for it, one poll at a time; see {@link SessionRemote#poll}. */
         @Override
         public byte[][] poll() throws RemoteException {
-            return RmiSession.this.poll();
+            synchronized (turn) {
+                if (polling) {
+                    throw new RemoteException("this session is being polled already; poll it one call at a time");
+                }
+                polling = true;
+            }
+            try {
+                queue().written(polled.getAndSet(0)); // the client handed the last batch on before it polled again
+                byte[][] frames = awaitFrames();
+                if (frames == null && state.compareAndSet(State.CLOSING, State.CLOSED)) {
+                    finish(null); // what the closing session held went out: now it ends
+                }
+                return frames;
+            } finally {
+                synchronized (turn) {
+                    polling = false;
+                    lastPollEnded = System.nanoTime();
+                }
+            }
         }
 
         @Override
