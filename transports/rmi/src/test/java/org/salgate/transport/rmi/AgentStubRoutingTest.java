@@ -20,6 +20,7 @@ import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportServer;
+import org.salgate.transport.testing.FakeRmiAgentPort;
 import org.salgate.transport.testing.RecordingClientHandler;
 import org.salgate.transport.testing.RecordingServerHandler;
 import org.salgate.wire.Hello;
@@ -51,7 +52,7 @@ class AgentStubRoutingTest {
         }
     }
 
-    private static IOException connectThrough(AgentPorts port) {
+    private static IOException connectThrough(FakeRmiAgentPort port) {
         TransportClient client = new RmiTransportProvider().createClient(ClientOptions.builder().host("127.0.0.1")
                 .port(port.port()).connectTimeout(Duration.ofSeconds(10)).build());
         try {
@@ -65,7 +66,7 @@ class AgentStubRoutingTest {
     void aStubOfAnObjectOnAnotherPortIsCalledOnlyWhereTheClientDialled() throws Exception {
         AgentRemote stub = (AgentRemote) UnicastRemoteObject.exportObject(elsewhere, 0, RmiClientSocketFactory.inStubs(),
                 RmiServerSocketFactory.forAgent(InetAddress.getByName("127.0.0.1"), null, 10_000));
-        try (AgentPorts port = new AgentPorts(AgentPorts.objectStream(stub))) {
+        try (FakeRmiAgentPort port = new FakeRmiAgentPort(FakeRmiAgentPort.returning(stub))) {
             IOException e = connectThrough(port);
 
             assertTrue(e.getMessage().startsWith("the RMI agent at 127.0.0.1:" + port.port() + " did not open a session"),
@@ -78,7 +79,7 @@ class AgentStubRoutingTest {
     @Test
     void aStubReachedByRmisDefaultSocketsIsRefusedBeforeItIsCalled() throws Exception {
         AgentRemote stub = (AgentRemote) UnicastRemoteObject.exportObject(elsewhere, 0);
-        try (AgentPorts port = new AgentPorts(AgentPorts.objectStream(stub))) {
+        try (FakeRmiAgentPort port = new FakeRmiAgentPort(FakeRmiAgentPort.returning(stub))) {
             IOException e = connectThrough(port);
 
             assertTrue(e.getMessage().contains("is not a salgate RMI agent"), e.getMessage());

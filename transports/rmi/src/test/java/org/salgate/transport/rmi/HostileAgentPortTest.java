@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.TransportClient;
+import org.salgate.transport.testing.FakeRmiAgentPort;
 import org.salgate.transport.testing.RecordingClientHandler;
 
 /**
@@ -28,7 +29,7 @@ class HostileAgentPortTest {
     private static final long HEAP_GROWTH_BOUND = 16L * 1024 * 1024;
     private static final int DECLARED_LONGS = 300_000_000; // 2.4 GB if allocated
 
-    private static IOException connectTo(AgentPorts port) {
+    private static IOException connectTo(FakeRmiAgentPort port) {
         TransportClient client = new RmiTransportProvider().createClient(ClientOptions.builder()
                 .port(port.port()).connectTimeout(Duration.ofSeconds(10)).build());
         try {
@@ -54,7 +55,7 @@ class HostileAgentPortTest {
     void anAnswerWithAnUnexpectedClassIsRefused() throws Exception {
         Map<URL, String> gadget = new HashMap<>();
         gadget.put(new URL("http://example.invalid/"), "x");
-        try (AgentPorts port = new AgentPorts(AgentPorts.objectStream(gadget))) {
+        try (FakeRmiAgentPort port = new FakeRmiAgentPort(FakeRmiAgentPort.returning(gadget))) {
             IOException e = connectTo(port);
             assertRefusedByTheFilter(e);
             assertEquals(1, port.answered(), "the port should have answered the bootstrap");
@@ -63,7 +64,7 @@ class HostileAgentPortTest {
 
     @Test
     void anAnswerDeclaringAHugeArrayIsRefusedWithoutHeapGrowth() throws Exception {
-        try (AgentPorts port = new AgentPorts(AgentPorts.hugeArray(DECLARED_LONGS))) {
+        try (FakeRmiAgentPort port = new FakeRmiAgentPort(FakeRmiAgentPort.returningHugeArray(DECLARED_LONGS))) {
             long before = usedHeap();
             IOException e = connectTo(port);
             long growth = usedHeap() - before;
@@ -75,7 +76,7 @@ class HostileAgentPortTest {
 
     @Test
     void anAnswerLargerThanAStubIsRefused() throws Exception {
-        try (AgentPorts port = new AgentPorts(new byte[RmiTransportClient.MAX_STUB_BYTES + 1])) {
+        try (FakeRmiAgentPort port = new FakeRmiAgentPort(new byte[RmiTransportClient.MAX_STUB_BYTES + 1])) {
             IOException e = connectTo(port);
             assertTrue(e.getMessage().contains("sent more than the " + RmiTransportClient.MAX_STUB_BYTES + " bytes"),
                     e.getMessage());

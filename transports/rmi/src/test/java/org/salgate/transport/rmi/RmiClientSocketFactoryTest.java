@@ -13,11 +13,12 @@ import java.io.ObjectInputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
+import org.salgate.transport.testing.FakeRmiAgentPort;
 
 class RmiClientSocketFactoryTest {
 
     private static Object readStubFactory() throws Exception {
-        byte[] bytes = AgentPorts.objectStream(RmiClientSocketFactory.inStubs());
+        byte[] bytes = FakeRmiAgentPort.returning(RmiClientSocketFactory.inStubs());
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
             return in.readObject();
         }
