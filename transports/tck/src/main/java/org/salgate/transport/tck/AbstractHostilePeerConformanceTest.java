@@ -90,14 +90,13 @@ public abstract class AbstractHostilePeerConformanceTest {
             serve(agent.port()); // loads what serving needs before the baseline
             long rssBefore = agent.residentBytes();
             long threadsBefore = agent.threads();
-            long fdsBefore = settledDescriptors(agent);
 
             long start = System.nanoTime();
             assertEquals(IDLE_CONNECTIONS, idle.burst(agent.port(), IDLE_CONNECTIONS, 60_000),
                     "connections the " + name + " agent's host completed");
-            Await.until(() -> "the " + name + " agent to accept " + IDLE_CONNECTIONS + " connections (descriptors "
-                    + fdsBefore + " before, " + descriptors(agent) + " now)",
-                    Duration.ofSeconds(60), () -> descriptors(agent) >= fdsBefore + IDLE_CONNECTIONS);
+            Await.until(() -> "the " + name + " agent to accept " + IDLE_CONNECTIONS + " connections ("
+                    + accepted(idle, agent) + " accepted and open)",
+                    Duration.ofSeconds(60), () -> accepted(idle, agent) == IDLE_CONNECTIONS);
             Duration accepted = Duration.ofNanos(System.nanoTime() - start);
             Duration served = serve(agent.port());
             long rssDuring = agent.residentBytes();
@@ -155,23 +154,12 @@ public abstract class AbstractHostilePeerConformanceTest {
         }
     }
 
-    /**
-     * The agent's descriptors once the count holds still for a moment: the normal client's session
-     * that just ended may not have released its socket yet, and counting it would ask for one more
-     * accepted connection than there are.
-     */
-    private static long settledDescriptors(AgentProcess agent) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        long previous = agent.descriptors();
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            long now = agent.descriptors();
-            if (now == previous) {
-                return now;
-            }
-            previous = now;
+    private static long accepted(IdleConnections idle, AgentProcess agent) {
+        try {
+            return idle.acceptedBy(agent.port());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the kernel's socket tables", e);
         }
-        return previous;
     }
 
     private static long descriptors(AgentProcess agent) {

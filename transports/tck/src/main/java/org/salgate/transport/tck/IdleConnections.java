@@ -6,8 +6,12 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * TCP connections that connect and then say nothing, as a hostile or broken peer would hold them.
@@ -94,6 +98,41 @@ public final class IdleConnections implements AutoCloseable {
 
     public int size() {
         return channels.size();
+    }
+
+    /**
+     * How many of these connections the process listening on {@code port} has accepted and holds
+     * open, as the kernel's socket tables show (Linux): a connection still waiting in the listen
+     * queue has no inode yet, and one the server closed is no longer established. Unlike counting
+     * the server's descriptors, this ignores the connections other clients open or close meanwhile.
+     */
+    public long acceptedBy(int port) throws IOException {
+        Set<Integer> ours = new HashSet<>();
+        for (SocketChannel c : channels) {
+            ours.add(((InetSocketAddress) c.getLocalAddress()).getPort());
+        }
+        long accepted = 0;
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            for (String line : Files.readAllLines(Path.of(table))) {
+                // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+                String[] field = line.trim().split("\\s+");
+                if (field.length > 9 && field[3].equals("01") && !field[9].equals("0")
+                        && tablePort(field[1]) == port && ours.contains(tablePort(field[2]))) {
+                    accepted++;
+                }
+            }
+        }
+        return accepted;
+    }
+
+    /** The port of an address in the socket tables' form, {@code HEXADDRESS:HEXPORT}; -1 for the heading. */
+    private static int tablePort(String address) {
+        int colon = address.lastIndexOf(':');
+        try {
+            return Integer.parseInt(address.substring(colon + 1), 16);
+        } catch (NumberFormatException heading) {
+            return -1;
+        }
     }
 
     @Override
