@@ -80,8 +80,8 @@ final class HttpTransportServer extends ChannelServer {
         p.addLast("requests", new RequestHandler(door, decoder, memory));
         p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
-        p.addLast("session", new WebSocketServerHandler(handler,
-                () -> newSession(ch, WebSocketFrames.INSTANCE), new WebSocketIntake(ch, memory, limits)));
+        p.addLast("session", new WebSocketHandler(new WebSocketIntake(handler,
+                () -> newSession(ch, WebSocketFrames.INSTANCE), ch, memory, limits)));
     }
 
     @Override
