@@ -52,10 +52,8 @@ final class HttpTransportServer extends ChannelServer {
     /** Opens the first door on the class path, if any, then listens. */
     @Override
     protected Bound bind(ServerHandler handler) throws IOException {
-        for (HttpDoor.Factory factory : ServiceLoader.load(HttpDoor.Factory.class, getClass().getClassLoader())) {
-            door = factory.open(handler, options, budget, this::nextSessionId);
-            break;
-        }
+        door = ServiceLoader.load(HttpDoor.Factory.class, getClass().getClassLoader()).findFirst()
+                .map(factory -> factory.open(handler, options, budget, this::nextSessionId)).orElse(HttpDoor.NONE);
         try {
             return super.bind(handler);
         } catch (IOException e) {
