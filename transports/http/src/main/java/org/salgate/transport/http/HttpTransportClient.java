@@ -1,11 +1,14 @@
 package org.salgate.transport.http;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocket08FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler.ClientHandshakeStateEvent;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import java.io.IOException;
 import java.net.URI;
@@ -15,7 +18,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.salgate.transport.ClientHandler;
 import org.salgate.transport.ClientOptions;
+import org.salgate.transport.HandlerCalls;
 import org.salgate.transport.netty.ChannelClient;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Message;
 
 /** A client of the HTTP transport: a connection upgraded to a WebSocket, one binary message per frame. */
 final class HttpTransportClient extends ChannelClient {
@@ -47,7 +53,50 @@ final class HttpTransportClient extends ChannelClient {
         p.addLast("handshake", new HttpObjectAggregator(MAX_HANDSHAKE_BYTES));
         p.addLast("websocket", new WebSocketClientProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
-        p.addLast("client", new WebSocketClientHandler(handler, codec, handshake));
+        p.addLast("client", new WebSocketHandler(end(handler, codec, handshake)));
+    }
+
+    /**
+     * The client's end of its WebSocket: completes {@code handshake} when the WebSocket is up, then
+     * hands each message to the {@link ClientHandler}, in order. A connection that closes before
+     * fails the handshake with the first failure of it.
+     */
+    static WebSocketHandler.End end(ClientHandler handler, ConnectionCodec codec, CompletableFuture<Void> handshake) {
+        return new WebSocketHandler.End() {
+            @Override
+            public ConnectionCodec opened(ChannelHandlerContext ctx, Object evt) {
+                if (evt == ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
+                    handshake.completeExceptionally(new IOException("the agent did not answer the WebSocket handshake"));
+                }
+                if (evt != ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+                    return null;
+                }
+                // Netty's WebSocket frame decoder compacts its buffer every 16 reads by default, so a
+                // stream of large messages grew it to 4 MB (WebSocketClientReadBufferTest;
+                // docs/performance.md); compacted after every read it stays about a message and a read in size.
+                WebSocket08FrameDecoder decoder = ctx.pipeline().get(WebSocket08FrameDecoder.class);
+                if (decoder != null) {
+                    decoder.setDiscardAfterReads(1);
+                }
+                handshake.complete(null);
+                return codec;
+            }
+
+            @Override
+            public void received(ChannelHandlerContext ctx, Message message) {
+                HandlerCalls.accept(handler::messageReceived, message, "a message", ctx.channel());
+            }
+
+            @Override
+            public void closed(ChannelHandlerContext ctx, Throwable failure) {
+                if (!handshake.isDone()) {
+                    handshake.completeExceptionally(failure != null ? failure
+                            : new IOException("the agent closed the connection during the handshake"));
+                } else {
+                    HandlerCalls.accept(handler::closed, failure, "closing", ctx.channel());
+                }
+            }
+        };
     }
 
     /** Requests leave once the WebSocket handshake is done. */

@@ -52,10 +52,8 @@ final class HttpTransportServer extends ChannelServer {
     /** Opens the first door on the class path, if any, then listens. */
     @Override
     protected Bound bind(ServerHandler handler) throws IOException {
-        for (HttpDoor.Factory factory : ServiceLoader.load(HttpDoor.Factory.class, getClass().getClassLoader())) {
-            door = factory.open(handler, options, budget, this::nextSessionId);
-            break;
-        }
+        door = ServiceLoader.load(HttpDoor.Factory.class, getClass().getClassLoader()).findFirst()
+                .map(factory -> factory.open(handler, options, budget, this::nextSessionId)).orElse(HttpDoor.NONE);
         try {
             return super.bind(handler);
         } catch (IOException e) {
@@ -80,8 +78,8 @@ final class HttpTransportServer extends ChannelServer {
         p.addLast("requests", new RequestHandler(door, decoder, memory));
         p.addLast(WEBSOCKET_HANDLER, new WebSocketServerProtocolHandler(webSocket));
         p.addLast("messages", new WebSocketFrameAggregator(options.maxFrameBytes()));
-        p.addLast("session", new WebSocketServerHandler(handler,
-                () -> newSession(ch, WebSocketFrames.INSTANCE), new WebSocketIntake(ch, memory, limits)));
+        p.addLast("session", new WebSocketHandler(new WebSocketIntake(handler,
+                () -> newSession(ch, WebSocketFrames.INSTANCE), ch, memory, limits)));
     }
 
     @Override

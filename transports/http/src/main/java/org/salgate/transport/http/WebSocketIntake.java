@@ -16,39 +16,54 @@ import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.salgate.transport.HandlerCalls;
+import org.salgate.transport.ServerHandler;
 import org.salgate.transport.netty.ChannelServer.ChannelSession;
 import org.salgate.transport.netty.ChannelWriter;
+import org.salgate.wire.ConnectionCodec;
+import org.salgate.wire.Hello;
+import org.salgate.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What a WebSocket connection holds of what it was sent: each read counted on its memory, by the
- * buffer it filled, until the message or control frame it belongs to is handled. The connection is read while it is
- * writable (its peer reads the answers and pongs), and closed with a close frame when the budget
- * cannot hold it and it holds the most (1013), it holds over
+ * The server's end of a WebSocket connection: once the handshake completed, the connection is a
+ * session (its queue written as {@link WebSocketFrames}) and each message a frame for the
+ * {@link ServerHandler}. What it was sent is held on the session's memory, each read counted by the
+ * buffer it filled until the message or control frame it belongs to is handled. The connection is
+ * read while it is writable (its peer reads the answers and pongs), and closed with a close frame
+ * when the budget cannot hold it and it holds the most (1013), it holds over
  * {@value HttpLimits#PRE_AUTHENTICATION_BYTES} bytes before its hello was accepted (1009), a message
  * has over {@value HttpLimits#MAX_FRAGMENTS_PER_MESSAGE} fragments (1009), or a message outlasts the
  * body timeout (1008). At the handshake the frame decoder's cumulator starts counting the reads
  * it takes in, and a handler after it counts them back; the {@link RequestDecoder}, whose place that
  * decoder took, passes on the reads asked for only while the connection is writable.
  */
-final class WebSocketIntake {
+final class WebSocketIntake implements WebSocketHandler.End {
 
+    private static final Logger LOG = LoggerFactory.getLogger(WebSocketIntake.class);
     /** A read's buffer beyond its bytes that is counted at most: one read's worth. */
     private static final long MAX_UNUSED_BYTES = 64 * 1024;
     /** What a read held by the frame decoder costs besides its buffer: its place in the decoder's composite. */
     private static final long READ_OVERHEAD_BYTES = 96;
 
+    private final ServerHandler handler;
+    private final Supplier<ChannelSession> sessions;
     private final Channel channel;
     private final ConnectionMemory memory;
     private final long timeoutNanos;
     private final Frames frames = new Frames();
-    private Consumer<IOException> onRefused = e -> { };
+    private ChannelSession session;
+    /** The connection's last handler, which keeps why it ends: a refusal too, after which what comes is dropped. */
+    private WebSocketHandler end;
+    private boolean greeted;
     private boolean authenticated;
-    private boolean refused;
     /** Bytes read and not yet part of a message or control frame handled. */
     private long held;
     /** The reads not all handled yet, in order: bytes not yet handled, and what the read was counted for. */
@@ -60,22 +75,30 @@ final class WebSocketIntake {
     private long messageStartNanos;
     private ScheduledFuture<?> timer;
 
-    WebSocketIntake(Channel channel, ConnectionMemory memory, HttpLimits limits) {
+    WebSocketIntake(ServerHandler handler, Supplier<ChannelSession> sessions, Channel channel, ConnectionMemory memory,
+            HttpLimits limits) {
+        this.handler = handler;
+        this.sessions = sessions;
         this.channel = channel;
         this.memory = memory;
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.bodyTimeoutMillis());
     }
 
     /**
-     * The handshake completed: bytes are counted on {@code session}'s account and the connection read
-     * from now on, as the frame decoder takes them in and before Netty's WebSocket protocol handler;
-     * {@code onRefused} hears why it closes.
-     * The frame decoder holds the reads themselves (not copies grown by doubling), so what an
-     * unfinished frame holds is what was counted.
+     * The handshake completed: the connection is a session, its bytes counted on the session's
+     * account and the connection read from now on, as the frame decoder takes them in and before
+     * Netty's WebSocket protocol handler. The frame decoder holds the reads themselves (not copies
+     * grown by doubling), so what an unfinished frame holds is what was counted.
      */
-    void start(ChannelPipeline pipeline, ChannelSession session, Consumer<IOException> onRefused) {
-        this.onRefused = onRefused;
+    @Override
+    public ConnectionCodec opened(ChannelHandlerContext ctx, Object evt) {
+        if (!(evt instanceof WebSocketServerProtocolHandler.HandshakeComplete)) {
+            return null;
+        }
+        session = sessions.get();
+        end = (WebSocketHandler) ctx.handler();
         memory.handOver(session.budget());
+        ChannelPipeline pipeline = ctx.pipeline();
         if (pipeline.get(WebSocketFrameDecoder.class) instanceof ByteToMessageDecoder frameDecoder) {
             frameDecoder.setCumulator(this::taken);
         }
@@ -84,11 +107,38 @@ final class WebSocketIntake {
         // sessions sending large frames take turns instead of each filling up to 16 buffers at once.
         channel.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(1));
         channel.config().setAutoRead(channel.isWritable());
+        HandlerCalls.run(() -> handler.sessionOpened(session), "opening", session);
+        return session.codec();
     }
 
-    /** The session's hello carried credentials the agent admits: the pre-authentication bound no longer applies. */
-    void authenticated() {
-        authenticated = true;
+    /** A session's first message, a hello with credentials the agent admits, lifts the pre-authentication bound. */
+    @Override
+    public void received(ChannelHandlerContext ctx, Message message) {
+        if (!greeted) {
+            greeted = true;
+            authenticated = message instanceof Hello hello && admits(hello.credentials());
+        }
+        HandlerCalls.run(() -> handler.messageReceived(session, message), "a message", session);
+    }
+
+    private boolean admits(String credentials) {
+        try {
+            return handler.admits(credentials);
+        } catch (RuntimeException e) {
+            LOG.warn("the server handler failed checking the credentials of {}", session, e);
+            return false;
+        }
+    }
+
+    @Override
+    public void closed(ChannelHandlerContext ctx, Throwable failure) {
+        if (session != null) {
+            HandlerCalls.run(() -> handler.sessionClosed(session, failure), "closing", session);
+        }
+    }
+
+    private boolean refused() {
+        return end != null && end.ending();
     }
 
     /**
@@ -119,7 +169,7 @@ final class WebSocketIntake {
 
     private void checkTime() {
         timer = null;
-        if (refused || held == 0 || !channel.isActive()) {
+        if (refused() || held == 0 || !channel.isActive()) {
             return;
         }
         long age = System.nanoTime() - messageStartNanos;
@@ -132,15 +182,13 @@ final class WebSocketIntake {
     }
 
     private void refuse(WebSocketCloseStatus status, String cause, String reason) {
-        if (refused) {
+        if (!end.ended(new IOException("the agent closed the WebSocket: " + reason))) {
             return;
         }
-        refused = true;
         channel.config().setAutoRead(false);
         if (!cause.equals("budget")) { // the budget logs its own line
             HttpTransportServer.PEER_LOG.log("websocket-" + cause, "closing the WebSocket from {}: {}", channel.remoteAddress(), reason);
         }
-        onRefused.accept(new IOException("the agent closed the WebSocket: " + reason));
         // The reason goes in the close frame, which allows 123 bytes of it.
         String brief = reason.length() > 123 ? reason.substring(0, 123) : reason;
         channel.writeAndFlush(new CloseWebSocketFrame(status, brief)).addListener(ChannelFutureListener.CLOSE);
@@ -156,7 +204,7 @@ final class WebSocketIntake {
 
     /** The frame decoder takes in a read: counted, then held with what it holds already (a {@link Cumulator}). */
     private ByteBuf taken(ByteBufAllocator alloc, ByteBuf cumulation, ByteBuf read) {
-        if (refused) {
+        if (refused()) {
             read.release();
             return cumulation;
         }
@@ -188,7 +236,7 @@ final class WebSocketIntake {
                 ctx.fireChannelRead(msg);
                 return;
             }
-            if (refused) {
+            if (refused()) {
                 frame.release();
                 return;
             }
@@ -227,7 +275,7 @@ final class WebSocketIntake {
 
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (!refused) {
+            if (!refused()) {
                 ctx.channel().config().setAutoRead(ctx.channel().isWritable());
             }
             ctx.fireChannelWritabilityChanged();

@@ -29,7 +29,7 @@ import org.salgate.model.Value;
 
 /**
  * What a client connection holds while a stream of large messages arrives: Netty's WebSocket frame
- * decoder, which the handshake puts before {@link WebSocketClientHandler}, appends every read to one
+ * decoder, which the handshake puts before the client's {@link WebSocketHandler}, appends every read to one
  * buffer until a message is whole. Runs of reads as an event loop hands them over (16 reads of
  * 64 KB, then the end of the run) must leave that buffer about one message and one read in size,
  * not grown by a whole run's bytes.
@@ -52,8 +52,8 @@ class WebSocketClientReadBufferTest {
         client.pipeline().addLast(
                 new WebSocket13FrameDecoder(WebSocketDecoderConfig.newBuilder()
                         .expectMaskedFrames(false).maxFramePayloadLength(1 << 20).build()),
-                new WebSocketClientHandler(recordingInto(received, closes),
-                        new ConnectionCodec(Codecs.defaultCodec()), handshake));
+                new WebSocketHandler(HttpTransportClient.end(recordingInto(received, closes),
+                        new ConnectionCodec(Codecs.defaultCodec()), handshake)));
         client.pipeline().fireUserEventTriggered(ClientHandshakeStateEvent.HANDSHAKE_COMPLETE);
         assertTrue(handshake.isDone());
 
