@@ -61,7 +61,7 @@ final class EventStream implements BridgeSession.Sink {
     void begin(BridgeSession session) {
         exchange.stream(session::writableAgain);
         HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_EVENT_STREAM);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
         HttpUtil.setTransferEncodingChunked(response, true);
         exchange.channel().writeAndFlush(response, exchange.channel().voidPromise());
