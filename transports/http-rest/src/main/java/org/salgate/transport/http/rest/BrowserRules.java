@@ -26,12 +26,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
-import org.salgate.transport.RateLimitedLog;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.tls.Certificates;
 import org.salgate.transport.tls.TlsConfig;
-import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 
 /**
  * What a web service on a user's machine must refuse from the browsers there, whose pages any web
@@ -50,7 +47,6 @@ import org.slf4j.event.Level;
  */
 final class BrowserRules {
 
-    private static final RateLimitedLog PEERS = new RateLimitedLog(LoggerFactory.getLogger(BrowserRules.class), Level.WARN);
     private static final Set<HttpMethod> SAFE_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE);
     /** An authority, lower-cased: its host (a bracketed IPv6 address, or a name less its trailing dot), its port. */
@@ -112,7 +108,7 @@ final class BrowserRules {
                     "the Host header '" + hostHeader + "' is not a host name or address");
         }
         if (host != null && !serves(host, channel)) {
-            return refuse(channel, HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
+            return Replies.error(HttpResponseStatus.MISDIRECTED_REQUEST, "MISDIRECTED_REQUEST",
                     "this agent does not serve the host '" + host + "' (a page that names another host may be "
                             + "a DNS-rebinding attack); start the agent with --allow-host " + host + " to serve that name");
         }
@@ -121,22 +117,16 @@ final class BrowserRules {
         boolean changes = !SAFE_METHODS.contains(request.method());
         String foreign = webSocket || changes ? foreignOrigin(request, channel, webSocket) : null;
         if (foreign != null) {
-            return refuse(channel, HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", foreign);
+            return Replies.error(HttpResponseStatus.FORBIDDEN, "FORBIDDEN_ORIGIN", foreign);
         }
         if (!changes || !Exchange.hasBody(request) || isJsonOrXml(request)) {
             return null;
         }
         String type = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-        return refuse(channel, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
+        return Replies.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
                 "a " + request.method() + " with a body must be sent as application/json, or as application/xml "
                         + "for SensorML and PCML documents; it was " + (type == null ? "sent without a Content-Type"
                         : "'" + type + "'"));
-    }
-
-    /** A refusal, logged with the peer's address at most once a second for each {@code code}. */
-    private static FullHttpResponse refuse(Channel channel, HttpResponseStatus status, String code, String why) {
-        PEERS.log(code, "refusing a request from {}: {}", channel.remoteAddress(), why);
-        return Replies.error(status, code, why);
     }
 
     /** Why the page that sent this request may not, or null when no page sent it or its origin is let in. */

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -19,19 +20,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URLConnection;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import org.salgate.model.Call;
 import org.salgate.model.ErrorCode;
 import org.salgate.model.Result;
@@ -76,27 +76,26 @@ final class RestApi implements HttpDoor {
     /** A command's arguments in a body: a JSON object whose members are strings, numbers or booleans. */
     private static final ObjectReader ARGUMENTS = Replies.JSON.readerForMapOf(String.class);
 
-    /** One route: what answers {@code method} on the paths {@code template} matches. */
-    record Route(HttpMethod method, String template, Consumer<Exchange> action) {
-
-        /** The parameters of a raw path (without its query) that the template matches, or null. */
-        Map<String, String> parameters(String rawPath) {
-            String[] expected = template.split("/", -1);
-            String[] given = rawPath.split("/", -1);
-            if (expected.length != given.length) {
+    /**
+     * The parameters of a raw path (without its query) that a route's template matches, or null:
+     * each {@code {name}} segment matches one non-empty segment, percent-decoded.
+     */
+    static Map<String, String> parameters(String template, String rawPath) {
+        String[] expected = template.split("/", -1);
+        String[] given = rawPath.split("/", -1);
+        if (expected.length != given.length) {
+            return null;
+        }
+        Map<String, String> parameters = new HashMap<>();
+        for (int i = 0; i < expected.length; i++) {
+            if (expected[i].startsWith("{") && !given[i].isEmpty()) {
+                parameters.put(expected[i].substring(1, expected[i].length() - 1),
+                        QueryStringDecoder.decodeComponent(given[i]));
+            } else if (!expected[i].equals(given[i])) {
                 return null;
             }
-            Map<String, String> parameters = new HashMap<>();
-            for (int i = 0; i < expected.length; i++) {
-                if (expected[i].startsWith("{") && !given[i].isEmpty()) {
-                    parameters.put(expected[i].substring(1, expected[i].length() - 1),
-                            QueryStringDecoder.decodeComponent(given[i]));
-                } else if (!expected[i].equals(given[i])) {
-                    return null;
-                }
-            }
-            return parameters;
         }
+        return parameters;
     }
 
     private final ServerHandler handler;
@@ -104,8 +103,8 @@ final class RestApi implements HttpDoor {
     private final ServerOptions bound;
     private final LongSupplier sessionIds;
     private final MemoryBudget budget;
-    /** The routes, in the order they are tried. */
-    final List<Route> routes = new ArrayList<>();
+    /** The routes: each path template with the actions of its methods; no two templates match one path. */
+    final Map<String, Map<HttpMethod, Consumer<Exchange>>> routes = new LinkedHashMap<>();
 
     /**
      * @param budget what the calls' and event streams' pushed messages draw on, each session with an
@@ -147,7 +146,7 @@ final class RestApi implements HttpDoor {
     }
 
     private void route(HttpMethod method, String template, Consumer<Exchange> action) {
-        routes.add(new Route(method, template, action));
+        routes.computeIfAbsent(template, t -> new LinkedHashMap<>()).put(method, action);
     }
 
     /**
@@ -181,7 +180,7 @@ final class RestApi implements HttpDoor {
         String type = URLConnection.guessContentTypeFromName(name) + "; charset=utf-8";
         return ex -> {
             FullHttpResponse response = Replies.of(HttpResponseStatus.OK, type, body);
-            response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+            response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
             ex.respond(response);
         };
     }
@@ -198,54 +197,57 @@ final class RestApi implements HttpDoor {
         }
     }
 
+    /** The browser rules' refusal, or 401 for the API without a token the agent admits; each logged with its peer. */
     @Override
     public FullHttpResponse refusal(HttpRequest request, Channel channel) {
         FullHttpResponse refused = rules.refusal(request, channel);
         String path = new QueryStringDecoder(request.uri()).path();
-        if (refused != null || !path.startsWith("/api/") || path.equals("/api/" + OPENAPI)
-                || path.equals(HttpTransportProvider.WEBSOCKET_PATH)) {
-            return refused;
-        }
         String token = Exchange.bearerToken(request);
+        if (refused == null && path.startsWith("/api/") && !path.equals("/api/" + OPENAPI)
+                && !path.equals(HttpTransportProvider.WEBSOCKET_PATH) && !admits(token)) {
+            refused = Replies.unauthenticated(!token.isEmpty());
+        }
+        if (refused != null) {
+            PEERS.log(refused.status().toString(), "refusing a request from {}: {}", channel.remoteAddress(),
+                    refused.content().toString(StandardCharsets.UTF_8));
+        }
+        return refused;
+    }
+
+    private boolean admits(String token) {
         try {
-            if (handler.admits(token)) {
-                return null;
-            }
+            return handler.admits(token);
         } catch (RuntimeException e) {
             LOG.warn("the server handler failed checking a bearer token", e);
+            return false;
         }
-        PEERS.log("unauthenticated", "refusing requests from {} that carry no bearer token this agent accepts",
-                channel.remoteAddress());
-        return Replies.unauthenticated(!token.isEmpty());
     }
 
     /** Answers a request by its route, or 405 naming the methods its path takes, or 404. */
     @Override
     public void answer(Exchange ex) {
-        Set<String> allowed = new LinkedHashSet<>();
-        for (Route route : routes) {
-            Map<String, String> parameters = route.parameters(ex.path());
-            if (parameters != null && route.method().equals(ex.request().method())) {
+        for (var route : routes.entrySet()) {
+            Map<String, String> parameters = parameters(route.getKey(), ex.path());
+            Consumer<Exchange> action = parameters == null ? null : route.getValue().get(ex.request().method());
+            if (action != null) {
                 ex.parameters(parameters);
                 try {
-                    route.action().accept(ex);
+                    action.accept(ex);
                 } catch (Failed malformed) { // a route's arguments, read before any call
                     ex.respond(errorReply(malformed, false));
                 }
                 return;
             } else if (parameters != null) {
-                allowed.add(route.method().name());
+                String allowed = route.getValue().keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
+                FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
+                        ex.path() + " does not take " + ex.request().method() + "; it takes " + allowed);
+                response.headers().set(HttpHeaderNames.ALLOW, allowed);
+                ex.respond(response);
+                return;
             }
         }
-        if (allowed.isEmpty()) {
-            ex.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + ex.path()
-                    + "; the API is described at /api/" + OPENAPI));
-            return;
-        }
-        FullHttpResponse response = Replies.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
-                ex.path() + " does not take " + ex.request().method() + "; it takes " + String.join(", ", allowed));
-        response.headers().set(HttpHeaderNames.ALLOW, String.join(", ", allowed));
-        ex.respond(response);
+        ex.respond(Replies.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such path: " + ex.path()
+                + "; the API is described at /api/" + OPENAPI));
     }
 
     // ------------------------------------------------------------------ the routes
@@ -258,8 +260,8 @@ final class RestApi implements HttpDoor {
                 ? CompletableFuture.completedFuture(Replies.xml(((Result.Document) described).xml()))
                 : expect(session.call(new Call.ListSensors(false))).thenApply(listed -> {
                     var sensor = ((Result.Sensors) listed).sensors().stream().filter(s -> s.id().equals(id)).findFirst()
-                            .orElseThrow(() -> new CompletionException(new Failed(new Result.Failure(
-                                    ErrorCode.UNKNOWN_SENSOR, "sensor '" + id + "' was removed"))));
+                            .orElseThrow(() -> new CompletionException(new Failed(ErrorCode.UNKNOWN_SENSOR,
+                                    "sensor '" + id + "' was removed")));
                     ObjectNode node = Replies.JSON.valueToTree(sensor);
                     node.put("sensorML", "/api/sensors/" + id + " with Accept: application/xml");
                     node.put("commands", "/api/sensors/" + id + "/commands");
@@ -350,7 +352,7 @@ final class RestApi implements HttpDoor {
         channel.closeFuture().addListener(f -> session.closeByCaller());
         session.hello(name, bound.codec().name(), ex.bearerToken()).thenCompose(hello -> hello.accepted()
                 ? work.start(session, hello, events)
-                : CompletableFuture.failedFuture(new Failed(new Result.Failure(hello.code(), hello.error()))))
+                : CompletableFuture.failedFuture(new Failed(hello.code(), hello.error())))
                 .whenComplete((response, error) -> {
                     if (response != null || error != null) {
                         session.closeByCaller();
@@ -362,7 +364,8 @@ final class RestApi implements HttpDoor {
     /** The result, or a failed future carrying the agent's {@link Result.Failure}. */
     private static CompletableFuture<Result> expect(CompletableFuture<Result> answer) {
         return answer.thenCompose(result -> result instanceof Result.Failure failure
-                ? CompletableFuture.failedFuture(new Failed(failure)) : CompletableFuture.completedFuture(result));
+                ? CompletableFuture.failedFuture(new Failed(failure.code(), failure.message()))
+                : CompletableFuture.completedFuture(result));
     }
 
     /**
@@ -375,9 +378,8 @@ final class RestApi implements HttpDoor {
             cause = cause.getCause();
         }
         if (cause instanceof Failed failed) {
-            ErrorCode code = failed.failure.code();
-            return code == ErrorCode.UNAUTHENTICATED ? Replies.unauthenticated(tokenGiven)
-                    : Replies.error(statusOf(code), code.name(), failed.failure.message());
+            return failed.code == ErrorCode.UNAUTHENTICATED ? Replies.unauthenticated(tokenGiven)
+                    : Replies.error(statusOf(failed.code), failed.code.name(), failed.getMessage());
         }
         if (cause instanceof BridgeSession.SessionClosedException) {
             return Replies.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE",
@@ -403,19 +405,19 @@ final class RestApi implements HttpDoor {
         };
     }
 
-    /** The agent refused a call or the hello, or a request's argument is malformed. */
+    /** The agent refused a call or the hello, in its words, or a request's argument is malformed. */
     static final class Failed extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        final transient Result.Failure failure;
+        final ErrorCode code;
 
-        Failed(Result.Failure failure) {
-            super(failure.code() + ": " + failure.message(), null, false, false);
-            this.failure = failure;
+        Failed(ErrorCode code, String message) {
+            super(message, null, false, false);
+            this.code = code;
         }
     }
 
     /** A malformed request argument, as the agent's own INVALID_ARGUMENT failure (400) naming it. */
     private static Failed badArgument(String argument, String why) {
-        return new Failed(new Result.Failure(ErrorCode.INVALID_ARGUMENT, "argument '" + argument + "' " + why));
+        return new Failed(ErrorCode.INVALID_ARGUMENT, "argument '" + argument + "' " + why);
     }
 }

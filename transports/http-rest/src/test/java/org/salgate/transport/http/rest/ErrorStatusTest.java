@@ -38,8 +38,8 @@ class ErrorStatusTest {
 
     @Test
     void overloadedAnswerCarriesTheAgentsWords() throws Exception {
-        var response = RestApi.errorReply(new RestApi.Failed(new org.salgate.model.Result.Failure(ErrorCode.OVERLOADED,
-                "the agent is too busy to take this request now; retry later")), false);
+        var response = RestApi.errorReply(new RestApi.Failed(ErrorCode.OVERLOADED,
+                "the agent is too busy to take this request now; retry later"), false);
         try {
             assertEquals(503, response.status().code());
             var body = Replies.JSON.readTree(response.content().toString(java.nio.charset.StandardCharsets.UTF_8));

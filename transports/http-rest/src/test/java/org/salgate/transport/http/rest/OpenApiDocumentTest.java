@@ -38,11 +38,12 @@ class OpenApiDocumentTest {
 
     private static Set<String> routedOperations() {
         Set<String> operations = new TreeSet<>();
-        for (RestApi.Route route : new RestApi(UNUSED, ServerOptions.builder().build(), new AtomicLong()::incrementAndGet, null).routes) {
-            if (route.template().startsWith("/api/")) {
-                operations.add(route.method().name() + " " + route.template());
-            }
-        }
+        new RestApi(UNUSED, ServerOptions.builder().build(), new AtomicLong()::incrementAndGet, null).routes
+                .forEach((template, methods) -> methods.keySet().forEach(method -> {
+                    if (template.startsWith("/api/")) {
+                        operations.add(method.name() + " " + template);
+                    }
+                }));
         return operations;
     }
 
