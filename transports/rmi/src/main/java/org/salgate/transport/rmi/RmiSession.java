@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.Unreferenced;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -186,17 +187,17 @@ final class RmiSession extends QueuedSession implements SessionRemote, Unreferen
     }
 
     /**
-     * Closes the session when no poll was under way for longer than {@code maxAbsenceNanos}: its
-     * client is gone, or stopped taking frames.
+     * Closes the session when no poll was under way for longer than {@code maxAbsence}: its client
+     * is gone, or stopped taking frames.
      */
-    void closeIfAbandoned(long maxAbsenceNanos) {
+    void closeIfAbandoned(Duration maxAbsence) {
         boolean abandoned;
         synchronized (turn) {
-            abandoned = !polling && System.nanoTime() - lastPollEnded > maxAbsenceNanos;
+            abandoned = !polling && System.nanoTime() - lastPollEnded > maxAbsence.toNanos();
         }
         if (abandoned) {
-            abort(new IOException("the client did not poll for frames for more than "
-                    + TimeUnit.NANOSECONDS.toMillis(maxAbsenceNanos) + " ms, so it is taken as gone"));
+            abort(new IOException("the client did not poll for frames for more than " + maxAbsence.toMillis()
+                    + " ms, so it is taken as gone"));
         }
     }
 

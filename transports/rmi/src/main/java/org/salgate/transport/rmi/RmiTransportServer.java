@@ -9,6 +9,7 @@ import java.rmi.RemoteException;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -87,7 +88,7 @@ final class RmiTransportServer extends SingleUseServer {
             thread.setDaemon(true);
             return thread;
         });
-        long absence = TimeUnit.MILLISECONDS.toNanos(helloMillis);
+        Duration absence = options.limits().helloTimeout();
         long period = Math.max(10, Math.min(1_000, helloMillis / 4));
         watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
                 period, period, TimeUnit.MILLISECONDS);
@@ -101,7 +102,8 @@ final class RmiTransportServer extends SingleUseServer {
         } catch (ServerNotActiveException e) {
             client = "local";
         }
-        RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, options, budget, handler, sessions);
+        RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, options, budget, handler,
+                sessions);
         SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session, port, clientSockets,
                 serverSockets, RmiFilters.frames(options.maxFrameBytes(), session::abort));
         sessions.add(session);
