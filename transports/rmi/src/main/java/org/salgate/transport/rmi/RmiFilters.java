@@ -8,7 +8,8 @@ import java.rmi.server.RemoteObject;
 import java.rmi.server.RemoteObjectInvocationHandler;
 import java.util.List;
 import java.util.Set;
-import java.util.function.LongConsumer;
+import java.util.function.Consumer;
+import org.salgate.wire.Framing;
 
 /**
  * The deserialization filters (JEP 290) of this transport. Each exported object is given its own
@@ -55,16 +56,16 @@ final class RmiFilters {
     /**
      * For frames: byte arrays of at most {@code maxFrameBytes} and strings.
      *
-     * @param oversize told the length of an array over the limit, before the call is refused
+     * @param tooLarge told why, when an array over the limit is refused, before the call is refused
      */
-    static ObjectInputFilter frames(int maxFrameBytes, LongConsumer oversize) {
+    static ObjectInputFilter frames(int maxFrameBytes, Consumer<Framing.FrameTooLargeException> tooLarge) {
         return info -> {
             Class<?> type = info.serialClass();
             if (info.depth() > MAX_DEPTH || info.references() > MAX_REFERENCES) {
                 return Status.REJECTED;
             }
             if (type == byte[].class && info.arrayLength() > maxFrameBytes) {
-                oversize.accept(info.arrayLength());
+                tooLarge.accept(new Framing.FrameTooLargeException(info.arrayLength(), maxFrameBytes));
                 return Status.REJECTED;
             }
             return type == null || type == String.class || type == byte[].class ? Status.ALLOWED : Status.REJECTED;
@@ -89,11 +90,19 @@ final class RmiFilters {
         };
     }
 
-    /** The process-wide filter for frames of at most {@code maxFrameBytes}: depth, references, arrays and stream size bounded. */
+    /**
+     * The process-wide filter for frames of at most {@code maxFrameBytes}: depth, references, arrays
+     * and stream size bounded. It admits the dynamic proxy classes of RMI stubs, which no pattern can
+     * name: the JDK checks each interface of a proxy class against the filter before the class
+     * itself, so a proxy is read only when all its interfaces are allowed.
+     */
     static ObjectInputFilter processWide(int maxFrameBytes) {
         long maxStreamBytes = 8L * maxFrameBytes + (1 << 20); // a poll's batch of frames and its framing
-        return admittingProxies("maxdepth=" + PROCESS_MAX_DEPTH + ";maxrefs=" + PROCESS_MAX_REFERENCES + ";maxarray="
-                + maxFrameBytes + ";maxbytes=" + maxStreamBytes + ";" + String.join(";", PROCESS_ALLOWED) + ";!*");
+        ObjectInputFilter patterns = ObjectInputFilter.Config.createFilter("maxdepth=" + PROCESS_MAX_DEPTH
+                + ";maxrefs=" + PROCESS_MAX_REFERENCES + ";maxarray=" + maxFrameBytes + ";maxbytes=" + maxStreamBytes
+                + ";" + String.join(";", PROCESS_ALLOWED) + ";!*");
+        return info -> info.serialClass() != null && Proxy.isProxyClass(info.serialClass()) ? Status.ALLOWED
+                : patterns.checkInput(info);
     }
 
     /**
@@ -104,16 +113,5 @@ final class RmiFilters {
         if (ObjectInputFilter.Config.getSerialFilter() == null) {
             ObjectInputFilter.Config.setSerialFilter(processWide(maxFrameBytes));
         }
-    }
-
-    /**
-     * {@code patterns}, and the dynamic proxy classes of RMI stubs, which no pattern can name: the
-     * JDK checks each interface of a proxy class against the filter before the class itself, so a
-     * proxy is read only when all its interfaces are allowed.
-     */
-    private static ObjectInputFilter admittingProxies(String patterns) {
-        ObjectInputFilter filter = ObjectInputFilter.Config.createFilter(patterns);
-        return info -> info.serialClass() != null && Proxy.isProxyClass(info.serialClass()) ? Status.ALLOWED
-                : filter.checkInput(info);
     }
 }

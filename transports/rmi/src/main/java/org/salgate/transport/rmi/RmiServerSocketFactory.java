@@ -37,15 +37,11 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
     /** The agent's stub as an object stream, once it is exported. */
     private volatile byte[] agentStub;
 
-    private RmiServerSocketFactory(InetAddress bindAddress, TlsConfig tls, int readTimeoutMillis) {
+    /** A factory for one agent, equal to no other: no read on its connections waits more than {@code readTimeoutMillis} (positive). */
+    RmiServerSocketFactory(InetAddress bindAddress, TlsConfig tls, int readTimeoutMillis) {
         this.bindAddress = bindAddress;
         this.tls = tls;
         this.readTimeoutMillis = readTimeoutMillis;
-    }
-
-    /** A factory for one agent, equal to no other: no read on its connections waits more than {@code readTimeoutMillis} (positive). */
-    static RmiServerSocketFactory forAgent(InetAddress bindAddress, TlsConfig tls, int readTimeoutMillis) {
-        return new RmiServerSocketFactory(bindAddress, tls, readTimeoutMillis);
     }
 
     @Override
@@ -111,7 +107,20 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
         @Override
         public Socket accept() throws IOException {
             while (true) {
-                Socket socket = acceptRetrying();
+                Socket socket;
+                try {
+                    socket = super.accept();
+                    backoff.accepted();
+                } catch (IOException e) {
+                    if (isClosed()) {
+                        throw e;
+                    }
+                    backoff.failed(e);
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new InterruptedIOException("interrupted while accepting was failing: " + e);
+                    }
+                    continue;
+                }
                 accepted.removeIf(Socket::isClosed);
                 accepted.add(socket);
                 if (isClosed()) {
@@ -124,24 +133,6 @@ final class RmiServerSocketFactory implements RMIServerSocketFactory {
                     socket.close(); // reset before it was served: accept the next one
                     if (isClosed()) {
                         throw peerGone;
-                    }
-                }
-            }
-        }
-
-        private Socket acceptRetrying() throws IOException {
-            while (true) {
-                try {
-                    Socket socket = super.accept();
-                    backoff.accepted();
-                    return socket;
-                } catch (IOException e) {
-                    if (isClosed()) {
-                        throw e;
-                    }
-                    backoff.failed(e);
-                    if (Thread.currentThread().isInterrupted()) {
-                        throw new InterruptedIOException("interrupted while accepting was failing: " + e);
                     }
                 }
             }

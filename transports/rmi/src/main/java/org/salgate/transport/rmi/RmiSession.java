@@ -4,29 +4,33 @@ import java.io.IOException;
 import java.rmi.NoSuchObjectException;
 import java.rmi.RemoteException;
 import java.rmi.server.Unreferenced;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.salgate.transport.HandlerCalls;
+import org.salgate.transport.MemoryBudget;
+import org.salgate.transport.OpenSessions;
 import org.salgate.transport.OutboundQueue;
 import org.salgate.transport.QueuedSession;
 import org.salgate.transport.ServerHandler;
+import org.salgate.transport.ServerOptions;
 import org.salgate.wire.CodecException;
-import org.salgate.wire.Framing;
 import org.salgate.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client's session on an RMI agent. Frames arrive through its own exported {@link Endpoint} and
+ * One client's session on an RMI agent, exported as the {@link SessionRemote} the client talks to
+ * (a client that vanishes is noticed when it stops polling, or its lease runs out). Frames it sends
  * are handed to the server handler on the calling thread. A call may carry back the first frame the
  * agent sends within {@value #CALL_WAIT_MILLIS} ms (its answer, as a rule) when nothing sent before
  * is still on the way; all else waits in the outbound queue for the client's next {@link
- * Endpoint#poll poll}, so a slow client holds up only its own frames, and the queue's bounds and the
+ * #poll}, so a slow client holds up only its own frames, and the queue's bounds and the
  * memory budget hold what it does not take.
  */
-final class RmiSession extends QueuedSession {
+final class RmiSession extends QueuedSession implements SessionRemote, Unreferenced {
 
     private static final Logger LOG = LoggerFactory.getLogger(RmiSession.class);
 
@@ -44,9 +48,9 @@ final class RmiSession extends QueuedSession {
     private enum State { OPEN, CLOSING, CLOSED }
 
     private final String remoteAddress;
-    private final RmiTransportServer server;
     private final ServerHandler handler;
-    private final Endpoint endpoint = new Endpoint();
+    /** The server's open sessions, which this one leaves when it finishes. */
+    private final OpenSessions<RmiSession> sessions;
     private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
     /** Held while the handler is called, so that it sees opened, messages, closed one at a time. */
     private final Object delivery = new Object();
@@ -66,16 +70,12 @@ final class RmiSession extends QueuedSession {
     /** What a poll tells the client when the agent closed the session for an error; null when it did not. */
     private volatile String closedFor;
 
-    RmiSession(long id, String remoteAddress, RmiTransportServer server) {
-        super(id, server.options(), server.budget());
+    RmiSession(long id, String remoteAddress, ServerOptions options, MemoryBudget budget, ServerHandler handler,
+            OpenSessions<RmiSession> sessions) {
+        super(id, options, budget);
         this.remoteAddress = remoteAddress;
-        this.server = server;
-        this.handler = server.handler();
-    }
-
-    /** The remote object the client talks to. */
-    Endpoint endpoint() {
-        return endpoint;
+        this.handler = handler;
+        this.sessions = sessions;
     }
 
     /** Tells the handler; called once, before the client gets the session. */
@@ -129,22 +129,16 @@ final class RmiSession extends QueuedSession {
         }
     }
 
+    /**
+     * Closes now, dropping what is queued; the handler is told {@code why} (null for a normal close),
+     * and so is a poll under way, on a thread of its own, as this may run under another session's
+     * locks (a send from another session's call that passed this one's limit).
+     */
     @Override
     protected void abort(Throwable why) {
-        abort(why, true);
-    }
-
-    /**
-     * Closes now, dropping what is queued; the handler is told on a thread of its own, as this may
-     * run under another session's locks (a memory budget's eviction).
-     *
-     * @param why reported to the handler; null for a normal close
-     * @param tellClient whether the client may still be polling and should hear why
-     */
-    void abort(Throwable why, boolean tellClient) {
         State previous = state.getAndSet(State.CLOSED);
         if (previous != State.CLOSED) {
-            if (tellClient && why != null) {
+            if (why != null) {
                 closedFor = String.valueOf(why.getMessage());
             }
             queue().discard();
@@ -193,17 +187,17 @@ final class RmiSession extends QueuedSession {
     }
 
     /**
-     * Closes the session when no poll was under way for longer than {@code maxAbsenceNanos}: its
-     * client is gone, or stopped taking frames.
+     * Closes the session when no poll was under way for longer than {@code maxAbsence}: its client
+     * is gone, or stopped taking frames.
      */
-    void closeIfAbandoned(long maxAbsenceNanos) {
+    void closeIfAbandoned(Duration maxAbsence) {
         boolean abandoned;
         synchronized (turn) {
-            abandoned = !polling && System.nanoTime() - lastPollEnded > maxAbsenceNanos;
+            abandoned = !polling && System.nanoTime() - lastPollEnded > maxAbsence.toNanos();
         }
         if (abandoned) {
-            abort(new IOException("the client did not poll for frames for more than "
-                    + TimeUnit.NANOSECONDS.toMillis(maxAbsenceNanos) + " ms, so it is taken as gone"), false);
+            abort(new IOException("the client did not poll for frames for more than " + maxAbsence.toMillis()
+                    + " ms, so it is taken as gone"));
         }
     }
 
@@ -211,100 +205,91 @@ final class RmiSession extends QueuedSession {
     private void finish(Throwable why) {
         queue().discard(); // drained or dropped by now; this gives back the session's share of the budget
         queue().written(polled.getAndSet(0)); // a batch not yet handed on no longer counts
-        RmiTransportServer.unexport(endpoint);
+        RmiTransportServer.unexport(this);
         if (why != null) {
             LOG.debug("session {} closed: {}", id(), why.toString());
         }
         synchronized (delivery) {
             HandlerCalls.run(() -> handler.sessionClosed(this, why), "closing", this);
         }
-        server.sessionFinished(this);
+        sessions.remove(this);
     }
 
-    /** The frame limit was broken by an array of {@code length} bytes, which the filter refused. */
-    void oversize(long length) {
-        abort(new Framing.FrameTooLargeException(length, server.options().maxFrameBytes()), true);
-    }
-
-    /** The exported face of the session. A client that vanishes is noticed when it stops polling, or its lease runs out. */
-    final class Endpoint implements SessionRemote, Unreferenced {
-
-        /**
-         * A frame the client sent, handed to the handler; one over the limit never gets here
-         * ({@link RmiFilters#frames}). Returns the frame the call carries back, or none.
-         */
-        @Override
-        public byte[] call(byte[] frame, boolean carry) throws RemoteException {
-            if (frame == null || frame.length == 0) {
-                abort(new CodecException("the client sent an empty frame"), true);
-                throw new RemoteException("an empty frame is not a message; the session is closed");
+    /**
+     * A frame the client sent, handed to the handler; one over the limit never gets here
+     * ({@link RmiFilters#frames}). Returns the frame the call carries back, or none.
+     */
+    @Override
+    public byte[] call(byte[] frame, boolean carry) throws RemoteException {
+        if (frame == null || frame.length == 0) {
+            abort(new CodecException("the client sent an empty frame"));
+            throw new RemoteException("an empty frame is not a message; the session is closed");
+        }
+        CompletableFuture<byte[]> call = null;
+        synchronized (delivery) {
+            if (state.get() != State.OPEN) {
+                throw new NoSuchObjectException("the session is closed");
             }
-            CompletableFuture<byte[]> call = null;
-            synchronized (delivery) {
-                if (state.get() != State.OPEN) {
-                    throw new NoSuchObjectException("the session is closed");
-                }
-                Message message;
-                try {
-                    message = codec().decode(frame, 0, frame.length);
-                } catch (CodecException e) {
-                    abort(e, true);
-                    throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
-                }
-                if (carry) {
-                    synchronized (turn) { // before the handler, which may answer at once
-                        if ((waiting == null || waiting.isDone()) && polled.get() == 0 && isOpen()) {
-                            call = waiting = new CompletableFuture<>();
-                        }
+            Message message;
+            try {
+                message = codec().decode(frame, 0, frame.length);
+            } catch (CodecException e) {
+                abort(e);
+                throw new RemoteException("the frame is not a valid message (" + e.getMessage() + "); the session is closed");
+            }
+            if (carry) {
+                synchronized (turn) { // before the handler, which may answer at once
+                    if ((waiting == null || waiting.isDone()) && polled.get() == 0 && isOpen()) {
+                        call = waiting = new CompletableFuture<>();
                     }
                 }
-                try {
-                    handler.messageReceived(RmiSession.this, message);
-                } catch (RuntimeException e) {
-                    LOG.warn("the handler failed on a message of session {}", id(), e);
-                } catch (Error e) {
-                    // out of memory, say: RMI would answer this call with the error and keep the session
-                    abort(e, true);
-                    throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
-                }
-            }
-            // the frame the call carries back when one comes in time, else none (what comes later goes with a poll)
-            return call == null ? NO_ANSWER
-                    : call.completeOnTimeout(NO_ANSWER, CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS).join();
-        }
-
-        /** The client takes the frames queued for it, one poll at a time; see {@link SessionRemote#poll}. */
-        @Override
-        public byte[][] poll() throws RemoteException {
-            synchronized (turn) {
-                if (polling) {
-                    throw new RemoteException("this session is being polled already; poll it one call at a time");
-                }
-                polling = true;
             }
             try {
-                queue().written(polled.getAndSet(0)); // the client handed the last batch on before it polled again
-                byte[][] frames = awaitFrames();
-                if (frames == null && state.compareAndSet(State.CLOSING, State.CLOSED)) {
-                    finish(null); // what the closing session held went out: now it ends
-                }
-                return frames;
-            } finally {
-                synchronized (turn) {
-                    polling = false;
-                    lastPollEnded = System.nanoTime();
-                }
+                handler.messageReceived(this, message);
+            } catch (RuntimeException e) {
+                LOG.warn("the handler failed on a message of session {}", id(), e);
+            } catch (Error e) {
+                // out of memory, say: RMI would answer this call with the error and keep the session
+                abort(e);
+                throw new RemoteException("the agent failed on this message (" + e + "); the session is closed");
             }
         }
+        // the frame the call carries back when one comes in time, else none (what comes later goes with a poll)
+        return call == null ? NO_ANSWER
+                : call.completeOnTimeout(NO_ANSWER, CALL_WAIT_MILLIS, TimeUnit.MILLISECONDS).join();
+    }
 
-        @Override
-        public void close() {
-            abort(null, false);
+    /** The client takes the frames queued for it, one poll at a time; see {@link SessionRemote#poll}. */
+    @Override
+    public byte[][] poll() throws RemoteException {
+        synchronized (turn) {
+            if (polling) {
+                throw new RemoteException("this session is being polled already; poll it one call at a time");
+            }
+            polling = true;
         }
+        try {
+            queue().written(polled.getAndSet(0)); // the client handed the last batch on before it polled again
+            byte[][] frames = awaitFrames();
+            if (frames == null && state.compareAndSet(State.CLOSING, State.CLOSED)) {
+                finish(null); // what the closing session held went out: now it ends
+            }
+            return frames;
+        } finally {
+            synchronized (turn) {
+                polling = false;
+                lastPollEnded = System.nanoTime();
+            }
+        }
+    }
 
-        @Override
-        public void unreferenced() {
-            abort(new IOException("the client went away (its RMI lease ran out)"), false);
-        }
+    @Override
+    public void leave() {
+        abort(null);
+    }
+
+    @Override
+    public void unreferenced() {
+        abort(new IOException("the client went away (its RMI lease ran out)"));
     }
 }

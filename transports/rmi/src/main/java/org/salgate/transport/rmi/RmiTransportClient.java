@@ -33,7 +33,6 @@ final class RmiTransportClient implements TransportClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(RmiTransportClient.class);
 
-    private static final byte[][] NO_FRAMES = new byte[0][];
     /** The most an agent's answer to a bootstrap may take: its stub takes a few hundred bytes. */
     static final int MAX_STUB_BYTES = 16 * 1024;
 
@@ -155,20 +154,19 @@ final class RmiTransportClient implements TransportClient {
      * answer a call carries back meanwhile is handed on first.
      */
     private void pollLoop(SessionRemote s) {
-        byte[][] frames = NO_FRAMES;
-        while (frames != null && !closing.get()) {
+        while (!closing.get()) {
+            byte[][] frames;
             try {
                 frames = s.poll();
             } catch (RemoteException e) {
                 handingOn(() -> shutDown(new IOException("the agent ended the session: " + rootMessage(e), e), false));
                 return;
             }
-            byte[][] taken = frames;
             handingOn(() -> {
-                if (taken == null) {
+                if (frames == null) {
                     shutDown(null, false);
                 } else {
-                    for (byte[] frame : taken) {
+                    for (byte[] frame : frames) {
                         handOn(frame);
                     }
                 }
@@ -219,7 +217,7 @@ final class RmiTransportClient implements TransportClient {
         SessionRemote s = session;
         if (tellAgent && s != null) {
             try {
-                s.close();
+                s.leave();
             } catch (RemoteException e) {
                 LOG.debug("could not tell the agent that the session closed", e);
             }

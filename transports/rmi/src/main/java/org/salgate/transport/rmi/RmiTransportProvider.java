@@ -2,6 +2,7 @@ package org.salgate.transport.rmi;
 
 import org.salgate.transport.ClientOptions;
 import org.salgate.transport.ServerOptions;
+import org.salgate.transport.SingleUseServer;
 import org.salgate.transport.TransportClient;
 import org.salgate.transport.TransportProvider;
 import org.salgate.transport.TransportServer;
@@ -26,8 +27,7 @@ public final class RmiTransportProvider implements TransportProvider {
 
     @Override
     public boolean isAvailable() {
-        return ModuleLayer.boot().findModule("java.rmi").isPresent()
-                || getClass().getClassLoader().getResource("java/rmi/Remote.class") != null;
+        return SingleUseServer.classesPresent(getClass(), "java.rmi.Remote");
     }
 
     @Override

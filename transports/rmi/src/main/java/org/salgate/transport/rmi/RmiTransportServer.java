@@ -9,6 +9,7 @@ import java.rmi.RemoteException;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.rmi.server.UnicastRemoteObject;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +39,7 @@ final class RmiTransportServer extends SingleUseServer {
     static final String CONNECTION_THREAD_KEEP_ALIVE = "sun.rmi.transport.tcp.threadKeepAliveTime";
 
     private final ServerOptions options;
+    /** What the sessions' outbound queues together may hold (frames reach RMI whole, so none is inbound). */
     private final MemoryBudget budget;
     private final AtomicLong nextSessionId = new AtomicLong(1);
     private final OpenSessions<RmiSession> sessions = new OpenSessions<>();
@@ -54,19 +56,6 @@ final class RmiTransportServer extends SingleUseServer {
         this.budget = new MemoryBudget(options.limits().maxBufferedBytes());
     }
 
-    /** What the sessions' outbound queues together may hold (frames reach RMI whole, so none is inbound). */
-    MemoryBudget budget() {
-        return budget;
-    }
-
-    ServerOptions options() {
-        return options;
-    }
-
-    ServerHandler handler() {
-        return handler;
-    }
-
     @Override
     protected Bound bind(ServerHandler handler) throws IOException {
         this.handler = handler;
@@ -80,7 +69,7 @@ final class RmiTransportServer extends SingleUseServer {
         }
         InetAddress bindAddress = InetAddress.getByName(options.host());
         long helloMillis = options.limits().helloTimeout().toMillis();
-        serverSockets = RmiServerSocketFactory.forAgent(bindAddress, options.tls(),
+        serverSockets = new RmiServerSocketFactory(bindAddress, options.tls(),
                 (int) Math.max(1, Math.min(Integer.MAX_VALUE, helloMillis)));
         try {
             serverSockets.handOut(UnicastRemoteObject.exportObject(agent, options.port(), clientSockets,
@@ -99,7 +88,7 @@ final class RmiTransportServer extends SingleUseServer {
             thread.setDaemon(true);
             return thread;
         });
-        long absence = TimeUnit.MILLISECONDS.toNanos(helloMillis);
+        Duration absence = options.limits().helloTimeout();
         long period = Math.max(10, Math.min(1_000, helloMillis / 4));
         watch.scheduleWithFixedDelay(() -> sessions.all().forEach(s -> s.closeIfAbandoned(absence)),
                 period, period, TimeUnit.MILLISECONDS);
@@ -107,37 +96,30 @@ final class RmiTransportServer extends SingleUseServer {
     }
 
     private SessionRemote open() throws RemoteException {
-        if (closed) {
-            throw new RemoteException("the agent is stopping; try again once it is back");
-        }
         String client;
         try {
             client = RemoteServer.getClientHost();
         } catch (ServerNotActiveException e) {
             client = "local";
         }
-        RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, this);
-        SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session.endpoint(),
-                port, clientSockets, serverSockets,
-                RmiFilters.frames(options.maxFrameBytes(), session::oversize));
+        RmiSession session = new RmiSession(nextSessionId.getAndIncrement(), client, options, budget, handler,
+                sessions);
+        SessionRemote stub = (SessionRemote) UnicastRemoteObject.exportObject(session, port, clientSockets,
+                serverSockets, RmiFilters.frames(options.maxFrameBytes(), session::abort));
         sessions.add(session);
         session.start();
-        if (closed) {
-            session.abort(null, false);
+        if (closed) { // stop() has closed the sessions it found: this one is not among them
+            session.abort(null);
             throw new RemoteException("the agent is stopping; try again once it is back");
         }
         return stub;
-    }
-
-    void sessionFinished(RmiSession session) {
-        sessions.remove(session);
     }
 
     /** Refuses new sessions, lets the open ones push what they hold, then stops listening. */
     private void stop(ScheduledExecutorService watch) {
         closed = true;
         unexport(agent);
-        int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null, true));
+        int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null));
         if (left > 0) {
             LOG.warn("{} RMI sessions did not close in time", left);
         }
@@ -145,12 +127,10 @@ final class RmiTransportServer extends SingleUseServer {
         serverSockets.closeAll();
     }
 
-    /** Withdraws {@code remote} (null or already withdrawn: nothing to do) and refuses the calls under way. */
+    /** Withdraws {@code remote} (already withdrawn: nothing to do) and refuses the calls under way. */
     static void unexport(Remote remote) {
         try {
-            if (remote != null) {
-                UnicastRemoteObject.unexportObject(remote, true);
-            }
+            UnicastRemoteObject.unexportObject(remote, true);
         } catch (NoSuchObjectException e) {
             // not exported, or already unexported
         }

@@ -34,6 +34,6 @@ public interface SessionRemote extends Remote {
      */
     byte[][] poll() throws RemoteException;
 
-    /** Closes the session from the client's side. */
-    void close() throws RemoteException;
+    /** Closes the session from the client's side (what is queued for the client is dropped). */
+    void leave() throws RemoteException;
 }

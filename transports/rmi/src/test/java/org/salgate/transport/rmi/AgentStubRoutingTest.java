@@ -65,7 +65,7 @@ class AgentStubRoutingTest {
     @Test
     void aStubOfAnObjectOnAnotherPortIsCalledOnlyWhereTheClientDialled() throws Exception {
         AgentRemote stub = (AgentRemote) UnicastRemoteObject.exportObject(elsewhere, 0, RmiClientSocketFactory.inStubs(),
-                RmiServerSocketFactory.forAgent(InetAddress.getByName("127.0.0.1"), null, 10_000));
+                new RmiServerSocketFactory(InetAddress.getByName("127.0.0.1"), null, 10_000));
         try (FakeRmiAgentPort port = new FakeRmiAgentPort(FakeRmiAgentPort.returning(stub))) {
             IOException e = connectThrough(port);
 

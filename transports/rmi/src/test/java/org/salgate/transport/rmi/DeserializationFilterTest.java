@@ -22,13 +22,16 @@ import java.rmi.UnmarshalException;
 import java.rmi.server.RemoteObject;
 import java.rmi.server.UnicastRemoteObject;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.salgate.transport.ServerOptions;
 import org.salgate.transport.TransportServer;
 import org.salgate.transport.testing.RecordingServerHandler;
+import org.salgate.wire.Framing;
 
 @Timeout(60)
 class DeserializationFilterTest {
@@ -84,10 +87,10 @@ class DeserializationFilterTest {
             }
 
             @Override
-            public void close() {
+            public void leave() {
             }
         };
-        RmiServerSocketFactory listener = RmiServerSocketFactory.forAgent(InetAddress.getLoopbackAddress(), null, 10_000);
+        RmiServerSocketFactory listener = new RmiServerSocketFactory(InetAddress.getLoopbackAddress(), null, 10_000);
         RmiClientSocketFactory inStubs = RmiClientSocketFactory.inStubs();
         try {
             Remote agentStub = UnicastRemoteObject.exportObject(agent, 0, inStubs, listener);
@@ -108,13 +111,16 @@ class DeserializationFilterTest {
 
     @Test
     void frameFilterAllowsBytesAndRejectsOtherClassesAndOversizedArrays() throws Exception {
-        long[] reported = {-1};
-        ObjectInputFilter filter = RmiFilters.frames(16, n -> reported[0] = n);
+        List<Framing.FrameTooLargeException> reported = new ArrayList<>();
+        ObjectInputFilter filter = RmiFilters.frames(16, reported::add);
 
         assertEquals(16, ((byte[]) read(new byte[16], filter)).length);
         assertThrows(InvalidClassException.class, () -> read(new HashMap<String, String>(), filter));
+        assertEquals(List.of(), reported);
         assertThrows(InvalidClassException.class, () -> read(new byte[17], filter));
-        assertEquals(17, reported[0]);
+        assertEquals(1, reported.size());
+        assertTrue(reported.get(0).getMessage().startsWith("frame of 17 bytes exceeds the maximum of 16"),
+                reported.get(0).getMessage());
     }
 
     @Test
