@@ -118,11 +118,14 @@ final class RmiTransportServer extends SingleUseServer {
     /** Refuses new sessions, lets the open ones push what they hold, then stops listening. */
     private void stop(ScheduledExecutorService watch) {
         closed = true;
-        unexport(agent);
         int left = sessions.closeAll(CLOSE_GRACE_MILLIS, session -> session.abort(null));
         if (left > 0) {
             LOG.warn("{} RMI sessions did not close in time", left);
         }
+        // Only now: RMI closes the listening socket (and with it, the connections) when the last
+        // object on its port is withdrawn, and a session's last poll withdraws its session before
+        // that poll's answer is written. With the agent still exported, that is never the session.
+        unexport(agent);
         watch.shutdownNow();
         serverSockets.closeAll();
     }
