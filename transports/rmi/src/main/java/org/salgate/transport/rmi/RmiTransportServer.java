@@ -96,6 +96,9 @@ final class RmiTransportServer extends SingleUseServer {
     }
 
     private SessionRemote open() throws RemoteException {
+        if (closed) { // the agent stays exported while its sessions end
+            throw new RemoteException("the agent is stopping; try again once it is back");
+        }
         String client;
         try {
             client = RemoteServer.getClientHost();
